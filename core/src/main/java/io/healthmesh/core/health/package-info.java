@@ -1,0 +1,2 @@
+/** Health states of targets. */
+package io.healthmesh.core.health;

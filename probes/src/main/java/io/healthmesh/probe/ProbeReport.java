@@ -1,0 +1,33 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one probe found, with its timings. Phases are {@code null} where they do not apply
+ * (no connection made, no TLS, no response byte).
+ *
+ * @param latencyMicros total duration from the probe's start to its verdict
+ * @param connectMicros time to establish the connection
+ * @param tlsMicros TLS handshake time
+ * @param firstByteMicros time from the start to the first response byte
+ * @param httpStatus status of the last HTTP response, or {@code null}
+ * @param detail short human-readable detail (at most {@value #MAX_DETAIL} characters), or {@code null}
+ */
+public record ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
+                          Long firstByteMicros, Integer httpStatus, String detail) {
+
+    public static final int MAX_DETAIL = 200;
+
+    public ProbeReport {
+        requireNonNull(outcome, "outcome");
+        if (detail != null && detail.length() > MAX_DETAIL) {
+            detail = detail.substring(0, MAX_DETAIL - 1) + "…";
+        }
+    }
+
+    public static ProbeReport of(Outcome outcome, long latencyMicros, String detail) {
+        return new ProbeReport(outcome, latencyMicros, null, null, null, null, detail);
+    }
+}
