@@ -1,0 +1,198 @@
+package io.healthmesh.prober.schedule;
+
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.ProbeEngine;
+import io.netty.util.Timer;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Drives every owned target from one timer (a {@link io.netty.util.HashedWheelTimer} in production, a manual
+ * timer in tests): no thread and no task object per target beyond its one pending timeout.
+ *
+ * <ul>
+ *   <li>L4 (TCP, UDP, ICMP) runs at a <b>fixed rate</b>: slot {@code n} is planned at
+ *       {@code firstStart + n x interval} whatever the previous probe did. If the target's previous probe
+ *       is still running at a slot, or the in-flight bound is reached, the slot is skipped and counted
+ *       ({@link SkipReason}); a late probe would only shift the grid.</li>
+ *   <li>L7 (HTTP, HTTPS) runs at a <b>fixed delay</b>: the next probe is planned {@code interval} after the
+ *       last one ended. When the in-flight bound is reached it waits in a FIFO for the next free slot
+ *       (counted as delayed) and its lag shows the wait.</li>
+ *   <li>The first start is jittered uniformly in {@code [0, jitterFraction x interval]}.</li>
+ * </ul>
+ *
+ * <p>{@link #schedule}, {@link #remove} and {@link #removeAll} are thread-safe and take effect before they
+ * return: once {@code remove} returns, no new probe of that target starts and no result of it is reported.
+ */
+public final class ProbeScheduler implements AutoCloseable {
+
+    private final ProbeEngine engine;
+    private final ProbeListener listener;
+    private final Timer timer;
+    private final Ticker ticker;
+    private final Clock clock;
+    private final DoubleSupplier random;
+    private final int maxInFlight;
+    private final double jitterFraction;
+
+    private final ConcurrentHashMap<String, ScheduledTarget> targets = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<ScheduledTarget> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean closed;
+
+    /**
+     * @param timer fires every planned start; the scheduler does not own it (the caller stops it)
+     * @param random uniform in {@code [0, 1)}, used for the first-start jitter
+     * @param maxInFlight probes running at once across all targets, 1 or more
+     * @param jitterFraction share of the interval over which first starts spread, 0 to 1
+     */
+    public ProbeScheduler(ProbeEngine engine, ProbeListener listener, Timer timer, Ticker ticker, Clock clock,
+                          DoubleSupplier random, int maxInFlight, double jitterFraction) {
+        this.engine = requireNonNull(engine, "engine");
+        this.listener = requireNonNull(listener, "listener");
+        this.timer = requireNonNull(timer, "timer");
+        this.ticker = requireNonNull(ticker, "ticker");
+        this.clock = requireNonNull(clock, "clock");
+        this.random = requireNonNull(random, "random");
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight: " + maxInFlight + " (expected: >= 1)");
+        }
+        if (!(jitterFraction >= 0 && jitterFraction <= 1)) {
+            throw new IllegalArgumentException("jitterFraction: " + jitterFraction + " (expected: 0..1)");
+        }
+        this.maxInFlight = maxInFlight;
+        this.jitterFraction = jitterFraction;
+    }
+
+    /**
+     * Starts probing a target, or applies a new definition of a target already scheduled. A definition with
+     * the same generation, interval and timeout keeps the running schedule (only thresholds, group, weight
+     * or labels changed: nothing to do for a prober); any other change cancels it and starts a new one.
+     */
+    public void schedule(TargetSpec spec) {
+        requireNonNull(spec, "spec");
+        if (closed) {
+            throw new IllegalStateException("scheduler closed");
+        }
+        targets.compute(spec.id(), (id, current) -> {
+            if (current != null && current.keepsScheduleFor(spec)) {
+                current.update(spec);
+                return current;
+            }
+            if (current != null) {
+                current.cancel();
+            }
+            ScheduledTarget next = new ScheduledTarget(this, spec);
+            next.start(firstDelayNanos(spec));
+            return next;
+        });
+    }
+
+    /** Stops probing a target; a probe already running finishes but its result is not reported. */
+    public void remove(String targetId) {
+        ScheduledTarget removed = targets.remove(targetId);
+        if (removed != null) {
+            removed.cancel();
+        }
+    }
+
+    /** {@link #remove} for each id. */
+    public void removeAll(Collection<String> targetIds) {
+        for (String id : targetIds) {
+            remove(id);
+        }
+    }
+
+    /** Ids of the targets scheduled now. */
+    public Set<String> targetIds() {
+        return Set.copyOf(targets.keySet());
+    }
+
+    public int targetCount() {
+        return targets.size();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Cancels every schedule; running probes finish unreported. Does not stop the timer or the engine. */
+    @Override
+    public void close() {
+        closed = true;
+        for (String id : targets.keySet()) {
+            remove(id);
+        }
+        waiting.clear();
+    }
+
+    private long firstDelayNanos(TargetSpec spec) {
+        double spread = jitterFraction * TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
+        return (long) (random.getAsDouble() * spread);
+    }
+
+    // --- used by ScheduledTarget ---
+
+    ProbeEngine engine() {
+        return engine;
+    }
+
+    ProbeListener listener() {
+        return listener;
+    }
+
+    Timer timer() {
+        return timer;
+    }
+
+    long nanoTime() {
+        return ticker.nanoTime();
+    }
+
+    long wallMillis() {
+        return clock.millis();
+    }
+
+    boolean tryAcquireSlot() {
+        while (true) {
+            int current = inFlight.get();
+            if (current >= maxInFlight) {
+                return false;
+            }
+            if (inFlight.compareAndSet(current, current + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Frees a slot and hands it to the longest-waiting fixed-delay probe, if any. Call with no target lock held. */
+    void releaseSlot() {
+        inFlight.decrementAndGet();
+        drainWaiting();
+    }
+
+    /** Queues a fixed-delay probe for the next free slot. Call with no target lock held. */
+    void await(ScheduledTarget target) {
+        waiting.add(target);
+        // a slot may have been freed between the failed acquire and the add: try again so no one waits forever
+        drainWaiting();
+    }
+
+    private void drainWaiting() {
+        while (!waiting.isEmpty() && tryAcquireSlot()) {
+            ScheduledTarget next = waiting.poll();
+            if (next == null || !next.launchAfterWait()) {
+                inFlight.decrementAndGet();
+            }
+        }
+    }
+}

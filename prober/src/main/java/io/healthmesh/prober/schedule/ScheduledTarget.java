@@ -1,0 +1,180 @@
+package io.healthmesh.prober.schedule;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ProbeFingerprint;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.ProbeReport;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * The schedule of one target. It is its own timer task and its own completion callback, so a probe costs
+ * one timeout and the engine's future, nothing else. At most one probe of a target runs at a time, which
+ * is why the running probe's plan and start fit in fields.
+ *
+ * <p>State is guarded by {@code this}; listener calls and slot hand-overs happen outside the lock so that
+ * two targets' locks are never nested.
+ */
+final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduledTarget.class);
+
+    private final ProbeScheduler owner;
+    private final long generation;
+    private final long intervalNanos;
+    private final boolean fixedRate;
+
+    private volatile TargetSpec spec;
+    private boolean cancelled;
+    private boolean running;
+    private boolean waitingForSlot;
+    private Timeout pending;
+    private long plannedNanos;
+    private long runningPlannedNanos;
+    private long runningStartNanos;
+    private long runningStartWallMs;
+
+    ScheduledTarget(ProbeScheduler owner, TargetSpec spec) {
+        this.owner = owner;
+        this.spec = spec;
+        this.generation = ProbeFingerprint.of(spec);
+        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
+        this.fixedRate = !spec.protocol().isLayer7();
+    }
+
+    /** True when {@code next} probes the same thing on the same timing, so the running schedule stays. */
+    boolean keepsScheduleFor(TargetSpec next) {
+        TargetSpec current = spec;
+        return ProbeFingerprint.of(next) == generation
+                && next.intervalMs() == current.intervalMs()
+                && next.timeoutMs() == current.timeoutMs();
+    }
+
+    void update(TargetSpec next) {
+        spec = next;
+    }
+
+    synchronized void start(long firstDelayNanos) {
+        plannedNanos = owner.nanoTime() + firstDelayNanos;
+        pending = owner.timer().newTimeout(this, firstDelayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    synchronized void cancel() {
+        cancelled = true;
+        waitingForSlot = false;
+        if (pending != null) {
+            pending.cancel();
+            pending = null;
+        }
+    }
+
+    /** A planned start is due (timer thread). */
+    @Override
+    public void run(Timeout timeout) {
+        SkipReason skipped = null;
+        boolean mustWait = false;
+        int missedSlots = 0;
+        synchronized (this) {
+            if (cancelled || timeout != pending) {
+                return;
+            }
+            pending = null;
+            long now = owner.nanoTime();
+            long planned = plannedNanos;
+            if (fixedRate) {
+                long next = planned + intervalNanos;
+                while (next <= now) {
+                    next += intervalNanos;
+                    missedSlots++;
+                }
+                plannedNanos = next;
+                pending = owner.timer().newTimeout(this, next - now, TimeUnit.NANOSECONDS);
+                if (running) {
+                    skipped = SkipReason.PREVIOUS_STILL_RUNNING;
+                } else if (!owner.tryAcquireSlot()) {
+                    skipped = SkipReason.IN_FLIGHT_LIMIT;
+                } else {
+                    launch(planned, now);
+                }
+            } else if (owner.tryAcquireSlot()) {
+                launch(planned, now);
+            } else {
+                waitingForSlot = true;
+                mustWait = true;
+            }
+        }
+        TargetSpec current = spec;
+        for (int i = 0; i < missedSlots; i++) {
+            owner.listener().skipped(current, SkipReason.MISSED_SLOT);
+        }
+        if (skipped != null) {
+            owner.listener().skipped(current, skipped);
+        }
+        if (mustWait) {
+            owner.listener().delayed(current);
+            owner.await(this);
+        }
+    }
+
+    /** Starts the probe that waited for a slot; false (the caller frees the slot) when it was cancelled meanwhile. */
+    synchronized boolean launchAfterWait() {
+        if (cancelled || !waitingForSlot) {
+            return false;
+        }
+        waitingForSlot = false;
+        launch(plannedNanos, owner.nanoTime());
+        return true;
+    }
+
+    /** Holds the lock and a slot. A future completed at once re-enters this (same thread) through {@link #accept}. */
+    private void launch(long planned, long now) {
+        running = true;
+        runningPlannedNanos = planned;
+        runningStartNanos = now;
+        runningStartWallMs = owner.wallMillis();
+        CompletableFuture<ProbeReport> probe;
+        try {
+            probe = owner.engine().probe(spec);
+        } catch (RuntimeException e) {
+            // the engine's contract is to never throw; if it does, this probe is an ERROR and the schedule goes on
+            LOG.warn("probe engine failed to start a probe of {}", spec.id(), e);
+            probe = CompletableFuture.failedFuture(e);
+        }
+        probe.whenComplete(this);
+    }
+
+    /** The engine's verdict (event-loop thread, or the launching thread when the future was already done). */
+    @Override
+    public void accept(ProbeReport report, Throwable error) {
+        long end = owner.nanoTime();
+        ProbeReport verdict = report != null ? report
+                : ProbeReport.of(Outcome.ERROR, TimeUnit.NANOSECONDS.toMicros(end - runningStartNanosSafe()),
+                        "probe engine failed: " + error);
+        CompletedProbe done = null;
+        synchronized (this) {
+            running = false;
+            if (!cancelled) {
+                long lagMicros = Math.max(0, TimeUnit.NANOSECONDS.toMicros(runningStartNanos - runningPlannedNanos));
+                done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict);
+                if (!fixedRate) {
+                    plannedNanos = end + intervalNanos;
+                    pending = owner.timer().newTimeout(this, intervalNanos, TimeUnit.NANOSECONDS);
+                }
+            }
+        }
+        owner.releaseSlot();
+        if (done != null) {
+            owner.listener().completed(done);
+        }
+    }
+
+    private synchronized long runningStartNanosSafe() {
+        return runningStartNanos;
+    }
+}
