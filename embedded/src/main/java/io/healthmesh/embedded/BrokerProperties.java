@@ -1,0 +1,117 @@
+package io.healthmesh.embedded;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * The configuration of a single-node KRaft broker (combined broker and controller) sized for a small
+ * machine: one replica everywhere, few threads, small log-cleaner buffers, few internal partitions.
+ *
+ * <p>Pure: it only builds {@link Properties}, so every choice here is checked by a unit test.
+ */
+final class BrokerProperties {
+
+    static final int NODE_ID = 1;
+    static final String CLIENT_LISTENER = "PLAINTEXT";
+    static final String CONTROLLER_LISTENER = "CONTROLLER";
+    /** The controller listener is for this process only, so it never leaves the loopback interface. */
+    static final String CONTROLLER_HOST = "127.0.0.1";
+
+    private BrokerProperties() {
+    }
+
+    /**
+     * The broker properties; {@code overrides} win over every default here.
+     *
+     * @param host the client listener's bind address ({@link #isWildcard wildcards} bind every interface)
+     * @param clientPort the client listener's port (already chosen, never 0)
+     * @param controllerPort the controller listener's port (already chosen, never 0)
+     */
+    static Properties of(String host, int clientPort, int controllerPort, Path dataDir, Map<String, String> overrides) {
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(overrides, "overrides");
+        requirePort("clientPort", clientPort);
+        requirePort("controllerPort", controllerPort);
+        if (clientPort == controllerPort) {
+            throw new IllegalArgumentException("controllerPort: " + controllerPort + " (expected: different from clientPort)");
+        }
+        String bindHost = isWildcard(host) ? "" : hostPart(host);
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", Integer.toString(NODE_ID));
+        p.put("controller.quorum.voters", NODE_ID + "@" + CONTROLLER_HOST + ":" + controllerPort);
+        p.put("controller.listener.names", CONTROLLER_LISTENER);
+        p.put("listeners", CLIENT_LISTENER + "://" + bindHost + ":" + clientPort + ","
+                + CONTROLLER_LISTENER + "://" + CONTROLLER_HOST + ":" + controllerPort);
+        p.put("advertised.listeners", CLIENT_LISTENER + "://" + advertisedAddress(host, clientPort));
+        p.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("inter.broker.listener.name", CLIENT_LISTENER);
+        p.put("log.dirs", dataDir.toAbsolutePath().toString());
+
+        // One node: every internal topic has one replica and accepts writes with one in-sync replica.
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        // Fewer internal partitions: each is a directory with memory-mapped indexes, created on first use.
+        p.put("offsets.topic.num.partitions", "5");
+        p.put("transaction.state.log.num.partitions", "5");
+        p.put("share.coordinator.state.topic.num.partitions", "1");
+        // A group forms as soon as its first member joins, instead of waiting for more members.
+        p.put("group.initial.rebalance.delay.ms", "0");
+
+        // Two cores: a handful of threads is plenty for a test or demo load.
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("num.replica.fetchers", "1");
+
+        // Compaction works, with buffers sized for small topics (the defaults reserve 128 MiB + 1 MiB).
+        p.put("log.cleaner.enable", "true");
+        p.put("log.cleaner.threads", "1");
+        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
+        p.put("log.cleaner.io.buffer.size", Integer.toString(256 * 1024));
+        // Look for dirty logs every second rather than every 15 s, so compaction shows within a test's patience.
+        p.put("log.cleaner.backoff.ms", "1000");
+        // Small segments roll soon enough for the cleaner to see them; small index files keep mapped memory low.
+        p.put("log.segment.bytes", Integer.toString(16 * 1024 * 1024));
+        p.put("log.index.size.max.bytes", Integer.toString(1024 * 1024));
+        p.put("offsets.topic.segment.bytes", Integer.toString(16 * 1024 * 1024));
+        p.put("metadata.log.segment.bytes", Integer.toString(16 * 1024 * 1024));
+
+        p.putAll(overrides);
+        Properties properties = new Properties();
+        properties.putAll(p);
+        return properties;
+    }
+
+    /** The address clients use: the host itself, or loopback when the broker binds every interface. */
+    static String advertisedAddress(String host, int port) {
+        String advertisedHost = isWildcard(host) ? EmbeddedKafkaConfig.DEFAULT_HOST : hostPart(host);
+        return advertisedHost + ":" + port;
+    }
+
+    static boolean isWildcard(String host) {
+        String h = host.trim();
+        return h.equals("0.0.0.0") || h.equals("::") || h.equals("[::]") || h.equals("::0");
+    }
+
+    /** IPv6 literals need brackets in a listener URI and in a bootstrap address. */
+    private static String hostPart(String host) {
+        String h = host.trim();
+        return h.contains(":") && !h.startsWith("[") ? "[" + h + "]" : h;
+    }
+
+    private static void requirePort(String name, int port) {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException(name + ": " + port + " (expected: 1..65535)");
+        }
+    }
+}
