@@ -10,7 +10,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 
+import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP target: a listening socket that accepts and discards. Down closes the listener, so that a connect
@@ -47,7 +51,30 @@ final class TcpAcceptServer implements TargetSwitch {
         } else if (!up && listener != null) {
             listener.close().sync();
             listener = null;
+            awaitRefused();
         }
+    }
+
+    /**
+     * NIO releases a closed listening socket only when the selector next deregisters it, so a connect may still
+     * succeed for a moment after {@code close()} returned: wait until one is really refused, so that the instant
+     * recorded for the switch is when the target went down, not before.
+     */
+    private void awaitRefused() {
+        InetSocketAddress endpoint = new InetSocketAddress(address, port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (int attempt = 0; attempt < 10_000 && System.nanoTime() < deadline; attempt++) {
+            try (Socket socket = new Socket()) {
+                socket.setSoLinger(true, 0);
+                socket.connect(endpoint, 200);
+            } catch (ConnectException refused) {
+                return;
+            } catch (IOException other) {
+                // a timeout or a reset while the listener goes away: try again
+            }
+            Thread.yield();
+        }
+        throw new IllegalStateException("TCP target " + endpoint + " still accepts 2 s after its listener closed");
     }
 
     @Override
