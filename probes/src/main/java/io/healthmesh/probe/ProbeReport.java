@@ -6,17 +6,19 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What one probe found, with its timings. Phases are {@code null} where they do not apply
- * (no connection made, no TLS, no response byte).
+ * (no connection made, no TLS, no response byte). For an HTTP probe that followed redirects the
+ * phases are those of the last hop, while {@code latencyMicros} covers every hop.
  *
  * @param latencyMicros total duration from the probe's start to its verdict
- * @param connectMicros time to establish the connection
- * @param tlsMicros TLS handshake time
- * @param firstByteMicros time from the start to the first response byte
+ * @param connectMicros time to establish the connection (of the last hop)
+ * @param tlsMicros TLS handshake time (of the last hop)
+ * @param firstByteMicros time from the start of the last hop to its first response byte
  * @param httpStatus status of the last HTTP response, or {@code null}
  * @param detail short human-readable detail (at most {@value #MAX_DETAIL} characters), or {@code null}
+ * @param bytesRead response bytes the probe read from the network (after TLS decryption), all hops together
  */
 public record ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
-                          Long firstByteMicros, Integer httpStatus, String detail) {
+                          Long firstByteMicros, Integer httpStatus, String detail, long bytesRead) {
 
     public static final int MAX_DETAIL = 200;
 
@@ -27,7 +29,13 @@ public record ProbeReport(Outcome outcome, long latencyMicros, Long connectMicro
         }
     }
 
+    /** A report without a byte count, kept for callers written before {@code bytesRead} existed. */
+    public ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
+                       Long firstByteMicros, Integer httpStatus, String detail) {
+        this(outcome, latencyMicros, connectMicros, tlsMicros, firstByteMicros, httpStatus, detail, 0);
+    }
+
     public static ProbeReport of(Outcome outcome, long latencyMicros, String detail) {
-        return new ProbeReport(outcome, latencyMicros, null, null, null, null, detail);
+        return new ProbeReport(outcome, latencyMicros, null, null, null, null, detail, 0);
     }
 }

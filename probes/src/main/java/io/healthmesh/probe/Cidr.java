@@ -1,0 +1,63 @@
+package io.healthmesh.probe;
+
+import io.netty.util.NetUtil;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.Arrays;
+
+/** One address block such as {@code 169.254.0.0/16} or {@code fd00:ec2::/32}. */
+record Cidr(byte[] network, int prefixLength, String text) {
+
+    static Cidr parse(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("denyList: null entry (expected: address/prefix such as 169.254.0.0/16)");
+        }
+        int slash = text.indexOf('/');
+        byte[] address = slash < 0 ? null : NetUtil.createByteArrayFromIpAddressString(text.substring(0, slash));
+        int prefix = -1;
+        if (address != null) {
+            try {
+                prefix = Integer.parseInt(text.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                prefix = -1;
+            }
+        }
+        if (address == null || prefix < 0 || prefix > address.length * 8) {
+            throw new IllegalArgumentException("denyList: '" + text
+                    + "' (expected: address/prefix such as 169.254.0.0/16 or fd00:ec2::/32)");
+        }
+        return new Cidr(mask(address, prefix), prefix, text);
+    }
+
+    /** True when {@code address} lies in this block; an IPv4-mapped IPv6 address is checked as its IPv4 address. */
+    boolean contains(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        if (address instanceof Inet6Address && isIpv4Mapped(bytes)) {
+            bytes = Arrays.copyOfRange(bytes, 12, 16);
+        }
+        return bytes.length == network.length && Arrays.equals(mask(bytes, prefixLength), network);
+    }
+
+    private static boolean isIpv4Mapped(byte[] b) {
+        for (int i = 0; i < 10; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return b[10] == (byte) 0xff && b[11] == (byte) 0xff;
+    }
+
+    private static byte[] mask(byte[] address, int prefix) {
+        byte[] out = address.clone();
+        for (int bit = prefix; bit < out.length * 8; bit++) {
+            out[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,45 @@
+package io.healthmesh.probe;
+
+import java.util.List;
+
+/**
+ * The statuses an HTTP probe accepts: classes such as {@code 2xx} and exact codes such as {@code 200}.
+ * An empty list means {@code 2xx}.
+ */
+final class ExpectedStatuses {
+
+    private final boolean[] classes = new boolean[6];
+    private final boolean[] codes = new boolean[600];
+    private final String text;
+
+    private ExpectedStatuses(List<String> entries) {
+        for (String entry : entries) {
+            String e = entry == null ? "" : entry.trim().toLowerCase(java.util.Locale.ROOT);
+            if (e.length() == 3 && e.endsWith("xx") && e.charAt(0) >= '1' && e.charAt(0) <= '5') {
+                classes[e.charAt(0) - '0'] = true;
+            } else if (e.length() == 3 && e.chars().allMatch(Character::isDigit)
+                    && Integer.parseInt(e) >= 100 && Integer.parseInt(e) <= 599) {
+                codes[Integer.parseInt(e)] = true;
+            } else {
+                throw new IllegalArgumentException("expectedStatuses: '" + entry + "' (expected: 1xx..5xx or 100..599)");
+            }
+        }
+        this.text = String.join(",", entries);
+    }
+
+    static ExpectedStatuses parse(List<String> entries) {
+        return new ExpectedStatuses(entries == null || entries.isEmpty() ? List.of("2xx") : entries);
+    }
+
+    boolean matches(int status) {
+        if (status < 100 || status > 599) {
+            return false;
+        }
+        return codes[status] || classes[status / 100];
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,70 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+
+import javax.net.ssl.SSLException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.PortUnreachableException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+
+/**
+ * Maps what went wrong in a probe to an {@link Outcome}: the one place that reads exceptions, so that the
+ * protocol classes only pass them on. Causes are followed (Netty wraps TLS failures in a {@code DecoderException}).
+ */
+final class FailureClassifier {
+
+    private static final int MAX_DEPTH = 8;
+
+    private FailureClassifier() {
+    }
+
+    static Outcome outcome(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+            Outcome outcome = direct(t);
+            if (outcome != null) {
+                return outcome;
+            }
+        }
+        return Outcome.ERROR;
+    }
+
+    private static Outcome direct(Throwable t) {
+        if (t instanceof SSLException) {
+            return Outcome.TLS_FAILURE;
+        }
+        if (t instanceof PortUnreachableException) {
+            return Outcome.PORT_UNREACHABLE;
+        }
+        if (t instanceof NoRouteToHostException) {
+            return Outcome.HOST_UNREACHABLE;
+        }
+        if (t instanceof UnknownHostException) {
+            return Outcome.DNS_FAILURE;
+        }
+        String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+        if (t instanceof ConnectException && message.contains("refused")) {
+            return Outcome.CONNECTION_REFUSED;
+        }
+        if (message.contains("connection reset") || message.contains("broken pipe")) {
+            return Outcome.CONNECTION_RESET;
+        }
+        if (message.contains("unreachable") || message.contains("no route to host")) {
+            return Outcome.HOST_UNREACHABLE;
+        }
+        return null;
+    }
+
+    /** A short description: the innermost message, prefixed by its type when the message alone says little. */
+    static String detail(Throwable failure) {
+        Throwable root = failure;
+        for (int depth = 0; root.getCause() != null && depth < MAX_DEPTH; depth++) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null || message.isBlank() ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + message;
+    }
+}

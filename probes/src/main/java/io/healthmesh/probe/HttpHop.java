@@ -1,0 +1,38 @@
+package io.healthmesh.probe;
+
+import io.netty.util.NetUtil;
+
+import java.net.InetAddress;
+
+/**
+ * One request of an HTTP probe: where to connect and what to ask. The first hop comes from the target;
+ * each followed redirect makes the next one.
+ *
+ * @param tls true for HTTPS
+ * @param host the name the request is for (the configured Host, else the target address): Host header, SNI,
+ *             certificate name and the base of relative redirects
+ * @param address the resolved address to connect to
+ * @param port TCP port
+ * @param path request target: path and query
+ */
+record HttpHop(boolean tls, String host, InetAddress address, int port, String path) {
+
+    /** The Host header: the host, bracketed when an IPv6 literal, with the port when it is not the scheme's default. */
+    String authority() {
+        String h = NetUtil.isValidIpV6Address(host) && !host.startsWith("[") ? "[" + host + "]" : host;
+        return port == defaultPort(tls) ? h : h + ":" + port;
+    }
+
+    String url() {
+        return (tls ? "https://" : "http://") + authority() + path;
+    }
+
+    /** The name for SNI and certificate checks; IP literals carry no SNI (the JDK omits it). */
+    String peerHost() {
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    static int defaultPort(boolean tls) {
+        return tls ? 443 : 80;
+    }
+}

@@ -1,0 +1,49 @@
+package io.healthmesh.probe;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+
+/**
+ * The HTTP probe pipeline: TLS (for HTTPS, with SNI and the configured verification), the byte counter, the
+ * HTTP codec bounded by the header limit, and the response handler. The codec never aggregates a body.
+ */
+final class HttpProbeInitializer extends ChannelInitializer<SocketChannel> {
+
+    /** Longest status line accepted; part of the header budget in spirit, kept separate by the codec. */
+    static final int MAX_STATUS_LINE = 4096;
+    /** Largest body piece the codec hands over at once; reads are smaller anyway. */
+    static final int MAX_CHUNK = 8192;
+
+    private final ProbeContext probe;
+    private final HttpHop hop;
+    private final SslContext sslContext;
+    private final int maxHeaderBytes;
+    private final HttpResponseHandler handler;
+
+    HttpProbeInitializer(ProbeContext probe, HttpHop hop, SslContext sslContext, int maxHeaderBytes,
+                         HttpResponseHandler handler) {
+        this.probe = probe;
+        this.hop = hop;
+        this.sslContext = sslContext;
+        this.maxHeaderBytes = maxHeaderBytes;
+        this.handler = handler;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ChannelPipeline pipeline = ch.pipeline();
+        if (hop.tls()) {
+            SslHandler ssl = sslContext.newHandler(ch.alloc(), hop.peerHost(), hop.port());
+            // the probe's deadline bounds the handshake; Netty's own 10 s default must not outlive it
+            ssl.setHandshakeTimeoutMillis(0);
+            pipeline.addLast("tls", ssl);
+        }
+        pipeline.addLast("bytes", new ResponseByteCounter(probe));
+        pipeline.addLast("http", new HttpClientCodec(MAX_STATUS_LINE, maxHeaderBytes, MAX_CHUNK));
+        pipeline.addLast("probe", handler);
+    }
+}

@@ -1,0 +1,101 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.HttpMethod;
+import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.Protocol;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+
+/**
+ * HTTP and HTTPS: one fresh connection per request, {@code Connection: close}, HEAD or GET, the status
+ * judged against the expected set and, for GET with {@code bodyContains}, the first body bytes searched.
+ * Redirects (when on) are followed here, each hop resolved and checked against the deny list again; the
+ * response handling itself is {@link HttpResponseHandler}'s.
+ */
+final class HttpProber implements Prober {
+
+    private final ProbeEngineConfig config;
+    private final TlsContexts tls;
+    private final AddressGate gate;
+
+    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate) {
+        this.config = config;
+        this.tls = tls;
+        this.gate = gate;
+    }
+
+    @Override
+    public void probe(ProbeContext probe, InetAddress address) {
+        HttpSpec spec = probe.target().http();
+        if (spec.bodyContains() != null && spec.method() == HttpMethod.HEAD) {
+            probe.finish(Outcome.ERROR, "bodyContains needs method GET (a HEAD response has no body)");
+            return;
+        }
+        ExpectedStatuses expected = ExpectedStatuses.parse(spec.expectedStatuses());
+        String host = spec.host() != null && !spec.host().isBlank() ? spec.host() : probe.target().address();
+        boolean https = probe.target().protocol() == Protocol.HTTPS;
+        String path = spec.path() == null || spec.path().isEmpty() ? "/" : spec.path();
+        connect(probe, new HttpHop(https, host, address, probe.target().port(), path), expected, 0);
+    }
+
+    private void connect(ProbeContext probe, HttpHop hop, ExpectedStatuses expected, int redirectsFollowed) {
+        probe.beginHop();
+        probe.phase(hop.tls() ? "connecting, then TLS handshake" : "connecting");
+        HttpResponseHandler handler = new HttpResponseHandler(probe, hop, expected,
+                HttpRequests.build(hop, probe.target().http(), config.userAgent()),
+                config.maxBodyBytes(), redirectsFollowed, this);
+        HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
+                tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
+        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
+        probe.track(connect.channel());
+        connect.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                probe.fail(f.cause());
+                return;
+            }
+            probe.connected();
+            probe.phase(hop.tls() ? "TLS handshake" : "awaiting response");
+        });
+    }
+
+    /** Called by the handler on a redirect status with a Location, with redirects on. */
+    void followRedirect(ProbeContext probe, HttpHop from, String location, ExpectedStatuses expected,
+                        int redirectsFollowed, Channel previous) {
+        probe.release(previous);
+        if (redirectsFollowed >= config.maxRedirects()) {
+            probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: " + location);
+            return;
+        }
+        URI next;
+        try {
+            next = new URI(from.url()).resolve(new URI(location.trim()));
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "invalid redirect Location: " + location);
+            return;
+        }
+        String scheme = next.getScheme() == null ? "" : next.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || next.getHost() == null) {
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + location);
+            return;
+        }
+        boolean nextTls = scheme.equals("https");
+        int port = next.getPort() > 0 ? next.getPort() : HttpHop.defaultPort(nextTls);
+        String host = next.getHost().startsWith("[") ? next.getHost().substring(1, next.getHost().length() - 1) : next.getHost();
+        String path = (next.getRawPath() == null || next.getRawPath().isEmpty() ? "/" : next.getRawPath())
+                + (next.getRawQuery() == null ? "" : "?" + next.getRawQuery());
+        if (host.equalsIgnoreCase(from.peerHost())) {
+            // same name: stay on the target's address, so that a redirect cannot move the check to another backend
+            connect(probe, new HttpHop(nextTls, from.host(), from.address(), port, path), expected, redirectsFollowed + 1);
+            return;
+        }
+        gate.resolveAllowed(probe, host, address ->
+                connect(probe, new HttpHop(nextTls, host, address, port, path), expected, redirectsFollowed + 1));
+    }
+}

@@ -1,0 +1,179 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.TargetSpec;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The state of one probe: its deadline, its timings, the channels it opened and its single verdict.
+ * Confined to one event loop: every method except {@link #execute} must be called on {@link #loop()}, and
+ * protocol code gets there by opening its channels on that loop. The first verdict wins (a verdict after
+ * the deadline, or a second verdict, is ignored), cancels the deadline and closes every channel.
+ */
+final class ProbeContext {
+
+    private final TargetSpec target;
+    private final EventLoop loop;
+    private final long startNanos;
+    private final CompletableFuture<ProbeReport> result = new CompletableFuture<>();
+    private final List<Channel> channels = new ArrayList<>(2);
+
+    private ScheduledFuture<?> deadline;
+    private boolean done;
+    private String phase = "starting";
+    private Outcome deadlineOutcome = Outcome.TIMEOUT;
+    private String deadlineDetail;
+    private long hopStartNanos;
+    private Long connectMicros;
+    private Long tlsMicros;
+    private Long firstByteMicros;
+    private Integer httpStatus;
+    private long bytesRead;
+
+    ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
+        this.target = target;
+        this.loop = loop;
+        this.startNanos = startNanos;
+        this.hopStartNanos = startNanos;
+    }
+
+    TargetSpec target() {
+        return target;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    CompletableFuture<ProbeReport> result() {
+        return result;
+    }
+
+    boolean isDone() {
+        return done;
+    }
+
+    /** Runs {@code task} on the probe's event loop unless the probe has already ended; safe from any thread. */
+    void execute(Runnable task) {
+        if (loop.inEventLoop()) {
+            if (!done) {
+                task.run();
+            }
+            return;
+        }
+        loop.execute(() -> {
+            if (!done) {
+                task.run();
+            }
+        });
+    }
+
+    /** Schedules the deadline; whichever of the deadline and a verdict comes first decides. */
+    void armDeadline() {
+        deadline = loop.schedule(this::onDeadline, target.timeoutMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Changes what the deadline means. UDP port mode uses it: silence until the deadline is a success there.
+     */
+    void deadlineMeans(Outcome outcome, String detail) {
+        this.deadlineOutcome = outcome;
+        this.deadlineDetail = detail;
+    }
+
+    /** What the probe is doing now; a timeout's detail names it. */
+    void phase(String value) {
+        this.phase = value;
+    }
+
+    /** Closed when the probe ends, however it ends. */
+    void track(Channel channel) {
+        if (done) {
+            channel.close();
+        } else {
+            channels.add(channel);
+        }
+    }
+
+    /** Closes a channel that the probe no longer needs (a redirect's previous hop). */
+    void release(Channel channel) {
+        channels.remove(channel);
+        channel.close();
+    }
+
+    /** Starts a new connection (an HTTP redirect hop): the phases describe the last hop. */
+    void beginHop() {
+        hopStartNanos = System.nanoTime();
+        connectMicros = null;
+        tlsMicros = null;
+        firstByteMicros = null;
+        httpStatus = null;
+    }
+
+    void connected() {
+        connectMicros = micros(hopStartNanos);
+    }
+
+    void tlsDone() {
+        if (connectMicros != null) {
+            tlsMicros = micros(hopStartNanos) - connectMicros;
+        }
+    }
+
+    void bytesRead(int count) {
+        if (firstByteMicros == null && count > 0) {
+            firstByteMicros = micros(hopStartNanos);
+        }
+        bytesRead += count;
+    }
+
+    long bytesReadSoFar() {
+        return bytesRead;
+    }
+
+    void httpStatus(int status) {
+        httpStatus = status;
+    }
+
+    void succeed(String detail) {
+        finish(Outcome.SUCCESS, detail);
+    }
+
+    void fail(Throwable cause) {
+        finish(FailureClassifier.outcome(cause), FailureClassifier.detail(cause));
+    }
+
+    /** The verdict; only the first call counts. */
+    void finish(Outcome outcome, String detail) {
+        if (done) {
+            return;
+        }
+        done = true;
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+        for (Channel channel : channels) {
+            channel.close();
+        }
+        channels.clear();
+        result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
+                httpStatus, detail, bytesRead));
+    }
+
+    private void onDeadline() {
+        String detail = deadlineDetail != null ? deadlineDetail
+                : "no verdict within " + target.timeoutMs() + " ms (" + phase + ")";
+        finish(deadlineOutcome, detail);
+    }
+
+    private static long micros(long fromNanos) {
+        return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - fromNanos);
+    }
+}

@@ -1,0 +1,115 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.probe.icmp.IcmpSocketKind;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Settings of a {@link NettyProbeEngine}. Immutable; every value is checked when the record is built,
+ * with messages such as {@code "maxRedirects: 11 (expected: 0..10)"}. Start from {@link #defaults()} and
+ * change what you need with the {@code with...} methods.
+ *
+ * @param userAgent {@code User-Agent} of every HTTP probe, so that operators can recognise probe traffic
+ * @param denyList destination CIDRs never probed ({@code BLOCKED_BY_POLICY}), checked after DNS resolution
+ * @param maxHeaderBytes bound on the HTTP status line plus headers; a larger response is {@code UNEXPECTED_RESPONSE}
+ * @param maxBodyBytes body bytes (HTTP) or response bytes (TCP {@code expect}) searched before giving up
+ * @param maxRedirects redirect hops an HTTP probe follows when redirects are on; one more is {@code TOO_MANY_REDIRECTS}
+ * @param eventLoopThreads threads of the event-loop group the engine creates when it is not given one
+ * @param resolverThreads threads that run the JDK's blocking name resolution, off the event loop
+ * @param maxPendingResolutions name resolutions that may wait for a resolver thread; more are {@code DNS_FAILURE}
+ * @param maxOutstandingEchoes ICMP echoes in flight at once; more are {@code ERROR} at once
+ * @param icmpSocket which ICMP socket kind to use: ping sockets, raw sockets, or the first that the system allows
+ */
+public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
+                                int maxRedirects, int eventLoopThreads, int resolverThreads,
+                                int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket) {
+
+    public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
+    /** Link-local IPv4 and the AWS IPv6 metadata range: the cloud metadata services. */
+    public static final List<String> DEFAULT_DENY_LIST = List.of("169.254.0.0/16", "fd00:ec2::/32");
+    public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+    public static final int DEFAULT_MAX_BODY_BYTES = 5120;
+    public static final int DEFAULT_MAX_REDIRECTS = 3;
+    public static final int DEFAULT_RESOLVER_THREADS = 4;
+    public static final int DEFAULT_MAX_PENDING_RESOLUTIONS = 10_000;
+    public static final int DEFAULT_MAX_OUTSTANDING_ECHOES = 4096;
+    /** Sequence numbers are 16 bits; half of the space keeps a late reply from matching a newer echo. */
+    public static final int MAX_OUTSTANDING_ECHOES = 32_768;
+
+    public ProbeEngineConfig {
+        requireNonNull(userAgent, "userAgent");
+        requireNonNull(denyList, "denyList");
+        requireNonNull(icmpSocket, "icmpSocket");
+        if (userAgent.isBlank() || userAgent.length() > 200 || userAgent.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+            throw new IllegalArgumentException("userAgent: '" + userAgent
+                    + "' (expected: 1..200 printable ASCII characters)");
+        }
+        denyList = List.copyOf(denyList);
+        for (String cidr : denyList) {
+            Cidr.parse(cidr); // throws with the offending entry
+        }
+        check("maxHeaderBytes", maxHeaderBytes, 1024, 1024 * 1024);
+        check("maxBodyBytes", maxBodyBytes, 64, 1024 * 1024);
+        check("maxRedirects", maxRedirects, 0, 10);
+        check("eventLoopThreads", eventLoopThreads, 1, 256);
+        check("resolverThreads", resolverThreads, 1, 256);
+        check("maxPendingResolutions", maxPendingResolutions, 1, 1_000_000);
+        check("maxOutstandingEchoes", maxOutstandingEchoes, 1, MAX_OUTSTANDING_ECHOES);
+    }
+
+    /** Every default: the SPEC's deny list, {@code healthmesh-healthcheck}, 16 KiB headers, 5,120 body bytes, 3 redirects. */
+    public static ProbeEngineConfig defaults() {
+        return new ProbeEngineConfig(DEFAULT_USER_AGENT, DEFAULT_DENY_LIST, DEFAULT_MAX_HEADER_BYTES,
+                DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, Math.max(1, Runtime.getRuntime().availableProcessors()),
+                DEFAULT_RESOLVER_THREADS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
+                IcmpSocketKind.AUTO);
+    }
+
+    public ProbeEngineConfig withUserAgent(String value) {
+        return new ProbeEngineConfig(value, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withDenyList(List<String> value) {
+        return new ProbeEngineConfig(userAgent, value, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withMaxHeaderBytes(int value) {
+        return new ProbeEngineConfig(userAgent, denyList, value, maxBodyBytes, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withMaxBodyBytes(int value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, value, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withMaxRedirects(int value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, value, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withEventLoopThreads(int value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, value,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withResolver(int threads, int maxPending) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                threads, maxPending, maxOutstandingEchoes, icmpSocket);
+    }
+
+    public ProbeEngineConfig withIcmp(IcmpSocketKind kind, int maxOutstanding) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstanding, kind);
+    }
+
+    private static void check(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
+        }
+    }
+}

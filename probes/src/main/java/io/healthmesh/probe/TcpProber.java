@@ -1,0 +1,53 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.target.TcpSpec;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * TCP: connect; an established connection is a success, closed at once with a reset. With a payload, sends
+ * {@code send} and requires a response containing {@code expect} within {@code maxResponseBytes}.
+ * A refused connection fails at once ({@code CONNECTION_REFUSED}), not at the deadline.
+ */
+final class TcpProber implements Prober {
+
+    private final int maxResponseBytes;
+
+    TcpProber(int maxResponseBytes) {
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    @Override
+    public void probe(ProbeContext probe, InetAddress address) {
+        TcpSpec spec = probe.target().tcp();
+        ChannelHandler handler = new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (spec.hasPayload()) {
+                    ch.pipeline().addLast(new ResponseByteCounter(probe), new TcpExchangeHandler(probe, spec, maxResponseBytes));
+                }
+            }
+        };
+        probe.phase("connecting");
+        ChannelFuture connect = ProbeBootstraps.tcp(probe, handler)
+                .connect(new InetSocketAddress(address, probe.target().port()));
+        probe.track(connect.channel());
+        connect.addListener((ChannelFuture f) -> {
+            if (!f.isSuccess()) {
+                probe.fail(f.cause());
+                return;
+            }
+            probe.connected();
+            if (!spec.hasPayload()) {
+                probe.succeed("connected");
+            } else {
+                probe.phase(spec.expect() == null ? "sending payload" : "awaiting expected response");
+            }
+        });
+    }
+}

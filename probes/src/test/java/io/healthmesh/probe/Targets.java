@@ -1,0 +1,33 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.target.HttpMethod;
+import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+
+import java.util.List;
+import java.util.Map;
+
+/** Target specs for tests: loopback only, with short timeouts. */
+final class Targets {
+
+    private Targets() {
+    }
+
+    static TargetSpec target(Protocol protocol, String address, int port, int timeoutMs) {
+        return TargetSpec.of("t-" + protocol.name().toLowerCase() + "-" + port, "g", address, port, protocol)
+                .withTiming(Math.max(timeoutMs, 1000), timeoutMs);
+    }
+
+    static TargetSpec tcp(int port, int timeoutMs) {
+        return target(Protocol.TCP, "127.0.0.1", port, timeoutMs);
+    }
+
+    static TargetSpec http(int port, int timeoutMs) {
+        return target(Protocol.HTTP, "127.0.0.1", port, timeoutMs);
+    }
+
+    static HttpSpec get(String path, String bodyContains) {
+        return new HttpSpec(HttpMethod.GET, path, null, List.of("2xx"), false, Map.of(), bodyContains, false);
+    }
+}

@@ -1,0 +1,162 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.TcpSpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class TcpProberTest {
+
+    private static NettyProbeEngine engine;
+
+    @BeforeAll
+    static void startEngine() {
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(2), null);
+    }
+
+    @AfterAll
+    static void closeEngine() {
+        engine.close();
+    }
+
+    static ProbeReport run(io.healthmesh.core.target.TargetSpec target) throws Exception {
+        return engine.probe(target).get(target.timeoutMs() + 5000L, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void establishedConnectionIsSuccessWithConnectPhase() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
+            ProbeReport report = run(Targets.tcp(server.port(), 2000));
+            assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(report.connectMicros()).isNotNull().isPositive();
+            assertThat(report.tlsMicros()).isNull();
+        }
+    }
+
+    @Test
+    void refusedConnectionFailsAtOnceNotAtTheDeadline() throws Exception {
+        int port = closedPort();
+        ProbeReport report = run(Targets.tcp(port, 5000));
+        assertThat(report.outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+        assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(2500));
+    }
+
+    @Test
+    void listenerThatNeverAcceptsTimesOutByTheDeadline() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<Socket> fillers = fillAcceptQueue(listener.getLocalPort());
+            try {
+                assumeTrue(fillers != null, "could not fill the accept queue of a loopback listener");
+                ProbeReport report = run(Targets.tcp(listener.getLocalPort(), 700));
+                assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
+                assertThat(report.detail()).contains("connecting");
+                assertThat(report.latencyMicros()).isBetween(TimeUnit.MILLISECONDS.toMicros(690),
+                        TimeUnit.MILLISECONDS.toMicros(700 + 1500));
+            } finally {
+                if (fillers != null) {
+                    for (Socket s : fillers) {
+                        s.close();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void payloadExchangeSucceedsWhenResponseContainsExpect() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> {
+            byte[] in = s.getInputStream().readNBytes(4);
+            srv.write(s, "+" + new String(in) + " OK\r\n");
+            srv.awaitClose(5000);
+        })) {
+            ProbeReport report = run(Targets.tcp(server.port(), 2000).withTcp(new TcpSpec("PING", "PING OK")));
+            assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(report.firstByteMicros()).isNotNull();
+            assertThat(report.bytesRead()).isEqualTo(10);
+        }
+    }
+
+    @Test
+    void wrongPayloadIsUnexpectedResponse() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> {
+            s.getInputStream().readNBytes(4);
+            srv.write(s, "-ERR unknown command\r\n");
+        })) {
+            ProbeReport report = run(Targets.tcp(server.port(), 2000).withTcp(new TcpSpec("PING", "PONG")));
+            assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+        }
+    }
+
+    @Test
+    void endlessResponseWithoutExpectStopsAtTheByteLimit() throws Exception {
+        byte[] chunk = new byte[8192];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> {
+            for (int i = 0; i < 10_000; i++) {
+                srv.write(s, chunk);
+            }
+        })) {
+            ProbeReport report = run(Targets.tcp(server.port(), 3000).withTcp(new TcpSpec(null, "never-there")));
+            assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+            assertThat(report.bytesRead()).isLessThanOrEqualTo(ProbeEngineConfig.DEFAULT_MAX_BODY_BYTES
+                    + ProbeBootstraps.READ_BUFFER_BYTES);
+        }
+    }
+
+    @Test
+    void tricklingServerEndsByTheDeadline() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> {
+            for (int i = 0; i < 30 && !srv.awaitClose(1000); i++) {
+                srv.write(s, "x");
+            }
+        })) {
+            ProbeReport report = run(Targets.tcp(server.port(), 1500).withTcp(new TcpSpec(null, "done")));
+            assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
+            assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + 1500));
+            assertThat(report.bytesRead()).isLessThanOrEqualTo(3);
+        }
+    }
+
+    /** A loopback port with nothing listening: bound, then released. */
+    static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Connects until the listener's accept queue is full (Linux then drops further SYNs), or null when no
+     * connect timed out within the bound.
+     */
+    private static List<Socket> fillAcceptQueue(int port) throws IOException {
+        List<Socket> sockets = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            Socket s = new Socket();
+            try {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 300);
+                sockets.add(s);
+            } catch (SocketTimeoutException full) {
+                s.close();
+                return sockets;
+            }
+        }
+        for (Socket s : sockets) {
+            s.close();
+        }
+        return null;
+    }
+}
