@@ -43,12 +43,6 @@ tarball="$HEALTHMESH_CACHE_DIR/base-jre-17-$DEBIAN_SUITE-$arch-$key.tar"
 debs="$HEALTHMESH_CACHE_DIR/debs-$DEBIAN_SUITE-$arch"
 mkdir -p "$HEALTHMESH_CACHE_DIR" "$debs"
 
-# Runs a command with its output in a log file; on failure shows the log's tail and stops.
-quietly() {
-  local logfile=$1; shift
-  "$@" >"$logfile" 2>&1 || { tail -20 "$logfile" >&2; die "$1 failed, see $logfile"; }
-}
-
 rootfs=""
 # undo the chroot's mounts and remove the tree whatever happens
 remove_rootfs() {

@@ -20,6 +20,12 @@ timed() {
   return $rc
 }
 
+# Runs a command with its output in a log file; on failure shows the log's tail and stops.
+quietly() {
+  local logfile=$1; shift
+  "$@" >"$logfile" 2>&1 || { tail -20 "$logfile" >&2; die "$1 failed, see $logfile"; }
+}
+
 image_exists() { docker image inspect "$1" >/dev/null 2>&1; }
 
 require_engine() {
