@@ -1,0 +1,32 @@
+package io.healthmesh.aggregator.domain;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StalenessRuleTest {
+
+    @Test
+    void defaultWindowIsThreeIntervalsPlusTheTimeout() {
+        assertThat(StalenessRule.DEFAULT.windowMs(5_000, 2_000)).isEqualTo(17_000);
+        assertThat(new StalenessRule(1.5).windowMs(1_000, 300)).isEqualTo(1_800);
+    }
+
+    @Test
+    void staleOnlyStrictlyAfterTheWindowCountedFromTheLaterOfLastHeardAndStart() {
+        StalenessRule rule = StalenessRule.DEFAULT;
+        assertThat(rule.isStale(17_000, 0, 0, 5_000, 2_000)).isFalse();
+        assertThat(rule.isStale(17_001, 0, 0, 5_000, 2_000)).isTrue();
+        // the instance started watching at 10 s: silence before that is not counted
+        assertThat(rule.isStale(17_001, 0, 10_000, 5_000, 2_000)).isFalse();
+        assertThat(rule.isStale(27_001, 0, 10_000, 5_000, 2_000)).isTrue();
+    }
+
+    @Test
+    void factorOutOfRangeIsRefused() {
+        assertThatThrownBy(() -> new StalenessRule(0.5)).hasMessage("staleness.factor: 0.5 (expected: 1..100)");
+        assertThatThrownBy(() -> new StalenessRule(Double.NaN)).hasMessage("staleness.factor: NaN (expected: 1..100)");
+        assertThatThrownBy(() -> new StalenessRule(101)).hasMessage("staleness.factor: 101.0 (expected: 1..100)");
+    }
+}
