@@ -1,0 +1,187 @@
+package io.healthmesh.prober;
+
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.ops.OpsServer;
+import io.healthmesh.probe.NettyProbeEngine;
+import io.healthmesh.probe.ProbeEngine;
+import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.prober.assign.TargetAssignment;
+import io.healthmesh.prober.assign.TargetSink;
+import io.healthmesh.prober.metrics.ProberMetrics;
+import io.healthmesh.prober.publish.ResultPublisher;
+import io.healthmesh.prober.schedule.CompletedProbe;
+import io.healthmesh.prober.schedule.ProbeListener;
+import io.healthmesh.prober.schedule.ProbeScheduler;
+import io.healthmesh.prober.schedule.SkipReason;
+import io.healthmesh.prober.schedule.Ticker;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schemas.serde.AvroSerde;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One prober worker: joins the region's consumer group on the targets topic, probes the targets of its
+ * partitions on one timer wheel through the Netty probe engine, publishes every result through one
+ * idempotent producer and serves {@code /metrics}, {@code /healthz} and {@code /readyz}. {@link #close()}
+ * stops it in order: leave the group (targets stop), stop the timer and the engine, drain the results,
+ * close the producer, stop the endpoint.
+ */
+public final class ProberWorker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProberWorker.class);
+    private static final int WHEEL_SIZE = 512;
+    private static final Duration DRAIN = Duration.ofSeconds(5);
+
+    private final ProberConfig config;
+    private final PrometheusRegistry registry;
+    private final ProbeScheduler scheduler;
+    private final TargetAssignment assignment;
+    private final OpsServer ops;
+    /** What to close, in order. */
+    private final Deque<AutoCloseable> shutdown;
+
+    private ProberWorker(ProberConfig config, PrometheusRegistry registry, ProbeScheduler scheduler,
+                         TargetAssignment assignment, OpsServer ops, Deque<AutoCloseable> shutdown) {
+        this.config = config;
+        this.registry = registry;
+        this.scheduler = scheduler;
+        this.assignment = assignment;
+        this.ops = ops;
+        this.shutdown = shutdown;
+    }
+
+    /** Starts a worker; on failure whatever was started is closed again and the cause is thrown. */
+    public static ProberWorker start(ProberConfig config) {
+        requireNonNull(config, "config");
+        // started last, closed first
+        Deque<AutoCloseable> started = new ArrayDeque<>();
+        try {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            ProberMetrics metrics = new ProberMetrics(registry);
+
+            KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));
+            started.push(() -> producer.close(DRAIN));
+            AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, config.serdeConfig());
+            started.push(resultSerde);
+            ResultPublisher publisher = new ResultPublisher(producer, config.topics().probeResults(),
+                    resultSerde.serializer(), config.region(), config.proberId(), config.bufferCapacity(),
+                    metrics::bufferDropped, metrics::publishFailed).start();
+            started.push(() -> publisher.close(DRAIN));
+
+            ProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
+                    .withUserAgent(config.userAgent())
+                    .withDenyList(config.denyList())
+                    .withEventLoopThreads(config.eventLoopThreads()), null);
+            started.push(engine);
+            HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
+                    config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);
+            started.push(timer::stop);
+            ProbeScheduler scheduler = new ProbeScheduler(engine, new CountingPublisher(metrics, publisher), timer,
+                    Ticker.system(), Clock.systemUTC(), () -> ThreadLocalRandom.current().nextDouble(),
+                    config.maxInFlight(), config.jitterFraction());
+            started.push(scheduler);
+
+            AvroSerde<TargetDefinition> definitionSerde =
+                    AvroSerde.forValues(TargetDefinition.class, config.serdeConfig());
+            started.push(definitionSerde);
+            KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config));
+            TargetAssignment assignment = new TargetAssignment(consumer, config.topics().targets(), config.region(),
+                    definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),
+                    producer, config.topics().rejected(), config.rejectedBy(), metrics::rejected).start();
+            started.push(assignment);
+
+            metrics.gauges(scheduler::targetCount, scheduler::inFlight, publisher::buffered);
+            OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
+                    assignment::ready);
+            started.push(ops);
+            LOG.info("prober {} started: region {}, group {}, ops on port {}", config.proberId(), config.region(),
+                    config.groupId(), ops.port());
+            return new ProberWorker(config, registry, scheduler, assignment, ops, started);
+        } catch (IOException e) {
+            closeAll(started);
+            throw new UncheckedIOException("cannot start the operations endpoint: " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            closeAll(started);
+            throw e;
+        }
+    }
+
+    public ProberConfig config() {
+        return config;
+    }
+
+    /** True once assigned and the initial read of the assigned partitions caught up ({@code /readyz}). */
+    public boolean ready() {
+        return assignment.ready();
+    }
+
+    /** Ids of the targets this worker probes now. */
+    public Set<String> probedTargets() {
+        return scheduler.targetIds();
+    }
+
+    /** Port of the operations endpoint. */
+    public int opsPort() {
+        return ops.port();
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        LOG.info("prober {} stopping", config.proberId());
+        closeAll(shutdown);
+    }
+
+    private static void closeAll(Deque<AutoCloseable> started) {
+        while (!started.isEmpty()) {
+            AutoCloseable next = started.pop();
+            try {
+                next.close();
+            } catch (Exception e) {
+                LOG.warn("error while stopping the prober", e);
+            }
+        }
+    }
+
+    /** Counts what the scheduler does and hands finished probes to the publisher; never blocks. */
+    private record CountingPublisher(ProberMetrics metrics, ResultPublisher publisher) implements ProbeListener {
+
+        @Override
+        public void completed(CompletedProbe probe) {
+            metrics.completed(probe);
+            publisher.offer(probe);
+        }
+
+        @Override
+        public void skipped(TargetSpec target, SkipReason reason) {
+            metrics.skipped(reason);
+        }
+
+        @Override
+        public void delayed(TargetSpec target) {
+            metrics.delayed();
+        }
+    }
+}

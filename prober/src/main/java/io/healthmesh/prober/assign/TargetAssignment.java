@@ -1,0 +1,283 @@
+package io.healthmesh.prober.assign;
+
+import io.healthmesh.schema.TargetDefinition;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the targets topic as a member of the region's consumer group and keeps the scheduler in step with
+ * the definitions of the assigned partitions. Runs on its own thread.
+ *
+ * <ul>
+ *   <li>Assigned partitions are read from the beginning: the compacted topic is the whole config, so a
+ *       rebalance moves targets between workers with no other coordination.</li>
+ *   <li>Revoked (or lost) partitions' targets are removed from the scheduler inside the rebalance callback,
+ *       so no worker probes them once the partitions are handed over.</li>
+ *   <li>Committed offsets are not a read position (reads always start at the beginning); they mark how far
+ *       the group has already judged records, so bad records are sent to the rejected topic once per region,
+ *       not again at every rebalance.</li>
+ *   <li>A record that cannot be judged because the schema registry is unreachable pauses its partition for
+ *       {@link #RETRY_BACKOFF} and is read again; the other partitions go on.</li>
+ * </ul>
+ */
+public final class TargetAssignment implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TargetAssignment.class);
+    static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final DefinitionReader reader;
+    private final OwnedTargets owned;
+    private final RejectedRecords rejected;
+    private final Thread thread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    // consumer thread only
+    private final Map<TopicPartition, Long> judgedBefore = new HashMap<>();
+    private final Map<TopicPartition, Long> catchUpTo = new HashMap<>();
+    private final Map<TopicPartition, Long> pausedUntil = new HashMap<>();
+    private boolean assignedOnce;
+    private volatile boolean running = true;
+    private volatile boolean ready;
+    private volatile int ownedCount;
+
+    /**
+     * @param consumer a consumer configured for the group (byte-array key and value, no auto commit,
+     *                 cooperative-sticky); this object owns and closes it
+     * @param producer where rejected records go; not closed here
+     * @param rejectedBy who rejects, {@code prober/<region>/<id>}
+     * @param onRejected counts a rejection by reason
+     */
+    public TargetAssignment(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, String topic,
+                            String region, Deserializer<TargetDefinition> deserializer, TargetSink sink,
+                            Producer<byte[], byte[]> producer, String rejectedTopic, String rejectedBy,
+                            Consumer<String> onRejected) {
+        this.consumer = requireNonNull(consumer, "consumer");
+        this.topic = requireNonNull(topic, "topic");
+        this.reader = new DefinitionReader(deserializer);
+        this.owned = new OwnedTargets(region, sink);
+        this.rejected = new RejectedRecords(producer, rejectedTopic, rejectedBy, onRejected);
+        this.thread = new Thread(this::run, "healthmesh-prober-assignment");
+        this.thread.setDaemon(true);
+    }
+
+    /** Subscribes and starts the consumer thread. */
+    public TargetAssignment start() {
+        thread.start();
+        return this;
+    }
+
+    /** True once the first assignment arrived and its partitions were read up to their end at that time. */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** Targets probed from the assigned partitions now. */
+    public int ownedTargets() {
+        return ownedCount;
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(topic), new Rebalance());
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+                for (TopicPartition partition : records.partitions()) {
+                    handle(partition, records.records(partition));
+                }
+                resumeDuePartitions();
+                checkCaughtUp();
+                commitJudged();
+                ownedCount = owned.count();
+            }
+        } catch (WakeupException | InterruptException e) {
+            // close() asked us to stop
+        } catch (RuntimeException e) {
+            LOG.error("target assignment stopped: the worker no longer follows target changes", e);
+        } finally {
+            try {
+                consumer.close(CLOSE_TIMEOUT);   // leaves the group; the revocation callback stops our targets
+            } catch (RuntimeException e) {
+                LOG.warn("closing the targets consumer failed", e);
+            }
+            owned.releaseAll();
+            ownedCount = owned.count();
+            stopped.countDown();
+        }
+    }
+
+    private void handle(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> records) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            DefinitionVerdict verdict = reader.read(record.topic(), record.key(), record.value());
+            if (verdict instanceof DefinitionVerdict.Valid v) {
+                owned.apply(partition, v.spec().id(), v.spec());
+            } else if (verdict instanceof DefinitionVerdict.Deleted d) {
+                owned.apply(partition, d.targetId(), null);
+            } else if (verdict instanceof DefinitionVerdict.Rejected r) {
+                // an invalid update replaces the old definition (it does so in the compacted topic too)
+                if (r.targetId() != null) {
+                    owned.apply(partition, r.targetId(), null);
+                }
+                if (record.offset() >= judgedBefore.getOrDefault(partition, 0L)) {
+                    rejected.reject(record, r.reason(), r.detail());
+                }
+            } else if (verdict instanceof DefinitionVerdict.RetryLater later) {
+                LOG.warn("cannot judge {}@{} now, retrying in {}: {}", partition, record.offset(),
+                        RETRY_BACKOFF, later.detail());
+                consumer.seek(partition, record.offset());
+                consumer.pause(List.of(partition));
+                pausedUntil.put(partition, System.nanoTime() + RETRY_BACKOFF.toNanos());
+                return;
+            }
+        }
+    }
+
+    private void resumeDuePartitions() {
+        if (pausedUntil.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        pausedUntil.entrySet().removeIf(e -> {
+            if (now - e.getValue() >= 0) {
+                if (consumer.assignment().contains(e.getKey())) {
+                    consumer.resume(List.of(e.getKey()));
+                }
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private void checkCaughtUp() {
+        if (ready || !assignedOnce) {
+            return;
+        }
+        catchUpTo.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+        if (catchUpTo.isEmpty()) {
+            ready = true;
+            LOG.info("initial read of the assigned target partitions caught up: {} targets", owned.count());
+        }
+    }
+
+    /** Commits read positions that are past what the group had already judged (never moves a commit back). */
+    private void commitJudged() {
+        Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
+        for (Map.Entry<TopicPartition, Long> e : judgedBefore.entrySet()) {
+            long position = consumer.position(e.getKey());
+            if (position > e.getValue()) {
+                advance.put(e.getKey(), new OffsetAndMetadata(position));
+                e.setValue(position);
+            }
+        }
+        if (!advance.isEmpty()) {
+            consumer.commitAsync(advance, (offsets, error) -> {
+                if (error != null) {
+                    LOG.debug("committing judged offsets failed (only duplicate rejections can follow)", error);
+                }
+            });
+        }
+    }
+
+    /** Stops the consumer thread: leaves the group (revoking and stopping every owned target) and waits. */
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            if (!stopped.await(CLOSE_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
+                LOG.warn("target assignment thread did not stop in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            assignedOnce = true;
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions));
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            for (TopicPartition partition : partitions) {
+                OffsetAndMetadata c = committed.get(partition);
+                judgedBefore.put(partition, c == null ? 0L : c.offset());
+                if (!ready) {
+                    catchUpTo.put(partition, ends.getOrDefault(partition, 0L));
+                }
+            }
+            consumer.seekToBeginning(partitions);
+            LOG.info("assigned target partitions {}", partitions);
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            owned.release(partitions);
+            ownedCount = owned.count();
+            commitOnHandOver(partitions);
+            forget(partitions);
+            LOG.info("revoked target partitions {}: their targets are no longer probed here", partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            owned.release(partitions);
+            ownedCount = owned.count();
+            forget(partitions);
+            LOG.warn("lost target partitions {}: their targets are no longer probed here", partitions);
+        }
+
+        private void commitOnHandOver(Collection<TopicPartition> partitions) {
+            Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
+            for (TopicPartition partition : partitions) {
+                Long judged = judgedBefore.get(partition);
+                long position = consumer.position(partition);
+                if (judged != null && position > judged) {
+                    advance.put(partition, new OffsetAndMetadata(position));
+                }
+            }
+            if (!advance.isEmpty()) {
+                try {
+                    consumer.commitSync(advance, Duration.ofSeconds(2));
+                } catch (RuntimeException e) {
+                    LOG.debug("committing judged offsets on hand-over failed (only duplicate rejections can follow)", e);
+                }
+            }
+        }
+
+        private void forget(Collection<TopicPartition> partitions) {
+            partitions.forEach(p -> {
+                judgedBefore.remove(p);
+                catchUpTo.remove(p);
+                pausedUntil.remove(p);
+            });
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.healthmesh.prober.metrics;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.prober.schedule.CompletedProbe;
+import io.healthmesh.prober.schedule.SkipReason;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Every prober metric, on one registry (the worker's own, so two workers in one JVM do not collide).
+ * Label children for the fixed label sets are created up front: counting a probe allocates nothing.
+ */
+public final class ProberMetrics {
+
+    private static final double[] LATENCY_BOUNDS =
+            {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+    private static final double[] LAG_BOUNDS =
+            {0.0001, 0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 5};
+
+    private final PrometheusRegistry registry;
+    private final Map<Protocol, Map<Outcome, CounterDataPoint>> probes = new EnumMap<>(Protocol.class);
+    private final Map<Protocol, DistributionDataPoint> latency = new EnumMap<>(Protocol.class);
+    private final DistributionDataPoint schedulingLag;
+    private final Map<SkipReason, CounterDataPoint> skipped = new EnumMap<>(SkipReason.class);
+    private final CounterDataPoint delayed;
+    private final CounterDataPoint bufferDropped;
+    private final CounterDataPoint publishFailures;
+    private final Counter rejected;
+
+    public ProberMetrics(PrometheusRegistry registry) {
+        this.registry = requireNonNull(registry, "registry");
+        Counter probeCounter = Counter.builder().name("healthmesh_prober_probes")
+                .help("Probes finished, by protocol and outcome.")
+                .labelNames("protocol", "outcome").register(registry);
+        Histogram latencyHistogram = Histogram.builder().name("healthmesh_prober_probe_latency_seconds")
+                .help("Probe duration from start to verdict.")
+                .labelNames("protocol").classicOnly().classicUpperBounds(LATENCY_BOUNDS).register(registry);
+        for (Protocol protocol : Protocol.values()) {
+            Map<Outcome, CounterDataPoint> byOutcome = new EnumMap<>(Outcome.class);
+            for (Outcome outcome : Outcome.values()) {
+                byOutcome.put(outcome, probeCounter.labelValues(protocol.name(), outcome.name()));
+            }
+            probes.put(protocol, byOutcome);
+            latency.put(protocol, latencyHistogram.labelValues(protocol.name()));
+        }
+        schedulingLag = Histogram.builder().name("healthmesh_prober_scheduling_lag_seconds")
+                .help("How late probes started against their plan (timer tick, in-flight bound, load).")
+                .classicOnly().classicUpperBounds(LAG_BOUNDS).register(registry);
+        Counter skippedCounter = Counter.builder().name("healthmesh_prober_probes_skipped")
+                .help("Fixed-rate slots that passed without a probe, by reason.")
+                .labelNames("reason").register(registry);
+        for (SkipReason reason : SkipReason.values()) {
+            skipped.put(reason, skippedCounter.labelValues(reason.name()));
+        }
+        delayed = Counter.builder().name("healthmesh_prober_probes_delayed")
+                .help("Fixed-delay probes that waited for a free in-flight slot.").register(registry);
+        bufferDropped = Counter.builder().name("healthmesh_prober_buffer_dropped")
+                .help("Results dropped from the full publish buffer (oldest first) while Kafka was away.")
+                .register(registry);
+        publishFailures = Counter.builder().name("healthmesh_prober_publish_failures")
+                .help("Results Kafka did not accept (delivery timeout or a non-retriable error).")
+                .register(registry);
+        rejected = Counter.builder().name("healthmesh_prober_rejected_definitions")
+                .help("Target definitions sent to the rejected topic, by reason.")
+                .labelNames("reason").register(registry);
+    }
+
+    /** Registers the gauges read from live state: targets owned, probes in flight, buffered results. */
+    public void gauges(IntSupplier targetsOwned, IntSupplier inFlight, IntSupplier buffered) {
+        gauge("healthmesh_prober_targets_owned", "Targets this worker probes now.", targetsOwned);
+        gauge("healthmesh_prober_probes_in_flight", "Probes running now.", inFlight);
+        gauge("healthmesh_prober_buffered_results", "Results waiting to be handed to Kafka.", buffered);
+    }
+
+    private void gauge(String name, String help, IntSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(cb -> cb.call(value.getAsInt())).register(registry);
+    }
+
+    public void completed(CompletedProbe probe) {
+        Protocol protocol = probe.target().protocol();
+        probes.get(protocol).get(probe.report().outcome()).inc();
+        latency.get(protocol).observe(probe.report().latencyMicros() / 1e6);
+        schedulingLag.observe(probe.schedulingLagMicros() / 1e6);
+    }
+
+    public void skipped(SkipReason reason) {
+        skipped.get(reason).inc();
+    }
+
+    public void delayed() {
+        delayed.inc();
+    }
+
+    public void bufferDropped() {
+        bufferDropped.inc();
+    }
+
+    public void publishFailed() {
+        publishFailures.inc();
+    }
+
+    public void rejected(String reason) {
+        rejected.labelValues(reason).inc();
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+}

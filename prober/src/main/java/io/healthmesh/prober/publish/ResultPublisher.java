@@ -1,0 +1,157 @@
+package io.healthmesh.prober.publish;
+
+import io.healthmesh.prober.schedule.CompletedProbe;
+import io.healthmesh.schema.ProbeResult;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.Serializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Publishes finished probes, keyed by target id, to the probe-results topic.
+ *
+ * <p>Probers call {@link #offer}, which only appends to a bounded {@link ResultBuffer} (oldest dropped first,
+ * counted) and never blocks. One publisher thread serializes and hands results to the producer, keeping at
+ * most {@link #MAX_UNACKNOWLEDGED} results unacknowledged inside it: while Kafka is away, results pile up in
+ * the bounded buffer, where the drop-oldest rule applies, not in the producer. A send the producer refuses
+ * (metadata not available within {@code max.block.ms}, the schema registry unreachable) puts the result back
+ * at the head and retries after {@link #RETRY_BACKOFF}, so results keep their order.
+ */
+public final class ResultPublisher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResultPublisher.class);
+    /** Results handed to the producer and not yet acknowledged, at most. */
+    public static final int MAX_UNACKNOWLEDGED = 1_024;
+    static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
+    private static final long POLL_MS = 100;
+
+    private final Producer<byte[], byte[]> producer;
+    private final String topic;
+    private final Serializer<ProbeResult> serializer;
+    private final String region;
+    private final String proberId;
+    private final Runnable onDropped;
+    private final Runnable onFailed;
+    private final ResultBuffer<CompletedProbe> buffer;
+    private final Semaphore unacknowledged = new Semaphore(MAX_UNACKNOWLEDGED);
+    private final Thread thread;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile long drainDeadlineNanos;
+
+    /**
+     * @param producer idempotent producer of byte arrays; not closed here
+     * @param capacity results the buffer holds before it drops the oldest
+     * @param onDropped counts a result dropped from the full buffer
+     * @param onFailed counts a result Kafka did not accept
+     */
+    public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
+                           String region, String proberId, int capacity, Runnable onDropped, Runnable onFailed) {
+        this.producer = requireNonNull(producer, "producer");
+        this.topic = requireNonNull(topic, "topic");
+        this.serializer = requireNonNull(serializer, "serializer");
+        this.region = requireNonNull(region, "region");
+        this.proberId = requireNonNull(proberId, "proberId");
+        this.onDropped = requireNonNull(onDropped, "onDropped");
+        this.onFailed = requireNonNull(onFailed, "onFailed");
+        this.buffer = new ResultBuffer<>(capacity);
+        this.thread = new Thread(this::run, "healthmesh-prober-publisher");
+        this.thread.setDaemon(true);
+    }
+
+    public ResultPublisher start() {
+        thread.start();
+        return this;
+    }
+
+    /** Queues a result for publishing; never blocks. */
+    public void offer(CompletedProbe probe) {
+        if (buffer.offer(probe)) {
+            onDropped.run();
+        }
+    }
+
+    /** Results waiting in the buffer. */
+    public int buffered() {
+        return buffer.size();
+    }
+
+    private void run() {
+        try {
+            while (stop.getCount() > 0 || (buffer.size() > 0 && System.nanoTime() - drainDeadlineNanos < 0)) {
+                CompletedProbe next = buffer.poll(POLL_MS, TimeUnit.MILLISECONDS);
+                if (next != null && !publish(next)) {
+                    putBack(next);
+                    stop.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("result publisher stopped unexpectedly", e);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Hands one result to the producer; false when it must be tried again later. */
+    private boolean publish(CompletedProbe probe) throws InterruptedException {
+        if (!unacknowledged.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
+            return false;   // Kafka is not acknowledging: keep results in the bounded buffer
+        }
+        String key = probe.target().id();
+        try {
+            byte[] value = serializer.serialize(topic, ProbeResults.toAvro(probe, region, proberId));
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value),
+                    (metadata, error) -> {
+                        unacknowledged.release();
+                        if (error != null) {
+                            onFailed.run();
+                            LOG.warn("result of {} not published: {}", key, error.toString());
+                        }
+                    });
+            return true;
+        } catch (KafkaException e) {
+            unacknowledged.release();
+            LOG.warn("cannot publish results now, retrying in {}: {}", RETRY_BACKOFF, e.toString());
+            return false;
+        }
+    }
+
+    private void putBack(CompletedProbe probe) {
+        if (buffer.putBack(probe)) {
+            onDropped.run();
+        }
+    }
+
+    /**
+     * Stops taking new results off the buffer after trying, for at most {@code drain}, to hand the buffered
+     * ones to the producer. Does not close the producer (its owner flushes and closes it afterwards).
+     */
+    public void close(Duration drain) {
+        drainDeadlineNanos = System.nanoTime() + drain.toNanos();
+        stop.countDown();
+        try {
+            if (!stopped.await(drain.toMillis() + 2 * POLL_MS + RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS)) {
+                thread.interrupt();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+}

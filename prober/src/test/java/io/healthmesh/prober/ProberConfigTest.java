@@ -1,0 +1,133 @@
+package io.healthmesh.prober;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProberConfigTest {
+
+    private static Map<String, String> minimal() {
+        Map<String, String> m = new HashMap<>();
+        m.put("bootstrap.servers", "127.0.0.1:9092");
+        m.put("schema.registry.url", "http://127.0.0.1:8081");
+        return m;
+    }
+
+    private static Map<String, String> with(String key, String value) {
+        Map<String, String> m = minimal();
+        m.put(key, value);
+        return m;
+    }
+
+    @Test
+    void defaultsApplyToEveryOptionalSetting() {
+        ProberConfig c = ProberConfig.from(minimal());
+
+        assertThat(c.region()).isEqualTo("default");
+        assertThat(c.groupId()).isEqualTo("healthmesh-prober-default");
+        assertThat(c.topics().targets()).isEqualTo("healthmesh.targets");
+        assertThat(c.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(c.httpPort()).isEqualTo(8080);
+        assertThat(c.maxInFlight()).isEqualTo(1_000);
+        assertThat(c.jitterFraction()).isEqualTo(0.1);
+        assertThat(c.timerTickMs()).isEqualTo(10);
+        assertThat(c.userAgent()).isEqualTo("healthmesh-healthcheck");
+        assertThat(c.denyList()).containsExactly("169.254.0.0/16", "fd00:ec2::/32");
+        assertThat(c.bufferCapacity()).isEqualTo(10_000);
+        assertThat(c.eventLoopThreads()).isBetween(1, 256);
+        assertThat(c.proberId()).matches("[A-Za-z0-9._:@-]+-\\d+");
+        assertThat(c.kafka()).isEmpty();
+        assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
+    }
+
+    @Test
+    void everySettingIsRead() {
+        Map<String, String> m = minimal();
+        m.putAll(Map.of("region", "eu-west-1", "prober.id", "p-1", "topic.prefix", "staging.", "http.port", "0",
+                "max.in.flight", "50", "jitter.fraction", "0", "user.agent", "acme-check/1.0", "deny.list",
+                " 10.0.0.0/8 ,, 192.168.0.0/16", "buffer.capacity", "7", "event.loop.threads", "3"));
+        m.putAll(Map.of("timer.tick.ms", "5", "http.host", "127.0.0.1", "basic.auth.credentials.source", "USER_INFO",
+                "basic.auth.user.info", "u:p"));
+
+        ProberConfig c = ProberConfig.from(m);
+
+        assertThat(c.groupId()).isEqualTo("healthmesh-prober-eu-west-1");
+        assertThat(c.rejectedBy()).isEqualTo("prober/eu-west-1/p-1");
+        assertThat(c.topics().probeResults()).isEqualTo("staging.probe-results");
+        assertThat(c.denyList()).containsExactly("10.0.0.0/8", "192.168.0.0/16");
+        assertThat(List.of(c.httpPort(), c.maxInFlight(), c.bufferCapacity(), c.eventLoopThreads(), c.timerTickMs()))
+                .containsExactly(0, 50, 7, 3, 5);
+        assertThat(c.jitterFraction()).isZero();
+        assertThat(c.userAgent()).isEqualTo("acme-check/1.0");
+        assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "u:p")
+                .containsEntry("basic.auth.credentials.source", "USER_INFO");
+        assertThat(c.toString()).doesNotContain("u:p");
+    }
+
+    @Test
+    void emptyDenyListIsAllowed() {
+        assertThat(ProberConfig.from(with("deny.list", "")).denyList()).isEmpty();
+    }
+
+    @Test
+    void kafkaSettingsPassThroughWithoutThePrefix() {
+        Map<String, String> m = minimal();
+        m.put("kafka.security.protocol", "SASL_SSL");
+        m.put("kafka.sasl.jaas.config", "secret");
+
+        ProberConfig c = ProberConfig.from(m);
+
+        assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.jaas.config", "secret");
+        assertThat(c.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void requiredSettingsAreReportedTogether() {
+        assertThatThrownBy(() -> ProberConfig.from(Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid prober settings: bootstrap.servers: missing (expected: a value, this setting is "
+                        + "required); schema.registry.url: missing (expected: a value, this setting is required)");
+    }
+
+    @Test
+    void unknownKeyIsRejected() {
+        assertThatThrownBy(() -> ProberConfig.from(with("max.inflight", "3")))
+                .hasMessageContaining("max.inflight: unknown setting (expected: a key of docs/CONFIGURATION.md");
+    }
+
+    @Test
+    void eachRangeHasItsMessage() {
+        expectProblem("region", "eu west", "region: eu west (expected: 1-64 of [A-Za-z0-9._-])");
+        expectProblem("prober.id", "", "prober.id:  (expected: 1-128 of [A-Za-z0-9._:@-])");
+        expectProblem("topic.prefix", "a/b", "topic.prefix: a/b (expected: 0-200 of [A-Za-z0-9._-])");
+        expectProblem("http.port", "65536", "http.port: 65536 (expected: 0..65535)");
+        expectProblem("http.port", "http", "http.port: http (expected: 0..65535)");
+        expectProblem("max.in.flight", "0", "max.in.flight: 0 (expected: 1..100000)");
+        expectProblem("jitter.fraction", "1.5", "jitter.fraction: 1.5 (expected: 0..1)");
+        expectProblem("jitter.fraction", "NaN", "jitter.fraction: NaN (expected: 0..1)");
+        expectProblem("timer.tick.ms", "0", "timer.tick.ms: 0 (expected: 1..1000)");
+        expectProblem("user.agent", "bad\tagent", "user.agent: bad\tagent (expected: 1-200 printable ASCII characters)");
+        expectProblem("buffer.capacity", "0", "buffer.capacity: 0 (expected: 1..10000000)");
+        expectProblem("event.loop.threads", "257", "event.loop.threads: 257 (expected: 1..256)");
+        expectProblem("basic.auth.credentials.source", "SASL",
+                "basic.auth.credentials.source: SASL (expected: URL or USER_INFO)");
+        expectProblem("deny.list", "10.0.0.0/33", "deny.list: ");
+    }
+
+    private static void expectProblem(String key, String value, String message) {
+        assertThatThrownBy(() -> ProberConfig.from(with(key, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("invalid prober settings: " + message);
+    }
+
+    @Test
+    void everyDocumentedKeyIsAccepted() {
+        ProberConfig.SETTINGS.forEach(s -> assertThat(s.doc()).as(s.key()).isNotBlank());
+        assertThat(ProberConfig.SETTINGS).extracting(ProberConfig.Setting::key).doesNotHaveDuplicates();
+    }
+}
