@@ -1,0 +1,136 @@
+package io.healthmesh.registry;
+
+import io.healthmesh.schemas.registry.SchemaRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The {@code registry} role: a Confluent-compatible schema registry over HTTP (Netty), its
+ * schemas kept in a compacted Kafka topic that is re-read at start, so ids survive restarts.
+ * One instance writes a topic: it reads the topic only when it starts (no leader election).
+ * Request bodies are limited to {@link #MAX_BODY_BYTES}; idle connections close after
+ * {@link #IDLE_SECONDS} seconds.
+ */
+public final class SchemaRegistryServer implements AutoCloseable {
+
+    /** Largest request body accepted; larger ones get a 413. */
+    public static final int MAX_BODY_BYTES = 1 << 20;
+    /** A connection that sends nothing for this long is closed. */
+    public static final int IDLE_SECONDS = 60;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryServer.class);
+    private static final int API_THREADS = 4;
+
+    private final EventLoopGroup loop;
+    private final EventExecutorGroup apiExecutor;
+    private final Channel channel;
+    private final String url;
+    private final AutoCloseable log;
+
+    private SchemaRegistryServer(EventLoopGroup loop, EventExecutorGroup apiExecutor, Channel channel, String url, AutoCloseable log) {
+        this.loop = loop;
+        this.apiExecutor = apiExecutor;
+        this.channel = channel;
+        this.url = url;
+        this.log = log;
+    }
+
+    /**
+     * Starts a registry on Kafka: makes sure the topic exists (compacted, one partition), replays
+     * it, then listens.
+     *
+     * @throws IllegalStateException when the topic cannot be created or read, or has the wrong shape
+     */
+    public static SchemaRegistryServer start(RegistryConfig config) {
+        requireNonNull(config, "config");
+        KafkaRegistryLog log = KafkaRegistryLog.open(config);
+        try {
+            SchemaRegistry registry = SchemaRegistry.open(log);
+            SchemaRegistryServer server = serve(config.host(), config.port(), registry, log);
+            LOG.info("Schema registry on {} (topic {})", server.url(), config.topic());
+            return server;
+        } catch (RuntimeException e) {
+            log.close();
+            throw e;
+        }
+    }
+
+    /** Starts a registry that keeps its schemas in memory only (tests, throw-away demos). */
+    public static SchemaRegistryServer startInMemory(String host, int port) {
+        return serve(host, port, SchemaRegistry.inMemory(), () -> { });
+    }
+
+    /** Serves a given registry (tests hand one in to inspect it). */
+    static SchemaRegistryServer serve(String host, int port, SchemaRegistry registry, AutoCloseable log) {
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventExecutorGroup apiExecutor = new DefaultEventExecutorGroup(API_THREADS);
+        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry));
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(loop)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ChannelPipeline pipeline = ch.pipeline();
+                            pipeline.addLast(new ReadTimeoutHandler(IDLE_SECONDS, TimeUnit.SECONDS));
+                            pipeline.addLast(new HttpServerCodec());
+                            pipeline.addLast(new BoundedHttpAggregator(MAX_BODY_BYTES));
+                            pipeline.addLast(apiExecutor, "api", handler);
+                        }
+                    })
+                    .bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
+            int boundPort = ((InetSocketAddress) channel.localAddress()).getPort();
+            return new SchemaRegistryServer(loop, apiExecutor, channel, "http://" + urlHost(host) + ":" + boundPort, log);
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            apiExecutor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalStateException("Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String urlHost(String host) {
+        if (host.equals("0.0.0.0") || host.equals("::") || host.isEmpty()) {
+            return "127.0.0.1";
+        }
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    /** The base URL of the API, e.g. {@code http://127.0.0.1:8081}. */
+    public String url() {
+        return url;
+    }
+
+    /** Stops listening, then closes the Kafka clients. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        apiExecutor.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        try {
+            log.close();
+        } catch (Exception e) {
+            LOG.warn("Schema registry log did not close cleanly", e);
+        }
+    }
+}
