@@ -62,7 +62,11 @@ DEFAULTS
 setting() { sed -n "s/^$1=//p" "$config" | tail -1; }
 
 format_storage() {
-  local cluster_id=${CLUSTER_ID:-} mode=()
+  local cluster_id=${CLUSTER_ID:-} mode=() dir
+  # a restarted container keeps its storage (and its cluster id): format only once
+  for dir in $(setting 'log\.dirs' | tr ',' ' ') $(setting 'metadata\.log\.dir'); do
+    [ -f "$dir/meta.properties" ] && return 0
+  done
   if [ -z "$cluster_id" ]; then
     cluster_id=$(java -cp "$classpath" kafka.tools.StorageTool random-uuid)
   fi
