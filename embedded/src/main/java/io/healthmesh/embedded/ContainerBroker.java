@@ -1,0 +1,71 @@
+package io.healthmesh.embedded;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/** A single-node KRaft broker in a Docker container, through Testcontainers. */
+final class ContainerBroker implements TestBroker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ContainerBroker.class);
+    /** The image family Testcontainers' {@link KafkaContainer} knows how to configure. */
+    private static final String APACHE_KAFKA = "apache/kafka";
+
+    private final KafkaContainer container;
+
+    private ContainerBroker(KafkaContainer container) {
+        this.container = container;
+    }
+
+    /** Whether a Docker engine answers; Testcontainers' own check, which also honours its configuration files. */
+    static boolean dockerAnswers() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("Docker check failed", e);
+            return false;
+        }
+    }
+
+    /**
+     * Starts {@code image}; any image name is accepted as a stand-in for {@code apache/kafka}, so a locally built
+     * image (for machines without an image registry) works too.
+     */
+    @SuppressWarnings("resource") // closed by close()
+    static ContainerBroker start(String image) {
+        DockerImageName name = DockerImageName.parse(image).asCompatibleSubstituteFor(APACHE_KAFKA);
+        KafkaContainer container = new KafkaContainer(name)
+                .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
+                .withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
+                .withEnv("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1")
+                .withEnv("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1");
+        try {
+            container.start();
+        } catch (RuntimeException e) {
+            container.close();
+            throw e;
+        }
+        return new ContainerBroker(container);
+    }
+
+    @Override
+    public String bootstrapServers() {
+        return container.getBootstrapServers();
+    }
+
+    @Override
+    public void close() {
+        try {
+            container.close();
+        } catch (RuntimeException e) {
+            LOG.warn("Kafka container did not stop cleanly", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Kafka container " + container.getDockerImageName() + " at " + bootstrapServers();
+    }
+}
