@@ -1,0 +1,2 @@
+/** Rendering for the terminal: plain JSON of Avro records. */
+package io.healthmesh.cli.output;

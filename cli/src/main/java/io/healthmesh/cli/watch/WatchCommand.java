@@ -1,0 +1,95 @@
+package io.healthmesh.cli.watch;
+
+import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.TargetHealth;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
+/**
+ * {@code healthmesh watch}: the current state first, then every change as it happens, one line each.
+ * Runs until Ctrl-C (or {@code --duration}).
+ */
+@Command(name = "watch", mixinStandardHelpOptions = true,
+        description = "Print the current target and group state, then every change as it happens.")
+public final class WatchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "Only this group and its targets (repeatable).")
+    List<String> groups;
+
+    @Option(names = "--target", paramLabel = "ID", description = "Only this target (repeatable).")
+    List<String> targets;
+
+    @Option(names = "--json", description = "One JSON object per line instead of text.")
+    boolean json;
+
+    @Option(names = "--duration", paramLabel = "DURATION", converter = io.healthmesh.cli.window.DurationConverter.class,
+            description = "Stop after this long (e.g. 30s, 5m); default: until Ctrl-C.")
+    Duration duration;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        StateLines lines = new StateLines(ZoneId.systemDefault(), json);
+        Predicate<StateEvent> shown = filter(groups, targets);
+        StateFeed feed = new StateFeed(kafka.clientProperties(), kafka.serdeConfig(), kafka.topics());
+        Thread stopper = new Thread(feed::close, "healthmesh-watch-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        try {
+            feed.run(event -> {
+                if (shown.test(event)) {
+                    String line = lines.render(event);
+                    if (line != null) {
+                        out.println(line);
+                        out.flush();
+                    }
+                }
+            }, duration == null ? null : Instant.now().plus(duration));
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is already stopping: the hook has run or is running
+            }
+        }
+        return 0;
+    }
+
+    /** Which events pass {@code --group} and {@code --target}; with only {@code --target}, group lines are hidden. */
+    static Predicate<StateEvent> filter(List<String> groups, List<String> targets) {
+        boolean anyGroup = groups == null || groups.isEmpty();
+        boolean anyTarget = targets == null || targets.isEmpty();
+        return event -> {
+            if (event instanceof StateEvent.Target t) {
+                TargetHealth h = t.health();
+                return (anyGroup || groups.contains(h.getGroup())) && (anyTarget || targets.contains(h.getTargetId()));
+            }
+            if (event instanceof StateEvent.Group g) {
+                GroupHealth h = g.health();
+                return anyTarget && (anyGroup || groups.contains(h.getGroupId()));
+            }
+            if (event instanceof StateEvent.Removed r) {
+                return r.kind() == StateEvent.Kind.TARGET ? anyTarget || targets.contains(r.id())
+                        : anyTarget && (anyGroup || groups.contains(r.id()));
+            }
+            return true;
+        };
+    }
+}
