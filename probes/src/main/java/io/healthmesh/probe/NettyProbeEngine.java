@@ -3,6 +3,7 @@ package io.healthmesh.probe;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.icmp.IcmpPinger;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -26,11 +27,11 @@ public final class NettyProbeEngine implements ProbeEngine {
     private final boolean ownsGroup;
     private final AddressGate gate;
     private final ProbeRunner runner;
-    private final AutoCloseable icmp;
+    private final IcmpPinger icmp;
     private volatile boolean closed;
 
     private NettyProbeEngine(EventLoopGroup group, boolean ownsGroup, AddressGate gate, ProbeRunner runner,
-                             AutoCloseable icmp) {
+                             IcmpPinger icmp) {
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.gate = gate;
@@ -61,7 +62,11 @@ public final class NettyProbeEngine implements ProbeEngine {
         HttpProber http = new HttpProber(config, new TlsContexts(), gate);
         probers.put(Protocol.HTTP, http);
         probers.put(Protocol.HTTPS, http);
-        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate), () -> { });
+        IcmpPinger pinger = new IcmpPinger(config.icmpSocket(), config.maxOutstandingEchoes());
+        IcmpProber icmp = new IcmpProber(pinger);
+        probers.put(Protocol.ICMP, icmp);
+        probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent()));
+        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate), pinger);
     }
 
     @Override
@@ -85,11 +90,7 @@ public final class NettyProbeEngine implements ProbeEngine {
             return;
         }
         closed = true;
-        try {
-            icmp.close();
-        } catch (Exception e) {
-            // closing native sockets cannot fail in a way the caller could act on
-        }
+        icmp.close();
         gate.close();
         if (ownsGroup) {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -67,6 +67,15 @@ final class ScriptedServer implements AutoCloseable {
         return new ScriptedServer(listener, true, script);
     }
 
+    /** Makes a TLS server record the SNI names that clients send. */
+    ScriptedServer withSni(javax.net.ssl.SNIMatcher matcher) {
+        SSLServerSocket tls = (SSLServerSocket) listener;
+        javax.net.ssl.SSLParameters parameters = tls.getSSLParameters();
+        parameters.setSNIMatchers(List.of(matcher));
+        tls.setSSLParameters(parameters);
+        return this;
+    }
+
     int port() {
         return listener.getLocalPort();
     }

@@ -1,0 +1,47 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.probe.icmp.EchoResult;
+import io.healthmesh.probe.icmp.IcmpPinger;
+
+import java.net.InetAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * ICMP echo: one echo request, success on the echo reply within the timeout. The native work is the
+ * {@link IcmpPinger}'s, on its own thread; the result comes back to the probe's event loop. Also used by UDP
+ * port mode, which pings the host before sending its datagram.
+ */
+final class IcmpProber implements Prober {
+
+    private final IcmpPinger pinger;
+
+    IcmpProber(IcmpPinger pinger) {
+        this.pinger = pinger;
+    }
+
+    @Override
+    public void probe(ProbeContext probe, InetAddress address) {
+        ping(probe, address, reply -> probe.succeed("echo reply in "
+                + TimeUnit.NANOSECONDS.toMicros(reply.roundTripNanos()) + " µs"));
+    }
+
+    /** Pings {@code address}; runs {@code onReply} on the probe's loop on a reply, else ends the probe. */
+    void ping(ProbeContext probe, InetAddress address, Consumer<EchoResult> onReply) {
+        probe.phase("awaiting ICMP echo reply");
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(probe.target().timeoutMs());
+        pinger.echo(address, timeoutNanos).whenComplete((result, failure) -> probe.execute(() -> {
+            if (failure != null) {
+                probe.fail(failure);
+                return;
+            }
+            switch (result.status()) {
+                case REPLY -> onReply.accept(result);
+                case UNREACHABLE, NO_ROUTE -> probe.finish(Outcome.HOST_UNREACHABLE, result.detail());
+                case TIMEOUT -> probe.finish(Outcome.TIMEOUT, result.detail());
+                case UNAVAILABLE -> probe.finish(Outcome.ERROR, result.detail());
+            }
+        }));
+    }
+}
