@@ -1,6 +1,7 @@
 package io.healthmesh.registry;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -18,16 +19,18 @@ import io.netty.handler.timeout.ReadTimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Turns an aggregated HTTP request into a {@link RegistryApi} call and writes the answer with
- * Confluent's content type. Runs on an executor apart from the event loop: a registration waits
- * for the Kafka write. Shared by every connection (it holds no per-connection state).
+ * Confluent's content type. The call runs on an executor apart from the event loop (a registration
+ * waits for the Kafka write); the connection stops reading until its answer is written, so the
+ * answers of one connection keep the order of its requests. Shared by every connection.
  */
 @ChannelHandler.Sharable
 final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -37,25 +40,39 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private static final Logger LOG = LoggerFactory.getLogger(RegistryHttpHandler.class);
 
     private final RegistryApi api;
+    private final Executor executor;
 
-    RegistryHttpHandler(RegistryApi api) {
+    RegistryHttpHandler(RegistryApi api, Executor executor) {
         this.api = requireNonNull(api, "api");
+        this.executor = requireNonNull(executor, "executor");
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
-        ApiResponse answer;
         if (request.decoderResult().isFailure()) {
-            keepAlive = false;
-            answer = RegistryApi.error(400, 400, "Bad request: " + request.decoderResult().cause());
-        } else {
-            answer = answer(request);
+            write(ctx, RegistryApi.error(400, 400, "Bad request: " + request.decoderResult().cause()), false);
+            return;
         }
-        write(ctx, answer, keepAlive);
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        RegistryApi.Request call = call(request);
+        if (call == null) {
+            write(ctx, RegistryApi.error(400, 400, "Bad request: the path is not percent-encoded correctly"), false);
+            return;
+        }
+        ctx.channel().config().setAutoRead(false);
+        try {
+            executor.execute(() -> {
+                ApiResponse answer = api.handle(call);
+                write(ctx, answer, keepAlive).addListener(f -> ctx.channel().config().setAutoRead(true));
+            });
+        } catch (RejectedExecutionException e) {
+            ctx.channel().config().setAutoRead(true);
+            write(ctx, RegistryApi.error(503, 50302, "Registry busy or stopping, retry later"), false);
+        }
     }
 
-    private ApiResponse answer(FullHttpRequest request) {
+    /** The request as the API sees it, read on the event loop (the buffer is released after this); null for a bad path. */
+    private static RegistryApi.Request call(FullHttpRequest request) {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         List<String> segments = new ArrayList<>();
         for (String raw : uri.rawPath().split("/")) {
@@ -63,27 +80,26 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
                 try {
                     segments.add(QueryStringDecoder.decodeComponent(raw));
                 } catch (IllegalArgumentException e) {
-                    return RegistryApi.error(400, 400, "Bad request: path segment '" + raw + "' is not percent-encoded correctly");
+                    return null;
                 }
             }
         }
         byte[] body = new byte[request.content().readableBytes()];
         request.content().readBytes(body);
-        return api.handle(new RegistryApi.Request(request.method().name(), segments, uri.parameters(), body));
+        return new RegistryApi.Request(request.method().name(), segments, uri.parameters(), body);
     }
 
-    static void write(ChannelHandlerContext ctx, ApiResponse answer, boolean keepAlive) {
+    static ChannelFuture write(ChannelHandlerContext ctx, ApiResponse answer, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            ctx.writeAndFlush(response);
-        } else {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            return ctx.writeAndFlush(response);
         }
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        return ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 
     @Override
@@ -92,9 +108,5 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
             LOG.debug("Registry connection {} closed: {}", ctx.channel().remoteAddress(), cause.toString());
         }
         ctx.close();
-    }
-
-    static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -6,6 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -13,13 +15,16 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -39,17 +44,21 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryServer.class);
     private static final int API_THREADS = 4;
+    private static final int API_QUEUE = 1_000;
 
     private final EventLoopGroup loop;
-    private final EventExecutorGroup apiExecutor;
+    private final ExecutorService apiExecutor;
     private final Channel channel;
+    private final ChannelGroup connections;
     private final String url;
     private final AutoCloseable log;
 
-    private SchemaRegistryServer(EventLoopGroup loop, EventExecutorGroup apiExecutor, Channel channel, String url, AutoCloseable log) {
+    private SchemaRegistryServer(EventLoopGroup loop, ExecutorService apiExecutor, Channel channel, ChannelGroup connections,
+                                 String url, AutoCloseable log) {
         this.loop = loop;
         this.apiExecutor = apiExecutor;
         this.channel = channel;
+        this.connections = connections;
         this.url = url;
         this.log = log;
     }
@@ -82,8 +91,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
     /** Serves a given registry (tests hand one in to inspect it). */
     static SchemaRegistryServer serve(String host, int port, SchemaRegistry registry, AutoCloseable log) {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        EventExecutorGroup apiExecutor = new DefaultEventExecutorGroup(API_THREADS);
-        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry));
+        ExecutorService apiExecutor = apiExecutor();
+        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), apiExecutor);
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
@@ -92,21 +102,33 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
                             ChannelPipeline pipeline = ch.pipeline();
                             pipeline.addLast(new ReadTimeoutHandler(IDLE_SECONDS, TimeUnit.SECONDS));
                             pipeline.addLast(new HttpServerCodec());
                             pipeline.addLast(new BoundedHttpAggregator(MAX_BODY_BYTES));
-                            pipeline.addLast(apiExecutor, "api", handler);
+                            pipeline.addLast(handler);
                         }
                     })
                     .bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
             int boundPort = ((InetSocketAddress) channel.localAddress()).getPort();
-            return new SchemaRegistryServer(loop, apiExecutor, channel, "http://" + urlHost(host) + ":" + boundPort, log);
+            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, "http://" + urlHost(host) + ":" + boundPort, log);
         } catch (RuntimeException e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            apiExecutor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            apiExecutor.shutdownNow();
             throw new IllegalStateException("Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A few threads for the API, a bounded queue: past it, requests get a 503 instead of piling up. */
+    private static ExecutorService apiExecutor() {
+        AtomicInteger threads = new AtomicInteger();
+        return new ThreadPoolExecutor(API_THREADS, API_THREADS, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(API_QUEUE),
+                r -> {
+                    Thread thread = new Thread(r, "registry-api-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     private static String urlHost(String host) {
@@ -121,12 +143,23 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return url;
     }
 
-    /** Stops listening, then closes the Kafka clients. */
+    /** Stops listening, closes the open connections, then the Kafka clients. */
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        // the API threads stop while the event loop still runs: a late answer to a closed connection fails there quietly
+        apiExecutor.shutdown();
+        try {
+            // a registration in flight finishes its Kafka write before the producer closes
+            if (!apiExecutor.awaitTermination(35, TimeUnit.SECONDS)) {
+                apiExecutor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            apiExecutor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
-        apiExecutor.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         try {
             log.close();
         } catch (Exception e) {
