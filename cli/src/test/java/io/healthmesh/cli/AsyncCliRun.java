@@ -1,0 +1,56 @@
+package io.healthmesh.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a long-lived command (watch, demo) on its own thread, so that a test can read its output while it runs and
+ * then wait for its exit code. Output buffers are thread-safe ({@link StringWriter} is backed by a StringBuffer).
+ */
+public final class AsyncCliRun {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private final CompletableFuture<Integer> exit;
+
+    private AsyncCliRun(String... args) {
+        exit = CompletableFuture.supplyAsync(
+                () -> Healthmesh.execute(args, new PrintWriter(out, true), new PrintWriter(err, true)));
+    }
+
+    public static AsyncCliRun start(String... args) {
+        return new AsyncCliRun(args);
+    }
+
+    public String out() {
+        return out.toString();
+    }
+
+    public String err() {
+        return err.toString();
+    }
+
+    /** Waits until standard output contains {@code text}; fails after {@code patience}. */
+    public void awaitOut(String text, Duration patience) throws InterruptedException {
+        Instant deadline = Instant.now().plus(patience);
+        while (!out().contains(text)) {
+            if (exit.isDone()) {
+                throw new AssertionError("command ended (exit " + exit.join() + ") before printing '" + text
+                        + "'\nout:\n" + out() + "\nerr:\n" + err());
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("no '" + text + "' within " + patience + "\nout:\n" + out() + "\nerr:\n" + err());
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    /** The exit code, waiting at most {@code patience}. */
+    public int awaitExit(Duration patience) throws Exception {
+        return exit.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}

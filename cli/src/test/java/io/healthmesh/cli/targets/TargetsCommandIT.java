@@ -1,0 +1,165 @@
+package io.healthmesh.cli.targets;
+
+import io.healthmesh.cli.CliRun;
+import io.healthmesh.cli.kafka.CompactedTopicReader;
+import io.healthmesh.embedded.KafkaExtension;
+import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.cli.kafka.TopicBootstrap;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code targets apply/list/get/delete} against a real broker and registry. */
+@ExtendWith(KafkaExtension.class)
+class TargetsCommandIT {
+
+    private static final Path EXAMPLES = Path.of("..", "examples", "targets.yaml");
+
+    private final TestKafka kafka;
+    private Topics topics;
+
+    TargetsCommandIT(TestKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    @BeforeEach
+    void createTopics() {
+        topics = new Topics(kafka.uniqueTopic("it") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicBootstrap.ensure(admin, topics, 3, (short) 1);
+        }
+    }
+
+    private CliRun run(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap-server", kafka.bootstrapServers(), "--schema-registry", kafka.schemaRegistryUrl(),
+                "--topic-prefix", topics.prefix()));
+        return CliRun.of(all.toArray(String[]::new));
+    }
+
+    private Map<String, byte[]> topicContents() {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        return CompactedTopicReader.readToEnd(props, topics.targets(), Duration.ofSeconds(30));
+    }
+
+    @Test
+    void applyListGetDeleteRoundTrip() {
+        CliRun apply = run("targets", "apply", "-f", EXAMPLES.toString());
+        assertThat(apply.exitCode()).as(apply.err()).isZero();
+        assertThat(apply.out()).contains("shop-web-1", "created",
+                "applied 8 target(s) in " + topics.targets() + ": 8 created, 0 updated, 0 unchanged");
+
+        // what reached the topic decodes with a plain serde, keyed by id
+        Map<String, byte[]> raw = topicContents();
+        assertThat(raw).containsOnlyKeys("shop-web-1", "shop-api-1", "shop-db-1", "shop-cache-1", "dns-1",
+                "syslog-1", "gateway-1", "shop-web-2");
+        try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig())) {
+            TargetDefinition db = serde.deserializer().deserialize(topics.targets(), raw.get("shop-db-1"));
+            assertThat(db.getPort()).isEqualTo(5432);
+            assertThat(db.getIntervalMs()).isEqualTo(2000);
+        }
+
+        CliRun list = run("targets", "list");
+        assertThat(list.exitCode()).isZero();
+        assertThat(list.out()).contains("shop-db-1", "gateway-1", "8 target(s)");
+        assertThat(run("targets", "list", "--group", "shop-db").out()).contains("shop-db-1", "shop-cache-1",
+                "2 target(s)").doesNotContain("gateway-1");
+
+        CliRun again = run("targets", "apply", "-f", EXAMPLES.toString());
+        assertThat(again.out()).contains("8 unchanged");
+    }
+
+    @Test
+    void getPrintsWhatApplyTakesBack(@TempDir Path dir) throws IOException {
+        assertThat(run("targets", "apply", "-f", EXAMPLES.toString()).exitCode()).isZero();
+        CliRun get = run("targets", "get", "dns-1");
+        assertThat(get.exitCode()).isZero();
+        assertThat(get.out()).contains("id: dns-1", "mode: PAYLOAD", "request: healthmesh-ping");
+
+        Path file = Files.writeString(dir.resolve("dns.yaml"), get.out());
+        CliRun reapply = run("targets", "apply", "-f", file.toString());
+        assertThat(reapply.out()).as(reapply.err()).contains("dns-1", "unchanged");
+
+        Path slower = Files.writeString(dir.resolve("slower.yaml"), get.out().replace("intervalMs: 3000", "intervalMs: 6000"));
+        assertThat(run("targets", "apply", "-f", slower.toString()).out())
+                .contains("updated (same probe: counters kept)");
+        Path moved = Files.writeString(dir.resolve("moved.yaml"), get.out().replace("port: 53", "port: 5353"));
+        assertThat(run("targets", "apply", "-f", moved.toString()).out())
+                .contains("updated (probe changed: back to DETECTING)");
+
+        CliRun json = run("targets", "get", "dns-1", "-o", "json");
+        assertThat(json.out()).contains("\"id\" : \"dns-1\"");
+    }
+
+    @Test
+    void invalidFileIsRejectedWholeAndNothingIsProduced(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("bad.yaml"), """
+                - {id: good, address: 10.0.0.1, protocol: TCP, port: 22}
+                - {id: bad-1, address: 10.0.0.2, protocol: HTTP, intervalMs: 50, http: {path: x}}
+                - {id: bad-2, address: 10.0.0.3, protocol: UDP, port: 53, udp: {mode: PAYLOAD}, colour: red}
+                """);
+        CliRun run = run("targets", "apply", "-f", file.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(
+                "error: 6 problem(s) found; nothing was applied",
+                file + ": target bad-1: intervalMs: 50 (expected: 100..600000)",
+                file + ": target bad-1: timeoutMs: 2000 (expected: at most intervalMs = 50)",
+                file + ": target bad-1: http.path: \"x\"",
+                file + ": target bad-2: colour: unknown field",
+                file + ": target bad-2: udp.request: null (expected: 1..500 characters in PAYLOAD mode)",
+                file + ": target bad-2: udp.expectedResponse: null (expected: 1..500 characters in PAYLOAD mode)");
+        assertThat(run.out()).isEmpty();
+        assertThat(topicContents()).isEmpty();
+    }
+
+    @Test
+    void deleteWritesTombstonesAndRefusesUnknownIds() {
+        assertThat(run("targets", "apply", "-f", EXAMPLES.toString()).exitCode()).isZero();
+        CliRun unknown = run("targets", "delete", "dns-1", "nope");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("nope: not in " + topics.targets());
+        assertThat(topicContents()).containsKey("dns-1");
+
+        CliRun delete = run("targets", "delete", "dns-1", "gateway-1");
+        assertThat(delete.exitCode()).isZero();
+        assertThat(delete.out()).contains("deleted 2 target(s)");
+        assertThat(topicContents()).doesNotContainKeys("dns-1", "gateway-1").hasSize(6);
+        assertThat(run("targets", "list").out()).contains("6 target(s)").doesNotContain("gateway-1");
+
+        assertThat(run("targets", "delete", "nope", "--ignore-missing").exitCode()).isZero();
+    }
+
+    @Test
+    void getOfAnUnknownIdIsBadInput() {
+        CliRun run = run("targets", "get", "nope");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("error: no target nope in " + topics.targets());
+    }
+
+    @Test
+    void missingTopicIsARuntimeFailureThatSaysWhatToDo() {
+        CliRun run = CliRun.of("targets", "apply", "-f", EXAMPLES.toString(), "--bootstrap-server",
+                kafka.bootstrapServers(), "--schema-registry", kafka.schemaRegistryUrl(), "--topic-prefix",
+                kafka.uniqueTopic("absent") + ".");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("does not exist").contains("healthmesh demo");
+    }
+}
