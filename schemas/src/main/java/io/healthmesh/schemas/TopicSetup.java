@@ -8,6 +8,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import static java.util.Objects.requireNonNull;
 public final class TopicSetup {
 
     private static final long TIMEOUT_SECONDS = 30;
+    private static final long METADATA_PAUSE_MS = 50;
 
     private TopicSetup() {
     }
@@ -74,7 +76,7 @@ public final class TopicSetup {
                     }
                 }
             }
-            check(admin, expected);
+            checkWhenKnown(admin, expected);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while setting up topics", e);
@@ -89,6 +91,26 @@ public final class TopicSetup {
         configs.put(TopicConfig.CLEANUP_POLICY_CONFIG,
                 e.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
         return new NewTopic(e.name(), e.partitions(), replication).configs(configs);
+    }
+
+    /**
+     * A topic just created is known to the controller before every broker's metadata has it: describe calls
+     * answer "unknown topic" for some milliseconds. Wait for it, within the deadline.
+     */
+    private static void checkWhenKnown(Admin admin, List<Expected> expected)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                check(admin, expected);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                TimeUnit.MILLISECONDS.sleep(METADATA_PAUSE_MS);
+            }
+        }
     }
 
     private static void check(Admin admin, List<Expected> expected)
