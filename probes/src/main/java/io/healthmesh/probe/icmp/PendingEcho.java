@@ -2,6 +2,7 @@ package io.healthmesh.probe.icmp;
 
 import java.net.InetAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** One echo from submission to its result; counted in the pinger's bound until it completes. */
@@ -11,6 +12,7 @@ final class PendingEcho {
     final long deadlineNanos;
     final CompletableFuture<EchoResult> result = new CompletableFuture<>();
     long sentNanos;
+    private final AtomicBoolean completed = new AtomicBoolean();
     private final AtomicInteger outstanding;
 
     PendingEcho(InetAddress address, long deadlineNanos, AtomicInteger outstanding) {
@@ -19,9 +21,11 @@ final class PendingEcho {
         this.outstanding = outstanding;
     }
 
+    /** Completes once; the bound is released before the future completes, so a caller that sees it sees the slot free. */
     void complete(EchoResult outcome) {
-        if (result.complete(outcome)) {
+        if (completed.compareAndSet(false, true)) {
             outstanding.decrementAndGet();
+            result.complete(outcome);
         }
     }
 }

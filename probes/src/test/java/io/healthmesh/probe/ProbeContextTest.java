@@ -1,0 +1,90 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The deadline/verdict race, on an embedded event loop with frozen time: timers fire only when the test says. */
+class ProbeContextTest {
+
+    private EmbeddedChannel loopOwner;
+    private ProbeContext probe;
+
+    @BeforeEach
+    void setUp() {
+        loopOwner = new EmbeddedChannel();
+        loopOwner.freezeTime();
+        probe = new ProbeContext(Targets.tcp(9, 2000), loopOwner.eventLoop(), System.nanoTime());
+        probe.armDeadline();
+    }
+
+    @Test
+    void deadlineDecidesWhenNoVerdictCameAndNamesThePhase() {
+        probe.phase("awaiting response");
+        loopOwner.advanceTimeBy(1999, TimeUnit.MILLISECONDS);
+        loopOwner.runScheduledPendingTasks();
+        assertThat(probe.result()).isNotDone();
+        loopOwner.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        loopOwner.runScheduledPendingTasks();
+        assertThat(probe.result().join().outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(probe.result().join().detail()).isEqualTo("no verdict within 2000 ms (awaiting response)");
+    }
+
+    @Test
+    void firstVerdictWinsClosesChannelsAndLaterOnesAreIgnored() {
+        EmbeddedChannel connection = new EmbeddedChannel();
+        probe.track(connection);
+        probe.connected();
+        probe.finish(Outcome.CONNECTION_REFUSED, "refused");
+        probe.succeed("too late");
+        loopOwner.advanceTimeBy(5, TimeUnit.SECONDS);
+        loopOwner.runScheduledPendingTasks();
+        ProbeReport report = probe.result().join();
+        assertThat(report.outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+        assertThat(report.connectMicros()).isNotNull();
+        assertThat(connection.isOpen()).isFalse();
+        assertThat(probe.isDone()).isTrue();
+    }
+
+    @Test
+    void channelTrackedAfterTheVerdictIsClosedAtOnce() {
+        probe.succeed("done");
+        EmbeddedChannel late = new EmbeddedChannel();
+        probe.track(late);
+        assertThat(late.isOpen()).isFalse();
+    }
+
+    @Test
+    void deadlineCanMeanSuccessForUdpPortMode() {
+        probe.deadlineMeans(Outcome.SUCCESS, "no ICMP port-unreachable within 2000 ms");
+        loopOwner.advanceTimeBy(2, TimeUnit.SECONDS);
+        loopOwner.runScheduledPendingTasks();
+        assertThat(probe.result().join().outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
+    void newHopResetsThePhasesButNotTheByteCount() {
+        probe.connected();
+        probe.bytesRead(100);
+        probe.httpStatus(302);
+        probe.beginHop();
+        probe.succeed("ok");
+        ProbeReport report = probe.result().join();
+        assertThat(report.connectMicros()).isNull();
+        assertThat(report.firstByteMicros()).isNull();
+        assertThat(report.httpStatus()).isNull();
+        assertThat(report.bytesRead()).isEqualTo(100);
+    }
+
+    @Test
+    void exceptionsAreClassified() {
+        probe.fail(new java.net.ConnectException("Connection refused"));
+        assertThat(probe.result().join().outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+        assertThat(probe.result().join().detail()).isEqualTo("ConnectException: Connection refused");
+    }
+}

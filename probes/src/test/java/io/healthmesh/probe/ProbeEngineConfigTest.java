@@ -1,0 +1,57 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.probe.icmp.IcmpSocketKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProbeEngineConfigTest {
+
+    private final ProbeEngineConfig defaults = ProbeEngineConfig.defaults();
+
+    @Test
+    void defaultsAreTheSpecs() {
+        assertThat(defaults.userAgent()).isEqualTo("healthmesh-healthcheck");
+        assertThat(defaults.denyList()).containsExactly("169.254.0.0/16", "fd00:ec2::/32");
+        assertThat(defaults.maxHeaderBytes()).isEqualTo(16 * 1024);
+        assertThat(defaults.maxBodyBytes()).isEqualTo(5120);
+        assertThat(defaults.maxRedirects()).isEqualTo(3);
+        assertThat(defaults.icmpSocket()).isEqualTo(IcmpSocketKind.AUTO);
+        assertThat(defaults.eventLoopThreads()).isPositive();
+    }
+
+    @Test
+    void userAgentMustBePrintableAscii() {
+        assertThatThrownBy(() -> defaults.withUserAgent(" "))
+                .hasMessage("userAgent: ' ' (expected: 1..200 printable ASCII characters)");
+        assertThatThrownBy(() -> defaults.withUserAgent("probe\r\nX-Evil: 1"))
+                .hasMessageStartingWith("userAgent: 'probe");
+    }
+
+    @Test
+    void denyListEntriesMustBeCidrs() {
+        assertThatThrownBy(() -> defaults.withDenyList(List.of("169.254.0.0")))
+                .hasMessage("denyList: '169.254.0.0' (expected: address/prefix such as 169.254.0.0/16 or fd00:ec2::/32)");
+        assertThatThrownBy(() -> defaults.withDenyList(List.of("10.0.0.0/33")))
+                .hasMessage("denyList: '10.0.0.0/33' (expected: address/prefix such as 169.254.0.0/16 or fd00:ec2::/32)");
+        assertThatThrownBy(() -> defaults.withDenyList(List.of("example.com/8")))
+                .hasMessageStartingWith("denyList: 'example.com/8'");
+        assertThat(defaults.withDenyList(List.of()).denyList()).isEmpty();
+    }
+
+    @Test
+    void boundsAreChecked() {
+        assertThatThrownBy(() -> defaults.withMaxHeaderBytes(100)).hasMessage("maxHeaderBytes: 100 (expected: 1024..1048576)");
+        assertThatThrownBy(() -> defaults.withMaxBodyBytes(0)).hasMessage("maxBodyBytes: 0 (expected: 64..1048576)");
+        assertThatThrownBy(() -> defaults.withMaxRedirects(11)).hasMessage("maxRedirects: 11 (expected: 0..10)");
+        assertThatThrownBy(() -> defaults.withEventLoopThreads(0)).hasMessage("eventLoopThreads: 0 (expected: 1..256)");
+        assertThatThrownBy(() -> defaults.withResolver(0, 10)).hasMessage("resolverThreads: 0 (expected: 1..256)");
+        assertThatThrownBy(() -> defaults.withResolver(2, 0)).hasMessage("maxPendingResolutions: 0 (expected: 1..1000000)");
+        assertThatThrownBy(() -> defaults.withIcmp(IcmpSocketKind.RAW, 40_000))
+                .hasMessage("maxOutstandingEchoes: 40000 (expected: 1..32768)");
+        assertThatThrownBy(() -> defaults.withIcmp(null, 10)).hasMessage("icmpSocket");
+    }
+}
