@@ -32,9 +32,9 @@ record BackendChoice(Kind kind, String reason, boolean fellBack) {
         }
         if (!dockerAnswers.getAsBoolean()) {
             return new BackendChoice(Kind.EMBEDDED, "embedded Kafka: " + KafkaExtension.CONTAINERS_PROPERTY
-                    + "=true but no Docker engine answers", true);
+                    + "=true but Testcontainers finds no usable Docker engine", true);
         }
         return new BackendChoice(Kind.CONTAINER, "Kafka container: " + KafkaExtension.CONTAINERS_PROPERTY
-                + "=true and a Docker engine answers", false);
+                + "=true and Testcontainers finds a Docker engine", false);
     }
 }

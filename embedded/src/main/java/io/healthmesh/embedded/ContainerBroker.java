@@ -19,7 +19,10 @@ final class ContainerBroker implements TestBroker {
         this.container = container;
     }
 
-    /** Whether a Docker engine answers; Testcontainers' own check, which also honours its configuration files. */
+    /**
+     * Whether Testcontainers can use a Docker engine: its own check, which honours its configuration files and
+     * also starts its Ryuk clean-up container (unless {@code TESTCONTAINERS_RYUK_DISABLED=true}).
+     */
     static boolean dockerAnswers() {
         try {
             return DockerClientFactory.instance().isDockerAvailable();
@@ -31,16 +34,14 @@ final class ContainerBroker implements TestBroker {
 
     /**
      * Starts {@code image}; any image name is accepted as a stand-in for {@code apache/kafka}, so a locally built
-     * image (for machines without an image registry) works too.
+     * image works too if it follows that image's layout (Testcontainers starts the broker through
+     * {@code /etc/kafka/docker/run} with {@code KAFKA_*} environment variables).
      */
     @SuppressWarnings("resource") // closed by close()
     static ContainerBroker start(String image) {
         DockerImageName name = DockerImageName.parse(image).asCompatibleSubstituteFor(APACHE_KAFKA);
-        KafkaContainer container = new KafkaContainer(name)
-                .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0")
-                .withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
-                .withEnv("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1")
-                .withEnv("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1");
+        // Testcontainers already sizes the node for one replica and no initial rebalance delay.
+        KafkaContainer container = new KafkaContainer(name);
         try {
             container.start();
         } catch (RuntimeException e) {

@@ -47,6 +47,6 @@ class BackendChoiceTest {
 
         assertThat(choice.kind()).isEqualTo(Kind.EMBEDDED);
         assertThat(choice.fellBack()).isTrue();
-        assertThat(choice.reason()).isEqualTo("embedded Kafka: healthmesh.containers=true but no Docker engine answers");
+        assertThat(choice.reason()).isEqualTo("embedded Kafka: healthmesh.containers=true but Testcontainers finds no usable Docker engine");
     }
 }
