@@ -1,0 +1,52 @@
+package io.healthmesh.cli.roles;
+
+import io.healthmesh.cli.CliRun;
+import io.healthmesh.cli.kafka.TopicBootstrap;
+import io.healthmesh.embedded.KafkaExtension;
+import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.schemas.Topics;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The worker roles start on a real broker from a settings file, run for a bounded time and stop cleanly. */
+@ExtendWith(KafkaExtension.class)
+class RolesIT {
+
+    private final TestKafka kafka;
+
+    RolesIT(TestKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    @Test
+    void registryRoleServesAndStops(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("registry.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
+                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nregistry.host=127.0.0.1\nregistry.port=0\n");
+        CliRun run = CliRun.of("registry", "--config", config.toString(), "--duration", "2s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("schema registry running at http://127\\.0\\.0\\.1:\\d+")
+                .contains("registry: stopped");
+    }
+
+    @Test
+    void proberRoleRunsAndStops(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("prober") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicBootstrap.ensure(admin, topics, 2, (short) 1);
+        }
+        Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
+                + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix=" + topics.prefix()
+                + "\nhttp.host=127.0.0.1\nhttp.port=0\nregion=it\n");
+        CliRun run = CliRun.of("prober", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("running: region it").contains("prober: stopped");
+    }
+}

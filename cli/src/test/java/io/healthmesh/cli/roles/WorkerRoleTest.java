@@ -1,0 +1,62 @@
+package io.healthmesh.cli.roles;
+
+import io.healthmesh.cli.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad settings of the worker roles are bad input (exit 2) with every problem listed; no broker needed. */
+class WorkerRoleTest {
+
+    @Test
+    void proberWithUnknownAndInvalidSettingsListsThemAll(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("prober.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\n"
+                        + "regoin=eu\nmax.in.flight=0\n");
+        CliRun run = CliRun.of("prober", "--config", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("error: invalid prober settings").contains("regoin", "max.in.flight");
+    }
+
+    @Test
+    void registryWithoutBootstrapServersIsBadInput(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("registry.properties"), "registry.port=99999\n");
+        CliRun run = CliRun.of("registry", "--config", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("bootstrap.servers: missing", "registry.port: 99999 (expected: 0..65535)");
+    }
+
+    @Test
+    void missingConfigFileIsBadInput() {
+        CliRun run = CliRun.of("prober", "--config", "/nonexistent/prober.properties");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("config file not found: /nonexistent/prober.properties");
+    }
+
+    @Test
+    void unknownFlagIsBadUsage() {
+        CliRun run = CliRun.of("registry", "--port", "1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unknown option", "Usage: healthmesh registry");
+    }
+
+    @Test
+    void aBoundedRunClosesTheWorkerOnceAndSaysSo() throws Exception {
+        AtomicInteger closes = new AtomicInteger();
+        StringWriter out = new StringWriter();
+        int code = WorkerRole.runUntilStopped(closes::incrementAndGet, Duration.ofMillis(50),
+                new PrintWriter(out, true), "test");
+        assertThat(code).isZero();
+        assertThat(closes).hasValue(1);
+        assertThat(out.toString()).contains("test: stopping", "test: stopped");
+    }
+}
