@@ -133,6 +133,25 @@ class SchemaRegistryServerTest {
     }
 
     @Test
+    void targetDefinitionEvolvesOnlyCompatiblyOverHttp() {
+        org.apache.avro.Schema v1 = io.healthmesh.schema.TargetDefinition.getClassSchema();
+        String v1Text = v1.toString();
+        String withDefaulted = v1Text.replaceFirst("\\]}$",
+                ",{\"name\":\"ownerTeam\",\"type\":\"string\",\"default\":\"unowned\",\"doc\":\"Owner.\"}]}");
+        String withoutAddress = v1Text.replaceFirst("\\{\"name\":\"address\",\"type\":\\{[^}]*\\},\"doc\":\"[^\"]*\"\\},", "");
+        assertThat(withDefaulted).isNotEqualTo(v1Text);
+        assertThat(withoutAddress).isNotEqualTo(v1Text).doesNotContain("\"address\"");
+
+        assertThat(http.post("/subjects/targets-value/versions", schemaBody(v1Text)).status()).isEqualTo(200);
+        assertThat(http.post("/subjects/targets-value/versions", schemaBody(withDefaulted)).status()).isEqualTo(200);
+        assertThat(http.get("/subjects/targets-value/versions").text()).isEqualTo("[1,2]");
+
+        http.put("/config/strict-targets-value", "{\"compatibility\":\"FULL\"}");
+        http.post("/subjects/strict-targets-value/versions", schemaBody(v1Text));
+        assertError(http.post("/subjects/strict-targets-value/versions", schemaBody(withoutAddress)), 409, 409);
+    }
+
+    @Test
     void compatibilityEndpoint() {
         assertThat(http.post("/compatibility/subjects/s/versions/latest", schemaBody(V1)).text()).isEqualTo("{\"is_compatible\":true}");
         http.post("/subjects/s/versions", schemaBody(V1));
