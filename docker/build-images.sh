@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the project's images: healthmesh (every role) and the example targets.
+#
+# Usage: docker/build-images.sh [--offline] [--build-jar]
+#   --offline     build on the local base image (healthmesh/base-jre:17, built first when missing) instead of
+#                 the public base images; needs no image registry
+#   --build-jar   (re)build cli/target/healthmesh-cli.jar and cli/target/lib with Maven first
+#                 (done anyway when the jar or lib/ is missing)
+# Environment: HEALTHMESH_IMAGE (default healthmesh:dev), HEALTHMESH_TARGET_IMAGE (default healthmesh/targets:dev),
+# HEALTHMESH_BASE_IMAGE (the local base, default healthmesh/base-jre:17), MVN (default mvn).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=offline/common.sh
+. "$here/offline/common.sh"
+
+image="${HEALTHMESH_IMAGE:-healthmesh:dev}"
+target_image="${HEALTHMESH_TARGET_IMAGE:-healthmesh/targets:dev}"
+local_base="${HEALTHMESH_BASE_IMAGE:-healthmesh/base-jre:17}"
+offline=false
+build_jar=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --offline) offline=true ;;
+    --build-jar) build_jar=true ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) die "unknown argument: $1 (expected: --offline, --build-jar)" ;;
+  esac
+  shift
+done
+
+require_engine
+jar="$root/cli/target/healthmesh-cli.jar"
+if [ "$build_jar" = true ] || [ ! -f "$jar" ] || [ ! -d "$root/cli/target/lib" ]; then
+  mkdir -p "$HEALTHMESH_CACHE_DIR"
+  log "building the CLI jar (mvn -pl cli -am package -DskipTests)"
+  timed "maven package cli" quietly "$HEALTHMESH_CACHE_DIR/cli-maven.log" \
+    "${MVN:-mvn}" -B -Dstyle.color=never -f "$root/pom.xml" -pl cli -am package -DskipTests
+fi
+
+base_args=()
+if [ "$offline" = true ]; then
+  image_exists "$local_base" || HEALTHMESH_BASE_IMAGE="$local_base" "$here/offline/build-base-image.sh"
+  base_args=(--build-arg "BASE_IMAGE=$local_base")
+fi
+
+# the legacy builder needs no buildx plugin; the Dockerfiles use nothing newer
+export DOCKER_BUILDKIT="${DOCKER_BUILDKIT:-0}"
+mkdir -p "$HEALTHMESH_CACHE_DIR"
+timed "docker build $image" quietly "$HEALTHMESH_CACHE_DIR/healthmesh-docker-build.log" \
+  docker build "${base_args[@]}" -f "$here/Dockerfile" -t "$image" "$root"
+timed "docker build $target_image" quietly "$HEALTHMESH_CACHE_DIR/targets-docker-build.log" \
+  docker build "${base_args[@]}" -t "$target_image" "$here/targets"
+log "built $image and $target_image"
