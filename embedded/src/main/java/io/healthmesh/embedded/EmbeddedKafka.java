@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedKafka implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
-    /** Free ports can be taken between probing and binding; a few fresh attempts make that race harmless. */
+    /** Ports can be taken between probing and binding; a few fresh attempts make that race harmless. */
     private static final int BIND_ATTEMPTS = 3;
 
     private final KafkaRaftServer server;
@@ -82,6 +82,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static EmbeddedKafka startWithRetries(EmbeddedKafkaConfig cfg, Path dir, boolean temporary,
                                                   Map<String, String> overrides) {
         InetAddress bindAddress = resolve(cfg.host());
+        if (cfg.port() != 0 && !FreePorts.isFree(bindAddress, cfg.port())) {
+            // Fail before Kafka does: its bind failure is a page of stack traces, and retrying cannot help.
+            throw new IllegalStateException("embedded Kafka cannot listen on "
+                    + BrokerProperties.advertisedAddress(cfg.host(), cfg.port()) + ": the port is in use");
+        }
         for (int attempt = 1; ; attempt++) {
             int[] ports = FreePorts.pick(bindAddress, 2);
             int clientPort = cfg.port() != 0 ? cfg.port() : ports[0];

@@ -26,6 +26,21 @@ public final class FreePorts {
         return pick(InetAddress.getLoopbackAddress(), 1)[0];
     }
 
+    /** Whether {@code port} can be bound on {@code address} right now. */
+    public static boolean isFree(InetAddress address, int port) {
+        Objects.requireNonNull(address, "address");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port: " + port + " (expected: 1..65535)");
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(address, port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /**
      * {@code count} distinct ports free on {@code address}.
      *

@@ -1,9 +1,12 @@
 package io.healthmesh.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.healthmesh.embedded.StringRecords.KeyValue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -143,6 +146,22 @@ class EmbeddedKafkaIT {
         int port = FreePorts.one();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults().withPort(port))) {
             assertThat(kafka.bootstrapServers()).isEqualTo("127.0.0.1:" + port);
+            assertThat(clusterId(kafka)).isNotBlank();
+        }
+    }
+
+    @Test
+    void failsClearlyWhenTheGivenPortIsTaken(@TempDir Path dir) throws Exception {
+        EmbeddedKafkaConfig cfg = EmbeddedKafkaConfig.defaults().withDataDir(dir.resolve("kafka"));
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+
+            assertThatThrownBy(() -> EmbeddedKafka.start(cfg.withPort(port)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("embedded Kafka cannot listen on 127.0.0.1:" + port + ": the port is in use");
+        }
+        // Nothing was left half-started: a broker starts on the same directory right after.
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(cfg)) {
             assertThat(clusterId(kafka)).isNotBlank();
         }
     }

@@ -33,6 +33,15 @@ class FreePortsTest {
     }
 
     @Test
+    void aBoundPortIsNotFree() throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (ServerSocket socket = new ServerSocket(0, 50, loopback)) {
+            assertThat(FreePorts.isFree(loopback, socket.getLocalPort())).isFalse();
+        }
+        assertThat(FreePorts.isFree(loopback, FreePorts.one())).isTrue();
+    }
+
+    @Test
     void rejectsCountsOutOfRange() {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         assertThatThrownBy(() -> FreePorts.pick(loopback, 0)).hasMessage("count: 0 (expected: 1..64)");
