@@ -44,6 +44,8 @@ final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
     private final SerdeConfig config;
     private final boolean isKey;
     private final Map<Integer, LatestWriter> latestWriters = new ConcurrentHashMap<>();
+    /** The id per topic: the record's schema is fixed, so the topic decides the subject and the id. */
+    private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
 
     AvroSerializer(Class<T> type, SchemaRegistryClient client, SerdeConfig config, boolean isKey) {
         this.type = type;
@@ -61,6 +63,10 @@ final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
         if (data == null) {
             return null;
         }
+        Integer known = idsByTopic.get(topic);
+        if (known != null) {
+            return encode(known, writer, data);
+        }
         String subject = WireFormat.subject(topic, isKey);
         try {
             if (config.useLatestVersion()) {
@@ -72,6 +78,7 @@ final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
                 return encode(latestWriter.id(), latestWriter.writer(), data);
             }
             int id = config.autoRegister() ? client.register(subject, schemaText) : client.lookup(subject, schemaText).id();
+            idsByTopic.put(topic, id);
             return encode(id, writer, data);
         } catch (RegistryException e) {
             throw new SerializationException("Cannot get a schema id for subject '" + subject + "' (" + type.getSimpleName()
