@@ -148,10 +148,16 @@ public final class ProberWorker implements AutoCloseable {
         return registry;
     }
 
+    /** Stops the worker in order (see the class comment); a second call does nothing. */
     @Override
     public void close() {
-        LOG.info("prober {} stopping", config.proberId());
-        closeAll(shutdown);
+        synchronized (shutdown) {
+            if (shutdown.isEmpty()) {
+                return;
+            }
+            LOG.info("prober {} stopping", config.proberId());
+            closeAll(shutdown);
+        }
     }
 
     private static void closeAll(Deque<AutoCloseable> started) {

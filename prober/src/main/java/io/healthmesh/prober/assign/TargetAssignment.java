@@ -91,7 +91,11 @@ public final class TargetAssignment implements AutoCloseable {
         return this;
     }
 
-    /** True once the first assignment arrived and its partitions were read up to their end at that time. */
+    /**
+     * True once an assignment arrived and every partition it added was read up to its end as of the assignment.
+     * Turns false while newly assigned partitions are being read (a rebalance), so it says "probing the whole
+     * share of this worker".
+     */
     public boolean ready() {
         return ready;
     }
@@ -173,14 +177,15 @@ public final class TargetAssignment implements AutoCloseable {
     }
 
     private void checkCaughtUp() {
-        if (ready || !assignedOnce) {
+        if (!assignedOnce) {
             return;
         }
         catchUpTo.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-        if (catchUpTo.isEmpty()) {
-            ready = true;
-            LOG.info("initial read of the assigned target partitions caught up: {} targets", owned.count());
+        boolean caughtUp = catchUpTo.isEmpty();
+        if (caughtUp && !ready) {
+            LOG.info("read of the assigned target partitions caught up: {} targets", owned.count());
         }
+        ready = caughtUp;
     }
 
     /** Commits read positions that are past what the group had already judged (never moves a commit back). */
@@ -229,9 +234,7 @@ public final class TargetAssignment implements AutoCloseable {
             for (TopicPartition partition : partitions) {
                 OffsetAndMetadata c = committed.get(partition);
                 judgedBefore.put(partition, c == null ? 0L : c.offset());
-                if (!ready) {
-                    catchUpTo.put(partition, ends.getOrDefault(partition, 0L));
-                }
+                catchUpTo.put(partition, ends.getOrDefault(partition, 0L));
             }
             consumer.seekToBeginning(partitions);
             LOG.info("assigned target partitions {}", partitions);

@@ -141,8 +141,9 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         CompletableFuture<ProbeReport> probe;
         try {
             probe = owner.engine().probe(spec);
-        } catch (RuntimeException e) {
-            // the engine's contract is to never throw; if it does, this probe is an ERROR and the schedule goes on
+        } catch (RuntimeException | LinkageError e) {
+            // the engine's contract is to never throw; if it does (a bug, a broken deployment), this probe is an
+            // ERROR and the schedule goes on: the slot is freed and the target is not stuck "running"
             LOG.warn("probe engine failed to start a probe of {}", spec.id(), e);
             probe = CompletableFuture.failedFuture(e);
         }

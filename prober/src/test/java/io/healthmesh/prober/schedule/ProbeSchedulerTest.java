@@ -269,6 +269,9 @@ class ProbeSchedulerTest {
         ProbeEngine broken = new ProbeEngine() {
             @Override
             public CompletableFuture<ProbeReport> probe(TargetSpec target) {
+                if (target.protocol() == Protocol.TCP) {
+                    throw new NoClassDefFoundError("io/healthmesh/probe/Missing");
+                }
                 throw new IllegalStateException("boom");
             }
 
@@ -278,11 +281,15 @@ class ProbeSchedulerTest {
         };
         ProbeScheduler scheduler = scheduler(broken, 10, 0);
         scheduler.schedule(target("t", Protocol.HTTP, 1_000, 500));
+        scheduler.schedule(target("linkage", Protocol.TCP, 1_000, 500));
 
         timer.advance(Duration.ofMillis(2_500));
 
         assertThat(listener.of("t")).hasSize(3)
                 .allSatisfy(p -> assertThat(p.report().outcome()).isEqualTo(Outcome.ERROR));
+        assertThat(listener.of("linkage")).hasSize(3)
+                .allSatisfy(p -> assertThat(p.report().outcome()).isEqualTo(Outcome.ERROR));
+        assertThat(listener.skips(SkipReason.PREVIOUS_STILL_RUNNING)).isZero();
         assertThat(scheduler.inFlight()).isZero();
     }
 

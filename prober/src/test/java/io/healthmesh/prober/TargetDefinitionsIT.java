@@ -1,0 +1,224 @@
+package io.healthmesh.prober;
+
+import io.healthmesh.core.target.ProbeFingerprint;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.embedded.KafkaExtension;
+import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schemas.RejectedHeaders;
+import io.healthmesh.schemas.TargetSpecs;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** One worker on the real broker: bad definitions go to the rejected topic, good ones keep being probed, updates apply live. */
+@ExtendWith(KafkaExtension.class)
+class TargetDefinitionsIT {
+
+    private static final int INTERVAL_MS = 300;
+
+    private static Topics topics(TestKafka kafka) {
+        Topics topics = new Topics("defs-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        kafka.createTopic(topics.targets(), 3, true);
+        kafka.createTopic(topics.probeResults(), 3, false);
+        kafka.createTopic(topics.rejected(), 1, false);
+        return topics;
+    }
+
+    private static ProberWorker worker(TestKafka kafka, Topics topics, String region) {
+        return ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "solo")));
+    }
+
+    @Test
+    @Timeout(60)
+    void undecodableAndInvalidDefinitionsAreRejectedWhileGoodTargetsAreProbed(TestKafka kafka) throws Exception {
+        Topics topics = topics(kafka);
+        String region = "it-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+             DefinitionWriter writer = new DefinitionWriter(kafka, topics);
+             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
+                     topics.probeResults(), 3);
+             ProberWorker worker = worker(kafka, topics, region)) {
+            InetSocketAddress at = listeners.address(0);
+            writer.put(tcp("good-1", at));
+            byte[] junk = "{\"id\": \"junk\"}".getBytes(StandardCharsets.UTF_8);
+            writer.putRaw("junk", junk);
+            byte[] invalid = writer.encode(tcp("bad", at).withTiming(50, 2_000));
+            writer.putRaw("bad", invalid);
+            writer.put(tcp("good-2", at));
+
+            Await.until(Duration.ofSeconds(20), () -> countFor(results, "good-1") >= 3 && countFor(results, "good-2") >= 3,
+                    () -> "results: " + results.results().size());
+            List<ConsumerRecord<byte[], byte[]>> rejected = readRejected(kafka, topics, 2);
+
+            ConsumerRecord<byte[], byte[]> junkRecord = byKey(rejected, "junk");
+            assertThat(junkRecord.value()).isEqualTo(junk);
+            assertThat(header(junkRecord, RejectedHeaders.REASON)).isEqualTo("NOT_AVRO_WIRE_FORMAT");
+            assertThat(header(junkRecord, RejectedHeaders.SOURCE_TOPIC)).isEqualTo(topics.targets());
+            assertThat(header(junkRecord, RejectedHeaders.REJECTED_BY)).isEqualTo("prober/" + region + "/solo");
+            assertThat(header(junkRecord, RejectedHeaders.SOURCE_OFFSET)).matches("\\d+");
+            assertThat(header(junkRecord, RejectedHeaders.SOURCE_PARTITION)).matches("[0-2]");
+
+            ConsumerRecord<byte[], byte[]> badRecord = byKey(rejected, "bad");
+            assertThat(badRecord.value()).isEqualTo(invalid);
+            assertThat(header(badRecord, RejectedHeaders.REASON)).isEqualTo("INVALID_DEFINITION");
+            assertThat(header(badRecord, RejectedHeaders.DETAIL)).contains("intervalMs: 50 (expected: 100..600000)");
+
+            assertThat(worker.probedTargets()).containsExactlyInAnyOrder("good-1", "good-2");
+            assertThat(results.results(r -> !r.getTargetId().startsWith("good"))).isEmpty();
+            assertThat(counter(worker, "INVALID_DEFINITION")).isEqualTo(1.0);
+            assertThat(counter(worker, "NOT_AVRO_WIRE_FORMAT")).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void updatesApplyLive(TestKafka kafka) throws Exception {
+        Topics topics = topics(kafka);
+        String region = "eu-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2);
+             DefinitionWriter writer = new DefinitionWriter(kafka, topics);
+             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
+                     topics.probeResults(), 3);
+             ProberWorker worker = worker(kafka, topics, region)) {
+            InetSocketAddress first = listeners.address(0);
+            InetSocketAddress second = listeners.address(1);
+            for (String id : List.of("moved", "disabled", "deleted", "elsewhere", "kept")) {
+                writer.put(tcp(id, first));
+            }
+            Await.until(Duration.ofSeconds(20), () -> worker.probedTargets().size() == 5 && worker.ready()
+                            && List.of("moved", "disabled", "deleted", "elsewhere", "kept").stream()
+                            .allMatch(id -> countFor(results, id) >= 1),
+                    () -> "probed: " + worker.probedTargets());
+
+            TargetSpec moved = tcp("moved", second);
+            writer.put(moved);
+            writer.put(tcp("disabled", first).withEnabled(false));
+            writer.delete("deleted");
+            writer.put(tcp("elsewhere", first).withRegions(List.of("other-region"), QuorumPolicy.ANY, 1));
+            Await.until(Duration.ofSeconds(10), () -> worker.probedTargets().equals(java.util.Set.of("moved", "kept")),
+                    () -> "probed: " + worker.probedTargets());
+            long changedAt = System.currentTimeMillis();
+
+            Await.until(Duration.ofSeconds(10), () -> countAfter(results, "kept", changedAt) >= 3,
+                    () -> "kept results after the change: " + countAfter(results, "kept", changedAt));
+            for (String stopped : List.of("disabled", "deleted", "elsewhere")) {
+                assertThat(countAfter(results, stopped, changedAt)).as(stopped).isZero();
+            }
+            List<ProbeResult> movedAfter = results.results(r -> r.getTargetId().equals("moved")
+                    && r.getStartedAtMs() > changedAt);
+            assertThat(movedAfter).isNotEmpty().allSatisfy(r ->
+                    assertThat(r.getGeneration()).isEqualTo(ProbeFingerprint.of(moved)));
+            assertThat(ProbeFingerprint.of(moved)).isNotEqualTo(ProbeFingerprint.of(tcp("moved", first)));
+        }
+    }
+
+    private static TargetSpec tcp(String id, InetSocketAddress at) {
+        return TargetSpec.of(id, "g", at.getAddress().getHostAddress(), at.getPort(), Protocol.TCP)
+                .withTiming(INTERVAL_MS, 200);
+    }
+
+    private static long countFor(ResultCollector results, String id) {
+        return results.results(r -> r.getTargetId().equals(id)).size();
+    }
+
+    private static long countAfter(ResultCollector results, String id, long after) {
+        return results.results(r -> r.getTargetId().equals(id) && r.getStartedAtMs() > after).size();
+    }
+
+    private static double counter(ProberWorker worker, String reason) {
+        return worker.registry().scrape().stream()
+                .filter(s -> s.getMetadata().getName().equals("healthmesh_prober_rejected_definitions"))
+                .flatMap(s -> s.getDataPoints().stream())
+                .filter(d -> reason.equals(d.getLabels().get("reason")))
+                .mapToDouble(d -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) d).getValue())
+                .sum();
+    }
+
+    private static ConsumerRecord<byte[], byte[]> byKey(List<ConsumerRecord<byte[], byte[]>> records, String key) {
+        return records.stream().filter(r -> key.equals(new String(r.key(), StandardCharsets.UTF_8))).findFirst()
+                .orElseThrow(() -> new AssertionError("no rejected record with key " + key));
+    }
+
+    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        Header h = record.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readRejected(TestKafka kafka, Topics topics, int expected) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            TopicPartition p = new TopicPartition(topics.rejected(), 0);
+            consumer.assign(List.of(p));
+            consumer.seekToBeginning(List.of(p));
+            Await.until(Duration.ofSeconds(15), () -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+                return out.size() >= expected;
+            }, () -> "rejected records: " + out.size());
+        }
+        return out;
+    }
+
+    /** Writes definitions (Avro), raw bytes and tombstones to the targets topic. */
+    private static final class DefinitionWriter implements AutoCloseable {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final AvroSerde<TargetDefinition> serde;
+        private final String topic;
+
+        DefinitionWriter(TestKafka kafka, Topics topics) {
+            this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+            this.serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
+            this.topic = topics.targets();
+        }
+
+        byte[] encode(TargetSpec spec) {
+            return serde.serializer().serialize(topic, TargetSpecs.toAvro(spec));
+        }
+
+        void put(TargetSpec spec) throws Exception {
+            putRaw(spec.id(), encode(spec));
+        }
+
+        void delete(String id) throws Exception {
+            putRaw(id, null);
+        }
+
+        void putRaw(String key, byte[] value) throws Exception {
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get();
+        }
+
+        @Override
+        public void close() {
+            producer.close(Duration.ofSeconds(5));
+            serde.close();
+        }
+    }
+}
