@@ -53,6 +53,21 @@ public record HealthStateMachine(long generation, HealthStatus status, int conse
         return new HealthStateMachine(generation, HealthStatus.DISABLED, 0, 0);
     }
 
+    /**
+     * The status this machine stands behind when it votes in a quorum: HEALTHY or UNHEALTHY only while its last
+     * result confirms it; a HEALTHY machine that has started failing, or an UNHEALTHY one that has started succeeding,
+     * is on its way to change and votes DETECTING (undecided). This is what keeps two regions flapping out of phase
+     * from flipping the overall status when one's recovery and the other's failure land at the same moment; with a
+     * single region it changes nothing, because an undecided vote keeps the previous overall status.
+     */
+    public HealthStatus vote() {
+        return switch (status) {
+            case HEALTHY -> consecutiveFailures == 0 ? HealthStatus.HEALTHY : HealthStatus.DETECTING;
+            case UNHEALTHY -> consecutiveSuccesses == 0 ? HealthStatus.UNHEALTHY : HealthStatus.DETECTING;
+            case DETECTING, DISABLED -> status;
+        };
+    }
+
     /** Applies one result. DISABLED ignores it. */
     public Transition observe(boolean success, Thresholds thresholds) {
         requireNonNull(thresholds, "thresholds");

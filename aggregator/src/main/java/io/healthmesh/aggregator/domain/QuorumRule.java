@@ -11,8 +11,9 @@ import static java.util.Objects.requireNonNull;
  * Combines the per-region statuses of a target into its overall status (SPEC section 8).
  *
  * <p>The <em>known</em> regions of a target are those that applied a result of its current generation. A known
- * region that is not stale <em>votes</em> with its own machine's status (DETECTING, HEALTHY or UNHEALTHY); a stale
- * one is <em>silent</em>. With {@code n} voters ({@code h} HEALTHY, {@code d} DETECTING) and {@code s} silent
+ * region that is not stale <em>votes</em> with {@link HealthStateMachine#vote()}: HEALTHY or UNHEALTHY when its last
+ * result confirms its status, DETECTING (undecided) while it is still detecting or its last result contradicts its
+ * status (it is on its way to change); a stale region is <em>silent</em>. With {@code n} voters ({@code h} HEALTHY, {@code d} DETECTING) and {@code s} silent
  * regions, the policy fixes how many HEALTHY regions are required out of {@code m}, {@code q(m)}:
  * <ul>
  *   <li>{@code ANY}: {@code q = 1};</li>
@@ -36,9 +37,10 @@ import static java.util.Objects.requireNonNull;
  *   <li>A silent region counts as "could be HEALTHY" in rule 3, so a region whose probers all stop can never turn a
  *       target UNHEALTHY: going silent adds one to {@code s} and removes at most one from {@code h + d}, with
  *       {@code n + s} unchanged. It can only let the remaining voters meet the quorum (rule 2).</li>
- *   <li>Rule 4 is the hysteresis: a region that appears (DETECTING) or a split that a DETECTING region could still
+ *   <li>Rule 4 is the hysteresis: a region that appears (DETECTING) or a split that an undecided region could still
  *       tip never moves a decided status. Two regions flapping out of phase under MAJORITY of three, next to a steady
- *       HEALTHY third, always leave two HEALTHY voters: HEALTHY throughout. Under ALL one UNHEALTHY voter makes the
+ *       HEALTHY third, never give two firm UNHEALTHY votes at once, even at the instant one region's failure and the
+ *       other's recovery are both being counted (the recovering one votes undecided): HEALTHY throughout. Under ALL one UNHEALTHY voter makes the
  *       quorum unreachable (UNHEALTHY throughout); under ANY one HEALTHY voter is enough (HEALTHY throughout).</li>
  *   <li>The price: under ANY (or AT_LEAST) a silent region keeps "could be HEALTHY" alive, so a region that is
  *       decommissioned for good should be removed from the target's {@code regions} list (unlisted regions are

@@ -156,7 +156,7 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
     private TargetHealthState recombined(long atMs) {
         List<HealthStatus> votes = new ArrayList<>();
         for (RegionState voter : voters()) {
-            votes.add(voter.machine().status());
+            votes.add(voter.machine().vote());
         }
         int silent = regions.size() - votes.size();
         return withStatus(spec.quorum().combine(votes, silent, status), atMs);

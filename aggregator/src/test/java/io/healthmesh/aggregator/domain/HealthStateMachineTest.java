@@ -153,6 +153,18 @@ class HealthStateMachineTest {
     }
 
     @Test
+    void votesOnlyForAStatusItsLastResultConfirms() {
+        HealthStateMachine healthy = feed(HealthStateMachine.detecting(GEN), THREE_THREE, true, true, true);
+        assertThat(healthy.vote()).isEqualTo(HEALTHY);
+        assertThat(healthy.observe(false, THREE_THREE).state().vote()).isEqualTo(DETECTING);
+        HealthStateMachine unhealthy = feed(HealthStateMachine.detecting(GEN), THREE_THREE, false, false, false);
+        assertThat(unhealthy.vote()).isEqualTo(UNHEALTHY);
+        assertThat(unhealthy.observe(true, THREE_THREE).state().vote()).isEqualTo(DETECTING);
+        assertThat(feed(HealthStateMachine.detecting(GEN), THREE_THREE, true).vote()).isEqualTo(DETECTING);
+        assertThat(HealthStateMachine.disabled(GEN).vote()).isEqualTo(DISABLED);
+    }
+
+    @Test
     void refusesImpossibleStates() {
         assertThatThrownBy(() -> new HealthStateMachine(GEN, HEALTHY, 1, 1))
                 .hasMessage("counters: 1 successes and 1 failures (expected: at most one of them above 0)");

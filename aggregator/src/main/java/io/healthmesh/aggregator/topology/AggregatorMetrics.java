@@ -1,0 +1,62 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.domain.IgnoredBecause;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.streams.StreamsMetrics;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The aggregator's own counters, registered as Kafka Streams sensors so that one bridge exposes them with the
+ * Streams metrics on {@code /metrics} and {@code TopologyTestDriver.metrics()} shows them in tests. Sensors are
+ * shared by name across the tasks of an instance: the counts are per instance.
+ */
+final class AggregatorMetrics {
+
+    /** Metric group of every counter here. */
+    static final String GROUP = "healthmesh-aggregator";
+    static final String REJECTED = "rejected-records-total";
+    static final String IGNORED = "ignored-results-total";
+    static final String HEALTH_EVENTS = "health-events-total";
+    static final String GROUP_EVENTS = "group-events-total";
+
+    private final StreamsMetrics metrics;
+    private final Map<String, Sensor> sensors = new HashMap<>();
+
+    AggregatorMetrics(StreamsMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** An input record sent to the rejected topic. */
+    void rejected(String reason) {
+        count(REJECTED, "Input records sent to the rejected topic, by reason.", "reason", reason);
+    }
+
+    /** A probe result that changed nothing. */
+    void ignored(IgnoredBecause because) {
+        count(IGNORED, "Probe results ignored (other generation, out of order, disabled, unlisted region).",
+                "reason", because.name());
+    }
+
+    void healthEvent() {
+        count(HEALTH_EVENTS, "TargetHealth events and tombstones produced.", null, null);
+    }
+
+    void groupEvent() {
+        count(GROUP_EVENTS, "GroupHealth events and tombstones produced.", null, null);
+    }
+
+    private void count(String name, String description, String tag, String value) {
+        String sensorName = "healthmesh." + name + (tag == null ? "" : "." + value);
+        sensors.computeIfAbsent(sensorName, n -> {
+            Sensor sensor = metrics.addSensor(n, Sensor.RecordingLevel.INFO);
+            // add() is idempotent for the same metric name, so tasks sharing the sensor do not clash
+            sensor.add(new MetricName(name, GROUP, description, tag == null ? Map.of() : Map.of(tag, value)),
+                    new CumulativeCount());
+            return sensor;
+        }).record();
+    }
+}

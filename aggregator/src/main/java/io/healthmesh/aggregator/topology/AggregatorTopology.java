@@ -1,0 +1,95 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
+import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The aggregator topology, from one factory:
+ * <pre>
+ * targets + probe-results (bytes, co-partitioned) -> target-health-processor [store target-health]
+ *     -> health-state (TargetHealth, tombstone on delete)
+ *     -> rejected (original bytes, reason headers)
+ *     -> repartition by group -> group-health-processor [store group-health] -> group-state (GroupHealth)
+ * </pre>
+ * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
+ * exact original bytes and processing goes on; a registry outage, in contrast, fails the task so the record is
+ * retried. Stores use a compact internal serde ({@link TargetHealthStateSerde}); the output topics use the Avro
+ * contract through {@link AvroSerde}.
+ */
+public final class AggregatorTopology {
+
+    /** Per-target state store. */
+    public static final String TARGET_STORE = "target-health";
+    /** Per-group state store. */
+    public static final String GROUP_STORE = "group-health";
+    /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
+    public static final String GROUP_REPARTITION = "group-membership";
+
+    private AggregatorTopology() {
+    }
+
+    /** Builds the topology; {@code serdeConfig} configures the Avro serdes (e.g. {@code schema.registry.url}). */
+    public static Topology build(AggregatorConfig config, Map<String, ?> serdeConfig) {
+        requireNonNull(config, "config");
+        requireNonNull(serdeConfig, "serdeConfig");
+        Topics topics = config.topics();
+        AvroSerde<TargetDefinition> definitions = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
+        AvroSerde<ProbeResult> results = AvroSerde.forValues(ProbeResult.class, serdeConfig);
+        AvroSerde<TargetHealth> targetHealth = AvroSerde.forValues(TargetHealth.class, serdeConfig);
+        AvroSerde<GroupHealth> groupHealth = AvroSerde.forValues(GroupHealth.class, serdeConfig);
+        InputDecoder decoder = new InputDecoder(definitions.deserializer(), results.deserializer());
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TARGET_STORE),
+                Serdes.String(), new TargetHealthStateSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUP_STORE),
+                Serdes.String(), new GroupMembersSerde()));
+
+        Map<String, KStream<byte[], AggregatorOutput>> outputs = builder
+                .stream(List.of(topics.targets(), topics.probeResults()),
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
+                .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
+                        config.punctuateInterval()), Named.as("target-health-processor"), TARGET_STORE)
+                .split(Named.as("output-"))
+                .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
+                .branch((key, out) -> out instanceof MembershipChange, Branched.as("membership"))
+                .defaultBranch(Branched.as("rejected"));
+
+        outputs.get("output-health")
+                .mapValues(out -> ((HealthEvent) out).event(), Named.as("health-event"))
+                .to(topics.healthState(), Produced.with(Serdes.ByteArray(), targetHealth).withName("health-state-sink"));
+        outputs.get("output-rejected")
+                .mapValues(out -> ((Rejected) out).value(), Named.as("rejected-bytes"))
+                .to(topics.rejected(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("rejected-sink"));
+        outputs.get("output-membership")
+                .mapValues(out -> (MembershipChange) out, Named.as("membership-change"))
+                .repartition(Repartitioned.<byte[], MembershipChange>as(GROUP_REPARTITION)
+                        .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
+                .process(GroupHealthProcessor::new, Named.as("group-health-processor"), GROUP_STORE)
+                .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
+        return builder.build();
+    }
+}

@@ -1,0 +1,80 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.GroupVerdict;
+import io.healthmesh.aggregator.domain.LastResult;
+import io.healthmesh.aggregator.domain.RegionState;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.HealthStatus;
+import io.healthmesh.schema.ProbeOutcome;
+import io.healthmesh.schema.QuorumPolicy;
+import io.healthmesh.schema.RegionHealth;
+import io.healthmesh.schema.TargetHealth;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Maps domain state to the contract's events (SPEC section 2's fields, plus the per-region breakdown). */
+public final class StateEvents {
+
+    private StateEvents() {
+    }
+
+    /**
+     * The state event of a target. Counters are those of the region whose result was applied last (with one region,
+     * the target's counters).
+     *
+     * @param nowMs when the event is produced (aggregator wall clock)
+     */
+    public static TargetHealth targetHealth(TargetHealthState s, long nowMs) {
+        LastResult last = s.lastResult();
+        RegionState lastRegion = last == null ? null : s.regions().get(last.region());
+        List<RegionHealth> regions = new ArrayList<>(s.regions().size());
+        for (RegionState r : s.regions().values()) {
+            regions.add(RegionHealth.newBuilder()
+                    .setRegion(r.region())
+                    .setStatus(HealthStatus.valueOf(r.machine().status().name()))
+                    .setLastOutcome(ProbeOutcome.valueOf(r.lastOutcome().name()))
+                    .setLastResultAtMs(r.lastResultAtMs())
+                    .setConsecutiveSuccesses(r.machine().consecutiveSuccesses())
+                    .setConsecutiveFailures(r.machine().consecutiveFailures())
+                    .setStale(r.stale())
+                    .build());
+        }
+        return TargetHealth.newBuilder()
+                .setTargetId(s.targetId())
+                .setGroup(s.spec().group())
+                .setStatus(HealthStatus.valueOf(s.status().name()))
+                .setPreviousStatus(s.previousStatus() == null ? null : HealthStatus.valueOf(s.previousStatus().name()))
+                .setSinceMs(s.sinceMs())
+                .setReason(last == null ? null : ProbeOutcome.valueOf(last.outcome().name()))
+                .setReasonDetail(last == null ? null : last.detail())
+                .setConsecutiveSuccesses(lastRegion == null ? 0 : lastRegion.machine().consecutiveSuccesses())
+                .setConsecutiveFailures(lastRegion == null ? 0 : lastRegion.machine().consecutiveFailures())
+                .setGeneration(s.generation())
+                .setLatencyMicros(last == null ? null : last.latencyMicros())
+                .setStale(s.stale())
+                .setLastResultAtMs(last == null ? null : last.startedAtMs())
+                .setUpdatedAtMs(nowMs)
+                .setQuorum(QuorumPolicy.valueOf(s.spec().quorum().policy().name()))
+                .setRegions(regions)
+                .build();
+    }
+
+    /** The routing event of a group. */
+    public static GroupHealth groupHealth(GroupMembers group, long nowMs) {
+        GroupVerdict v = group.verdict();
+        return GroupHealth.newBuilder()
+                .setGroupId(group.groupId())
+                .setFailOpen(v.failOpen())
+                .setMembers(v.members())
+                .setHealthy(v.healthy())
+                .setUnhealthy(v.unhealthy())
+                .setDetecting(v.detecting())
+                .setDisabled(v.disabled())
+                .setRoutable(new ArrayList<>(v.routable()))
+                .setUpdatedAtMs(nowMs)
+                .build();
+    }
+}

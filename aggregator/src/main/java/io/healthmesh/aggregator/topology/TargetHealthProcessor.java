@@ -1,0 +1,184 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.TargetUpdate;
+import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
+import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.schemas.RejectedHeaders;
+import io.healthmesh.schemas.Topics;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Per target: reads definitions and results (co-partitioned, same task), keeps {@link TargetHealthState} in the
+ * {@code target-health} store, and forwards state events, group membership changes and rejected records. Staleness
+ * is checked on wall-clock punctuation. Holds no rules: it decodes, loads, calls the domain, stores and forwards.
+ */
+final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], AggregatorOutput> {
+
+    private final Topics topics;
+    private final InputDecoder decoder;
+    private final StalenessRule staleness;
+    private final Duration punctuateInterval;
+
+    private ProcessorContext<byte[], AggregatorOutput> context;
+    private KeyValueStore<String, TargetHealthState> store;
+    private AggregatorMetrics metrics;
+    /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
+    private long startedAtMs;
+
+    TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval) {
+        this.topics = requireNonNull(topics, "topics");
+        this.decoder = requireNonNull(decoder, "decoder");
+        this.staleness = requireNonNull(staleness, "staleness");
+        this.punctuateInterval = requireNonNull(punctuateInterval, "punctuateInterval");
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], AggregatorOutput> context) {
+        this.context = context;
+        this.store = context.getStateStore(AggregatorTopology.TARGET_STORE);
+        this.metrics = new AggregatorMetrics(context.metrics());
+        this.startedAtMs = context.currentSystemTimeMs();
+        context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
+        Decoded<String> key = InputDecoder.key(record.key());
+        if (key.isRejected()) {
+            reject(record, key.rejection());
+        } else if (topic.equals(topics.targets())) {
+            onDefinition(record, topic, key.value());
+        } else {
+            onResult(record, topic, key.value());
+        }
+    }
+
+    private void onDefinition(Record<byte[], byte[]> record, String topic, String id) {
+        if (record.value() == null) {
+            delete(id, record.timestamp());
+            return;
+        }
+        Decoded<TargetSpec> spec = decoder.definition(topic, id, record.value());
+        if (spec.isRejected()) {
+            // the definition in force (if any) stays: a broken update must not erase a working target
+            reject(record, spec.rejection());
+            return;
+        }
+        TargetEssentials essentials = TargetEssentials.of(spec.value());
+        long now = context.currentSystemTimeMs();
+        TargetHealthState current = store.get(id);
+        commit(current == null
+                ? TargetHealthState.create(essentials, record.timestamp(), now)
+                : current.redefine(essentials, record.timestamp(), now), record.timestamp());
+    }
+
+    private void onResult(Record<byte[], byte[]> record, String topic, String id) {
+        Decoded<ProbeObservation> result = decoder.result(topic, id, record.value());
+        if (result.isRejected()) {
+            reject(record, result.rejection());
+            return;
+        }
+        TargetHealthState current = store.get(id);
+        if (current == null) {
+            reject(record, new Rejection(Rejection.UNKNOWN_TARGET, "targetId: " + id
+                    + " (expected: a target defined in " + topics.targets() + ")"));
+            return;
+        }
+        TargetUpdate update = current.apply(result.value(), context.currentSystemTimeMs());
+        if (update.ignored() != null) {
+            metrics.ignored(update.ignored());
+            return;
+        }
+        commit(update, record.timestamp());
+    }
+
+    private void delete(String id, long timestamp) {
+        TargetHealthState current = store.get(id);
+        if (current == null) {
+            return; // a tombstone for a target never seen (or already deleted): nothing to undo
+        }
+        store.delete(id);
+        context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
+        metrics.healthEvent();
+        context.forward(new Record<>(bytes(current.spec().group()), new MembershipChange(id, null), timestamp));
+    }
+
+    private void commit(TargetUpdate update, long timestamp) {
+        TargetHealthState after = update.after();
+        String id = after.targetId();
+        if (update.stateChanged()) {
+            store.put(id, after);
+        }
+        if (update.emits()) {
+            context.forward(new Record<>(bytes(id),
+                    new HealthEvent(StateEvents.targetHealth(after, context.currentSystemTimeMs())), timestamp));
+            metrics.healthEvent();
+        }
+        if (update.groupChanged()) {
+            context.forward(new Record<>(bytes(update.before().spec().group()), new MembershipChange(id, null),
+                    timestamp));
+        }
+        if (update.membershipChanged()) {
+            context.forward(new Record<>(bytes(after.spec().group()), new MembershipChange(id, after.status()),
+                    timestamp));
+        }
+    }
+
+    private void checkStaleness(long now) {
+        List<KeyValue<String, TargetUpdate>> changed = new ArrayList<>();
+        try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
+            while (all.hasNext()) {
+                TargetUpdate update = all.next().value.checkStaleness(now, startedAtMs, staleness);
+                if (update.stateChanged()) {
+                    changed.add(KeyValue.pair(update.after().targetId(), update));
+                }
+            }
+        }
+        // written after the iterator is closed: stores need not support writes during iteration
+        for (KeyValue<String, TargetUpdate> entry : changed) {
+            commit(entry.value, now);
+        }
+    }
+
+    private void reject(Record<byte[], byte[]> record, Rejection rejection) {
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        RecordMetadata source = context.recordMetadata().orElse(null);
+        headers.add(RejectedHeaders.REASON, bytes(rejection.reason()));
+        headers.add(RejectedHeaders.DETAIL, bytes(rejection.detail()));
+        headers.add(RejectedHeaders.REJECTED_BY, bytes("aggregator"));
+        if (source != null) {
+            headers.add(RejectedHeaders.SOURCE_TOPIC, bytes(source.topic()));
+            headers.add(RejectedHeaders.SOURCE_PARTITION, bytes(Integer.toString(source.partition())));
+            headers.add(RejectedHeaders.SOURCE_OFFSET, bytes(Long.toString(source.offset())));
+        }
+        context.forward(new Record<>(record.key(), new Rejected(record.value()), record.timestamp(), headers));
+        metrics.rejected(rejection.reason());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,130 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.domain.HealthStateMachine;
+import io.healthmesh.aggregator.domain.LastResult;
+import io.healthmesh.aggregator.domain.QuorumRule;
+import io.healthmesh.aggregator.domain.RegionState;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.Thresholds;
+import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.QuorumPolicy;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+import static io.healthmesh.aggregator.topology.BinaryFormat.readEnum;
+import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableEnum;
+import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
+
+/**
+ * Serde of the {@code target-health} store: the compact binary format, version 1. Internal state, read only by
+ * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
+ * subject per changelog topic, about 100 bytes per single-region target.
+ */
+public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
+
+    static final int VERSION = 1;
+
+    @Override
+    public Serializer<TargetHealthState> serializer() {
+        return (topic, state) -> state == null ? null : BinaryFormat.encode(VERSION, out -> write(out, state));
+    }
+
+    @Override
+    public Deserializer<TargetHealthState> deserializer() {
+        return (topic, data) -> BinaryFormat.decode(data, VERSION, "target-health state", TargetHealthStateSerde::read);
+    }
+
+    private static void write(DataOutputStream out, TargetHealthState s) throws IOException {
+        TargetEssentials e = s.spec();
+        out.writeUTF(e.id());
+        out.writeUTF(e.group());
+        out.writeBoolean(e.enabled());
+        out.writeInt(e.thresholds().healthy());
+        out.writeInt(e.thresholds().unhealthy());
+        out.writeInt(e.intervalMs());
+        out.writeInt(e.timeoutMs());
+        out.writeInt(e.regions().size());
+        for (String region : e.regions()) {
+            out.writeUTF(region);
+        }
+        out.writeUTF(e.quorum().policy().name());
+        out.writeInt(e.quorum().atLeast());
+        out.writeLong(e.generation());
+        out.writeUTF(s.status().name());
+        writeNullableEnum(out, s.previousStatus());
+        out.writeLong(s.sinceMs());
+        out.writeBoolean(s.stale());
+        out.writeLong(s.watchSinceMs());
+        LastResult last = s.lastResult();
+        out.writeBoolean(last != null);
+        if (last != null) {
+            out.writeUTF(last.region());
+            out.writeUTF(last.outcome().name());
+            writeNullableString(out, last.detail());
+            out.writeLong(last.latencyMicros());
+            out.writeLong(last.startedAtMs());
+        }
+        out.writeInt(s.regions().size());
+        for (RegionState r : s.regions().values()) {
+            out.writeUTF(r.region());
+            out.writeLong(r.machine().generation());
+            out.writeUTF(r.machine().status().name());
+            out.writeInt(r.machine().consecutiveSuccesses());
+            out.writeInt(r.machine().consecutiveFailures());
+            out.writeUTF(r.lastOutcome().name());
+            out.writeLong(r.lastResultAtMs());
+            out.writeLong(r.lastHeardAtMs());
+            out.writeBoolean(r.stale());
+        }
+    }
+
+    private static TargetHealthState read(DataInputStream in) throws IOException {
+        String id = in.readUTF();
+        String group = in.readUTF();
+        boolean enabled = in.readBoolean();
+        Thresholds thresholds = new Thresholds(in.readInt(), in.readInt());
+        int interval = in.readInt();
+        int timeout = in.readInt();
+        int regionCount = in.readInt();
+        List<String> listed = new ArrayList<>(regionCount);
+        for (int i = 0; i < regionCount; i++) {
+            listed.add(in.readUTF());
+        }
+        QuorumRule quorum = new QuorumRule(readEnum(in, QuorumPolicy.class), in.readInt());
+        long generation = in.readLong();
+        TargetEssentials spec = new TargetEssentials(id, group, enabled, thresholds, interval, timeout, listed, quorum,
+                generation);
+        HealthStatus status = readEnum(in, HealthStatus.class);
+        HealthStatus previous = readNullableEnum(in, HealthStatus.class);
+        long since = in.readLong();
+        boolean stale = in.readBoolean();
+        long watchSince = in.readLong();
+        LastResult last = null;
+        if (in.readBoolean()) {
+            last = new LastResult(in.readUTF(), readEnum(in, Outcome.class), readNullableString(in), in.readLong(),
+                    in.readLong());
+        }
+        int known = in.readInt();
+        TreeMap<String, RegionState> regions = new TreeMap<>();
+        for (int i = 0; i < known; i++) {
+            String region = in.readUTF();
+            HealthStateMachine machine = new HealthStateMachine(in.readLong(), readEnum(in, HealthStatus.class),
+                    in.readInt(), in.readInt());
+            regions.put(region, new RegionState(region, machine, readEnum(in, Outcome.class), in.readLong(),
+                    in.readLong(), in.readBoolean()));
+        }
+        return new TargetHealthState(spec, status, previous, since, stale, watchSince, last, regions);
+    }
+}

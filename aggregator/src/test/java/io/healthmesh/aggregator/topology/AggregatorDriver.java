@@ -1,0 +1,157 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ProbeFingerprint;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.ProbeOutcome;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.Protocol;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.schemas.TargetSpecs;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * A {@link TopologyTestDriver} around {@link AggregatorTopology#build} with a fake wall clock that tests move by hand:
+ * {@link #at} sets both the wall clock and the timestamp of what is piped next, so times in tests read as seconds
+ * since the start of a scenario.
+ */
+final class AggregatorDriver implements AutoCloseable {
+
+    static final long EPOCH = 1_700_000_000_000L;
+
+    final AggregatorConfig config;
+    final Map<String, Object> serdeConfig;
+    final TopologyTestDriver driver;
+    final TestInputTopic<String, TargetDefinition> targets;
+    final TestInputTopic<String, ProbeResult> results;
+    final TestInputTopic<byte[], byte[]> rawTargets;
+    final TestInputTopic<byte[], byte[]> rawResults;
+    final TestOutputTopic<String, TargetHealth> health;
+    final TestOutputTopic<String, GroupHealth> groups;
+    final TestOutputTopic<byte[], byte[]> rejected;
+    final AvroSerde<TargetDefinition> definitionSerde;
+    final AvroSerde<ProbeResult> resultSerde;
+    private long nowMs = EPOCH;
+
+    AggregatorDriver(Path stateDir, Map<String, String> extraSettings) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "bootstrap.servers", "unused:9092",
+                "schema.registry.url", "mem://aggregator-test-" + UUID.randomUUID(),
+                "state.dir", stateDir.toString(),
+                "punctuate.interval.ms", "1000"));
+        settings.putAll(extraSettings);
+        config = AggregatorConfig.from(settings);
+        serdeConfig = config.serdeConfig();
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(AggregatorTopology.build(config, serdeConfig), props, Instant.ofEpochMilli(EPOCH));
+        definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
+        resultSerde = AvroSerde.forValues(ProbeResult.class, serdeConfig);
+        targets = driver.createInputTopic(config.topics().targets(), new StringSerializer(), definitionSerde.serializer());
+        results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), resultSerde.serializer());
+        rawTargets = driver.createInputTopic(config.topics().targets(), new ByteArraySerializer(), new ByteArraySerializer());
+        rawResults = driver.createInputTopic(config.topics().probeResults(), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        health = driver.createOutputTopic(config.topics().healthState(), new StringDeserializer(),
+                AvroSerde.forValues(TargetHealth.class, serdeConfig).deserializer());
+        groups = driver.createOutputTopic(config.topics().groupState(), new StringDeserializer(),
+                AvroSerde.forValues(GroupHealth.class, serdeConfig).deserializer());
+        rejected = driver.createOutputTopic(config.topics().rejected(), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    AggregatorDriver(Path stateDir) {
+        this(stateDir, Map.of());
+    }
+
+    /** Moves the wall clock forward to {@code secondsSinceStart} (never back); punctuations due fire. */
+    AggregatorDriver at(double secondsSinceStart) {
+        long target = EPOCH + Math.round(secondsSinceStart * 1000);
+        if (target > nowMs) {
+            driver.advanceWallClockTime(Duration.ofMillis(target - nowMs));
+            nowMs = target;
+        }
+        return this;
+    }
+
+    long now() {
+        return nowMs;
+    }
+
+    void define(TargetSpec spec) {
+        targets.pipeInput(spec.id(), TargetSpecs.toAvro(spec), Instant.ofEpochMilli(nowMs));
+    }
+
+    void delete(String id) {
+        targets.pipeInput(id, null, Instant.ofEpochMilli(nowMs));
+    }
+
+    /**
+     * Pipes the result of a probe of {@code spec} from {@code region} that started {@code latencyMs} ago and has just
+     * completed (the wall clock is the completion time).
+     */
+    void result(TargetSpec spec, String region, Outcome outcome, long latencyMs) {
+        result(spec.id(), ProbeFingerprint.of(spec), region, outcome, nowMs - latencyMs, latencyMs);
+    }
+
+    void result(String id, long generation, String region, Outcome outcome, long startedAtMs, long latencyMs) {
+        ProbeResult r = ProbeResult.newBuilder()
+                .setTargetId(id).setGeneration(generation).setRegion(region).setProberId("prober-" + region)
+                .setProtocol(Protocol.HTTP).setStartedAtMs(startedAtMs).setOutcome(ProbeOutcome.valueOf(outcome.name()))
+                .setLatencyMicros(latencyMs * 1_000).setDetail(outcome == Outcome.SUCCESS ? null : outcome.name())
+                .build();
+        results.pipeInput(id, r, Instant.ofEpochMilli(nowMs));
+    }
+
+    List<TestRecord<String, TargetHealth>> healthEvents() {
+        return health.readRecordsToList();
+    }
+
+    List<TestRecord<String, GroupHealth>> groupEvents() {
+        return groups.readRecordsToList();
+    }
+
+    /** A counter of {@link AggregatorMetrics}, 0 when never recorded. */
+    double metric(String name, String reason) {
+        for (Map.Entry<MetricName, ? extends Metric> e : driver.metrics().entrySet()) {
+            MetricName n = e.getKey();
+            if (n.group().equals(AggregatorMetrics.GROUP) && n.name().equals(name)
+                    && (reason == null || reason.equals(n.tags().get("reason")))) {
+                return ((Number) e.getValue().metricValue()).doubleValue();
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+        definitionSerde.close();
+        resultSerde.close();
+    }
+}
