@@ -1,10 +1,13 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.ops.Settings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -14,8 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the worker roles ({@code prober}, {@code aggregator}, {@code registry}) share: settings from a properties file
@@ -24,15 +25,15 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class WorkerRole implements Callable<Integer> {
 
-    /** How long the shutdown hook waits for the worker to close. */
-    static final Duration CLOSE_PATIENCE = Duration.ofSeconds(60);
-
     @Spec
     CommandSpec spec;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "Settings file (Java properties); HEALTHMESH_* environment variables override it.")
     Path config;
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "Settings file, as an alternative to --config.")
+    Path configArgument;
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Stop after this long (e.g. 10m); default: until SIGTERM or Ctrl-C.")
@@ -49,9 +50,12 @@ abstract class WorkerRole implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (config != null && configArgument != null) {
+            throw new ParameterException(spec.commandLine(), "give the settings file once: --config FILE or FILE");
+        }
         Map<String, String> settings;
         try {
-            settings = Settings.load(config, environment);
+            settings = Settings.load(config != null ? config : configArgument, environment);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
@@ -70,51 +74,9 @@ abstract class WorkerRole implements Callable<Integer> {
         return runUntilStopped(worker, duration, out, spec.name());
     }
 
-    /**
-     * Blocks until SIGTERM/Ctrl-C or {@code duration}, then closes {@code worker}. On a signal the shutdown hook
-     * waits (bounded) for the close, so that the JVM does not exit under a half-closed worker.
-     */
+    /** Blocks until SIGTERM/Ctrl-C or {@code duration}, then closes {@code worker}. */
     static int runUntilStopped(AutoCloseable worker, Duration duration, PrintWriter out, String name)
             throws InterruptedException {
-        CountDownLatch stop = new CountDownLatch(1);
-        CountDownLatch closed = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.countDown();
-            try {
-                closed.await(CLOSE_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "healthmesh-" + name + "-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        boolean signalled;
-        try {
-            if (duration == null) {
-                stop.await();
-                signalled = true;
-            } else {
-                signalled = stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } finally {
-            out.println(name + ": stopping");
-            out.flush();
-            try {
-                worker.close();
-            } catch (Exception e) {
-                throw new IllegalStateException(name + " did not close cleanly: " + e.getMessage(), e);
-            } finally {
-                closed.countDown();
-            }
-        }
-        if (!signalled) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is stopping anyway; the hook finds the worker closed
-            }
-        }
-        out.println(name + ": stopped");
-        out.flush();
-        return 0;
+        return UntilStopped.run(worker, duration, out, name);
     }
 }

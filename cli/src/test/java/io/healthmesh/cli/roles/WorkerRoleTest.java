@@ -43,6 +43,17 @@ class WorkerRoleTest {
     }
 
     @Test
+    void theSettingsFileMayBeGivenAsAnArgumentButOnlyOnce(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("registry.properties"), "registry.port=-1\n");
+        CliRun positional = CliRun.of("registry", config.toString());
+        assertThat(positional.exitCode()).isEqualTo(2);
+        assertThat(positional.err()).contains("registry.port: -1 (expected: 0..65535)");
+        CliRun twice = CliRun.of("registry", config.toString(), "--config", config.toString());
+        assertThat(twice.exitCode()).isEqualTo(2);
+        assertThat(twice.err()).contains("give the settings file once");
+    }
+
+    @Test
     void unknownFlagIsBadUsage() {
         CliRun run = CliRun.of("registry", "--port", "1");
         assertThat(run.exitCode()).isEqualTo(2);
