@@ -5,7 +5,12 @@
 # and :9093 (controller), advertised as localhost:9092.
 # CLUSTER_ID names the cluster when the storage is formatted the first time (random when unset).
 # JVM: KAFKA_HEAP_OPTS, KAFKA_JVM_PERFORMANCE_OPTS, KAFKA_OPTS; KAFKA_LOG4J_ROOT_LOGLEVEL sets the log level.
+# Given arguments, it runs them instead (as the apache/kafka image runs its command): Testcontainers' KafkaContainer
+# starts a script of its own that ends in /etc/kafka/docker/run, which is this script too.
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  exec "$@"
+fi
 
 KAFKA_HOME=${KAFKA_HOME:-/opt/kafka}
 config="$KAFKA_HOME/config/server.properties"
