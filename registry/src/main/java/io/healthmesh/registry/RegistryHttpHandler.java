@@ -35,15 +35,15 @@ import static java.util.Objects.requireNonNull;
 @ChannelHandler.Sharable
 final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
-    static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
-
     private static final Logger LOG = LoggerFactory.getLogger(RegistryHttpHandler.class);
 
     private final RegistryApi api;
+    private final OpsRoutes ops;
     private final Executor executor;
 
-    RegistryHttpHandler(RegistryApi api, Executor executor) {
+    RegistryHttpHandler(RegistryApi api, OpsRoutes ops, Executor executor) {
         this.api = requireNonNull(api, "api");
+        this.ops = requireNonNull(ops, "ops");
         this.executor = requireNonNull(executor, "executor");
     }
 
@@ -62,7 +62,8 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
         ctx.channel().config().setAutoRead(false);
         try {
             executor.execute(() -> {
-                ApiResponse answer = api.handle(call);
+                ApiResponse answer = ops.answer(call.method(), call.path()).orElseGet(() -> api.handle(call));
+                ops.count(call.method(), answer.status());
                 write(ctx, answer, keepAlive).addListener(f -> ctx.channel().config().setAutoRead(true));
             });
         } catch (RejectedExecutionException e) {
@@ -92,7 +93,7 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     static ChannelFuture write(ChannelHandlerContext ctx, ApiResponse answer, boolean keepAlive) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

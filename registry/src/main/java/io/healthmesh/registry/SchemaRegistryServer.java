@@ -33,7 +33,7 @@ import static java.util.Objects.requireNonNull;
  * schemas kept in a compacted Kafka topic that is re-read at start, so ids survive restarts.
  * One instance writes a topic: it reads the topic only when it starts (no leader election).
  * Request bodies are limited to {@link #MAX_BODY_BYTES}; idle connections close after
- * {@link #IDLE_SECONDS} seconds.
+ * {@link #IDLE_SECONDS} seconds. The same port serves {@code /metrics}, {@code /healthz} and {@code /readyz}.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
 
@@ -92,7 +92,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
     static SchemaRegistryServer serve(String host, int port, SchemaRegistry registry, AutoCloseable log) {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         ExecutorService apiExecutor = apiExecutor();
-        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), apiExecutor);
+        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), new OpsRoutes(), apiExecutor);
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         try {
             Channel channel = new ServerBootstrap()

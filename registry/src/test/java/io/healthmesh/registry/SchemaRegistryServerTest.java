@@ -53,6 +53,19 @@ class SchemaRegistryServerTest {
     }
 
     @Test
+    void operationsEndpointsShareThePortAndCountRequests() {
+        assertThat(http.get("/healthz").status()).isEqualTo(200);
+        assertThat(http.get("/readyz").text()).isEqualTo("ready\n");
+        http.post("/subjects/s/versions", schemaBody(V1));
+        http.get("/subjects/nope/versions");
+        RegistryHttp.Answer metrics = http.get("/metrics");
+        assertThat(metrics.contentType()).startsWith("text/plain");
+        assertThat(metrics.text())
+                .contains("healthmesh_registry_requests_total{method=\"POST\",status=\"200\"} 1.0")
+                .contains("healthmesh_registry_requests_total{method=\"GET\",status=\"404\"} 1.0");
+    }
+
+    @Test
     void registerLookupAndReadBack() {
         RegistryHttp.Answer registered = http.post("/subjects/things-value/versions", schemaBody(V1));
         assertThat(registered.status()).isEqualTo(200);
