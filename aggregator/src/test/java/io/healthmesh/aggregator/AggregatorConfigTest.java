@@ -1,0 +1,107 @@
+package io.healthmesh.aggregator;
+
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AggregatorConfigTest {
+
+    private static final Map<String, String> REQUIRED = Map.of(
+            "bootstrap.servers", "127.0.0.1:9092", "schema.registry.url", "http://127.0.0.1:8081");
+
+    private static Map<String, String> with(String key, String value) {
+        Map<String, String> settings = new HashMap<>(REQUIRED);
+        settings.put(key, value);
+        return settings;
+    }
+
+    private static void refused(String key, String value, String message) {
+        assertThatThrownBy(() -> AggregatorConfig.from(with(key, value)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void defaultsApplyWhenOnlyTheRequiredKeysAreGiven() {
+        AggregatorConfig c = AggregatorConfig.from(REQUIRED);
+        assertThat(c.applicationId()).isEqualTo("healthmesh-aggregator");
+        assertThat(c.topics().targets()).isEqualTo("healthmesh.targets");
+        assertThat(c.httpPort()).isEqualTo(AggregatorConfig.DEFAULT_HTTP_PORT);
+        assertThat(c.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(c.applicationServer()).isNull();
+        assertThat(c.staleness().factor()).isEqualTo(3.0);
+        assertThat(c.punctuateInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(c.partitions()).isEqualTo(6);
+        assertThat(c.replicationFactor()).isEqualTo((short) 1);
+        assertThat(c.kafka()).isEmpty();
+        assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        Map<String, String> s = new HashMap<>(REQUIRED);
+        s.putAll(Map.of("application.id", "agg-2", "topic.prefix", "hm-", "state.dir", "/var/lib/hm",
+                "http.port", "0", "application.server", "agg-2.local:9000", "staleness.factor", "2.5",
+                "punctuate.interval.ms", "250", "commit.interval.ms", "50", "partitions", "12"));
+        s.putAll(Map.of("replication.factor", "3", "basic.auth.credentials.source", "USER_INFO",
+                "basic.auth.user.info", "u:p", "kafka.security.protocol", "SASL_SSL", "http.host", "127.0.0.1"));
+        AggregatorConfig c = AggregatorConfig.from(s);
+        assertThat(c.applicationId()).isEqualTo("agg-2");
+        assertThat(c.topics().healthState()).isEqualTo("hm-health-state");
+        assertThat(c.stateDir()).hasToString("/var/lib/hm");
+        assertThat(c.httpPort()).isZero();
+        assertThat(c.httpHost()).isEqualTo("127.0.0.1");
+        assertThat(c.applicationServer()).isEqualTo("agg-2.local:9000");
+        assertThat(c.staleness().factor()).isEqualTo(2.5);
+        assertThat(c.punctuateInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.partitions()).isEqualTo(12);
+        assertThat(c.replicationFactor()).isEqualTo((short) 3);
+        assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "u:p")
+                .containsEntry("basic.auth.credentials.source", "USER_INFO");
+        Properties p = c.streamsProperties("h:1");
+        assertThat(p).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
+                .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "h:1")
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50")
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+    }
+
+    @Test
+    void thePassThroughCannotWeakenExactlyOnce() {
+        Properties p = AggregatorConfig.from(with("kafka.processing.guarantee", "at_least_once")).streamsProperties("h:1");
+        assertThat(p).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    }
+
+    @Test
+    void everyRuleHasAClearMessage() {
+        refused("staleness.factor", "0.5", "staleness.factor: 0.5 (expected: 1.0..100.0)");
+        refused("staleness.factor", "lots", "staleness.factor: lots (expected: double)");
+        refused("http.port", "70000", "http.port: 70000 (expected: 0..65535)");
+        refused("punctuate.interval.ms", "10", "punctuate.interval.ms: 10 (expected: 100..60000)");
+        refused("commit.interval.ms", "0", "commit.interval.ms: 0 (expected: 10..60000)");
+        refused("partitions", "0", "partitions: 0 (expected: 1..10000)");
+        refused("replication.factor", "0", "replication.factor: 0 (expected: 1..32)");
+        refused("application.id", "a b", "application.id: \"a b\" (expected: 1-200 of [A-Za-z0-9._-])");
+        refused("topic.prefix", "a/b", "topic.prefix: \"a/b\" (expected: 0-200 of [A-Za-z0-9._-])");
+        refused("application.server", "nohost", "application.server: \"nohost\" (expected: empty or host:port)");
+        refused("basic.auth.credentials.source", "SASL", "basic.auth.credentials.source: SASL (expected: URL or USER_INFO)");
+        refused("state.dir", " ", "state.dir: \"\" (expected: not blank)");
+        refused("staleness", "3", "staleness: unknown setting (expected: one of [");
+    }
+
+    @Test
+    void missingRequiredKeysAndSeveralProblemsAreReportedTogether() {
+        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("partitions", "-1", "typo.key", "x")))
+                .hasMessageContaining("bootstrap.servers: missing (expected: a value, it is required)")
+                .hasMessageContaining("schema.registry.url: missing")
+                .hasMessageContaining("partitions: -1 (expected: 1..10000)")
+                .hasMessageContaining("typo.key: unknown setting");
+    }
+}

@@ -1,0 +1,80 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.QuorumRule;
+import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.Thresholds;
+import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.QuorumPolicy;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StoreSerdesTest {
+
+    private final TargetHealthStateSerde serde = new TargetHealthStateSerde();
+
+    private TargetHealthState roundTrip(TargetHealthState s) {
+        return serde.deserializer().deserialize("t", serde.serializer().serialize("t", s));
+    }
+
+    @Test
+    void targetStatesSurviveARoundTripWhateverTheyHoldOnRandomHistories() {
+        Random random = new Random(5);
+        Outcome[] outcomes = Outcome.values();
+        for (int round = 0; round < 200; round++) {
+            TargetEssentials spec = new TargetEssentials("t-" + round, "g", true,
+                    new Thresholds(1 + random.nextInt(10), 1 + random.nextInt(10)), 1_000, 500,
+                    random.nextBoolean() ? List.of() : List.of("eu", "us", "ap"),
+                    new QuorumRule(QuorumPolicy.values()[random.nextInt(4)], 1 + random.nextInt(3)), random.nextLong());
+            TargetHealthState s = TargetHealthState.create(spec, 5, 6).after();
+            assertThat(roundTrip(s)).isEqualTo(s);
+            long t = 10;
+            for (int i = 0; i < 30; i++, t += 700) {
+                String region = List.of("eu", "us", "ap").get(random.nextInt(3));
+                s = s.apply(new ProbeObservation(region, spec.generation(), outcomes[random.nextInt(outcomes.length)],
+                        t, random.nextInt(3_000_000), random.nextBoolean() ? null : "détail " + i), t + 300).after();
+                if (random.nextInt(5) == 0) {
+                    s = s.checkStaleness(t + random.nextInt(10_000), 0, StalenessRule.DEFAULT).after();
+                }
+                assertThat(roundTrip(s)).isEqualTo(s);
+            }
+        }
+        assertThat(roundTrip(null)).isNull();
+    }
+
+    @Test
+    void groupsAndMembershipChangesSurviveARoundTrip() {
+        GroupMembersSerde groups = new GroupMembersSerde();
+        GroupMembers g = GroupMembers.empty("pool").with("a", HealthStatus.HEALTHY).with("b", HealthStatus.DISABLED);
+        assertThat(groups.deserializer().deserialize("t", groups.serializer().serialize("t", g))).isEqualTo(g);
+        MembershipChangeSerde changes = new MembershipChangeSerde();
+        for (MembershipChange c : List.of(new MembershipChange("a", HealthStatus.UNHEALTHY), new MembershipChange("a", null))) {
+            assertThat(changes.deserializer().deserialize("t", changes.serializer().serialize("t", c))).isEqualTo(c);
+        }
+    }
+
+    @Test
+    void corruptOrForeignBytesFailWithASerializationException() {
+        byte[] good = serde.serializer().serialize("t", TargetHealthState.create(new TargetEssentials("t", "g", true,
+                new Thresholds(3, 3), 1_000, 500, List.of(), QuorumRule.MAJORITY, 1L), 0, 0).after());
+        assertThatThrownBy(() -> serde.deserializer().deserialize("t", Arrays.copyOf(good, good.length - 3)))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
+        byte[] future = good.clone();
+        future[0] = 9;
+        assertThatThrownBy(() -> serde.deserializer().deserialize("t", future))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("target-health state format version: 9 (expected: 1)");
+    }
+}
