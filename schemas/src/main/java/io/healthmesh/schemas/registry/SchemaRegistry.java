@@ -340,10 +340,11 @@ public final class SchemaRegistry {
 
     private void apply(RegistryRecord record) {
         if (record instanceof SchemaVersion v) {
+            String schema = canonical(v.schema());
             subjects.computeIfAbsent(v.subject(), s -> new TreeMap<>())
-                    .put(v.version(), new Version(v.version(), v.id(), v.schema(), v.deleted()));
-            schemasById.putIfAbsent(v.id(), v.schema());
-            idsBySchema.putIfAbsent(v.schema(), v.id());
+                    .put(v.version(), new Version(v.version(), v.id(), schema, v.deleted()));
+            schemasById.putIfAbsent(v.id(), schema);
+            idsBySchema.putIfAbsent(schema, v.id());
             maxId = Math.max(maxId, v.id());
         } else if (record instanceof SchemaVersionRemoved removed) {
             TreeMap<Integer, Version> versions = subjects.get(removed.subject());
@@ -364,6 +365,18 @@ public final class SchemaRegistry {
             } else {
                 subjectLevels.put(config.subject(), config.level());
             }
+        }
+    }
+
+    /**
+     * The canonical text of a logged schema: this registry logs canonical text already, but a topic
+     * written by another registry (Confluent's) may hold the text as it was sent.
+     */
+    private static String canonical(String logged) {
+        try {
+            return new Schema.Parser().parse(logged).toString();
+        } catch (RuntimeException e) {
+            return logged;
         }
     }
 

@@ -258,6 +258,16 @@ class SchemaRegistryTest {
     }
 
     @Test
+    void schemasLoggedAsSentByAnotherRegistryMatchTheirCanonicalForm() {
+        InMemoryRegistryLog log = new InMemoryRegistryLog();
+        log.append(new RegistryRecord.SchemaVersion("a-value", 1, 12, V1, false));
+        SchemaRegistry registry = SchemaRegistry.open(log);
+        assertThat(registry.register("a-value", V1.replace("\n", ""))).isEqualTo(12);
+        assertThat(registry.versions("a-value", false)).containsExactly(1);
+        assertThat(registry.register("b-value", OTHER)).isEqualTo(13);
+    }
+
+    @Test
     void aFailedLogWriteChangesNothing() {
         RegistryLog failing = new RegistryLog() {
             @Override
