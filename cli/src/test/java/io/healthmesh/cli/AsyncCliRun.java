@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Runs a long-lived command (watch, demo) on its own thread, so that a test can read its output while it runs and
@@ -44,6 +45,22 @@ public final class AsyncCliRun {
             }
             if (Instant.now().isAfter(deadline)) {
                 throw new AssertionError("no '" + text + "' within " + patience + "\nout:\n" + out() + "\nerr:\n" + err());
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    /** Waits until standard output has a match of {@code pattern}; fails after {@code patience}. */
+    public void awaitMatch(Pattern pattern, Duration patience) throws InterruptedException {
+        Instant deadline = Instant.now().plus(patience);
+        while (!pattern.matcher(out()).find()) {
+            if (exit.isDone()) {
+                throw new AssertionError("command ended (exit " + exit.join() + ") before printing /" + pattern
+                        + "/\nout:\n" + out() + "\nerr:\n" + err());
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("no /" + pattern + "/ within " + patience + "\nout:\n" + out()
+                        + "\nerr:\n" + err());
             }
             TimeUnit.MILLISECONDS.sleep(50);
         }

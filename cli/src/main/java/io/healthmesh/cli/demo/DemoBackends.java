@@ -12,6 +12,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.BindException;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -70,8 +72,7 @@ public final class DemoBackends implements AutoCloseable {
         Switch always = Switch.alwaysUp(clock);
         Switch flaky = new Switch(clock, Duration.ofSeconds(FLAKY_UP_S), Duration.ofSeconds(FLAKY_DOWN_S));
         Switch fragile = new Switch(clock, Duration.ofSeconds(FRAGILE_UP_S), Duration.ofSeconds(FRAGILE_DOWN_S));
-        Properties used = new Properties();
-        DemoBackends backends = new DemoBackends(new java.util.LinkedHashMap<>(), flaky, fragile, always);
+        DemoBackends backends = new DemoBackends(new LinkedHashMap<>(), flaky, fragile, always);
         try {
             DemoHttpServer http = backends.keep(bindHttp(port(remembered, "http")));
             http.route("/", always).route("/flaky", flaky).route("/fragile", fragile);
@@ -86,8 +87,9 @@ public final class DemoBackends implements AutoCloseable {
             backends.close();
             throw e;
         }
-        backends.ports.forEach((k, v) -> used.setProperty(k, Integer.toString(v)));
         if (portsFile != null) {
+            Properties used = new Properties();
+            backends.ports.forEach((k, v) -> used.setProperty(k, Integer.toString(v)));
             try (Writer w = Files.newBufferedWriter(portsFile, StandardCharsets.UTF_8)) {
                 used.store(w, "ports of the demo backends; reused by the next demo run on this data directory");
             }
@@ -166,7 +168,7 @@ public final class DemoBackends implements AutoCloseable {
     private static DemoUdpEcho bindUdp(int port, Switch state) throws IOException {
         try {
             return DemoUdpEcho.start(port, state);
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return DemoUdpEcho.start(0, state);
         }
     }
