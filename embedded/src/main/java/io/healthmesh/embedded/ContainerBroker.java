@@ -44,7 +44,7 @@ final class ContainerBroker implements TestBroker {
         KafkaContainer container = new KafkaContainer(name);
         try {
             container.start();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             container.close();
             throw e;
         }

@@ -71,7 +71,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             LOG.info("Embedded Kafka started at {} (data in {}) in {} ms",
                     kafka.bootstrapServers, dir, (System.nanoTime() - startedAt) / 1_000_000);
             return kafka;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (temporary) {
                 deleteQuietly(dir);
             }
@@ -116,9 +116,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         try {
             server.startup();
             return server;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // A half-started server holds sockets and threads; release them before reporting the failure.
             shutdown(server);
+            if (e instanceof Error error) {
+                throw error;
+            }
             throw new IllegalStateException("embedded Kafka failed to start on " + props.getProperty("listeners")
                     + ": " + e.getMessage(), e);
         }

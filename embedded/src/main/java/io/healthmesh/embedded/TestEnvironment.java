@@ -38,14 +38,19 @@ final class TestEnvironment implements AutoCloseable {
         BackendChoice choice = BackendChoice.choose(System.getProperty(KafkaExtension.CONTAINERS_PROPERTY),
                 ContainerBroker::dockerAnswers);
         TestBroker broker = startBroker(choice);
+        Admin admin = null;
         try {
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
             SchemaRegistryServer registry = SchemaRegistryServer.start(RegistryConfig.defaults(broker.bootstrapServers()));
-            Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
             STARTED.incrementAndGet();
             TestEnvironment environment = new TestEnvironment(broker, registry, admin);
             LOG.info("Tests share {}", environment.testKafka);
             return environment;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // e.g. the registry failed: a running container would outlive the JVM when Ryuk is disabled
+            if (admin != null) {
+                admin.close(Duration.ZERO);
+            }
             broker.close();
             throw e;
         }
