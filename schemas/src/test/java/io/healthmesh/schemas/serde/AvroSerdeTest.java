@@ -76,6 +76,36 @@ class AvroSerdeTest {
     }
 
     @Test
+    void oneSerdeServesManyThreadsAtOnce() throws Exception {
+        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, config);
+        int threads = 4;
+        int perThread = 2_000;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    int matched = 0;
+                    for (int i = 0; i < perThread; i++) {
+                        ProbeResult result = Records.probeResult();
+                        result.setLatencyMicros(thread * 1_000_000L + i);
+                        result.setDetail("thread " + thread + " record " + i);
+                        ProbeResult back = serde.deserializer().deserialize("results", serde.serializer().serialize("results", result));
+                        matched += back.equals(result) ? 1 : 0;
+                    }
+                    return matched;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> matched : done) {
+                assertThat(matched.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(perThread);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void withoutAutoRegisterAnUnregisteredSchemaIsASerializationErrorNamingTheSubject() {
         config.put("auto.register.schemas", "false");
         AvroSerde<GroupHealth> serde = AvroSerde.forValues(GroupHealth.class, config);
