@@ -1,0 +1,131 @@
+package io.healthmesh.aggregator;
+
+import io.healthmesh.aggregator.query.QueryApi;
+import io.healthmesh.aggregator.topology.AggregatorTopology;
+import io.healthmesh.ops.OpsServer;
+import io.healthmesh.schemas.TopicSetup;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The aggregator role: checks or creates the topics, starts Kafka Streams on {@link AggregatorTopology} with
+ * exactly-once v2, and serves {@code /metrics} (Kafka Streams metrics and the aggregator's own), {@code /healthz},
+ * {@code /readyz} (200 while Streams is RUNNING) and the query API on one HTTP port. A stream thread that dies
+ * (e.g. the schema registry is unreachable) is replaced and resumes from the last committed offsets, so a transient
+ * outage neither loses nor repeats an event.
+ */
+public final class AggregatorWorker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AggregatorWorker.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final KafkaStreams streams;
+    private final OpsServer ops;
+    private final HostInfo advertised;
+
+    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised) {
+        this.streams = streams;
+        this.ops = ops;
+        this.advertised = advertised;
+    }
+
+    /**
+     * Starts the worker; returns once Kafka Streams is started (not yet RUNNING: see {@link #isRunning()}).
+     *
+     * @throws IllegalStateException when an existing topic disagrees with the design (partitions, cleanup policy)
+     */
+    public static AggregatorWorker start(AggregatorConfig config) {
+        requireNonNull(config, "config");
+        ensureTopics(config);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        JvmMetrics.builder().register(registry);
+        AtomicReference<KafkaStreams> running = new AtomicReference<>();
+        OpsServer ops;
+        try {
+            ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
+                    () -> running.get() != null && running.get().state() == KafkaStreams.State.RUNNING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot bind " + config.httpHost() + ":" + config.httpPort(), e);
+        }
+        try {
+            HostInfo advertised = HostInfo.buildFromEndpoint(config.applicationServer() != null
+                    ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + ops.port());
+            KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, config.serdeConfig()),
+                    config.streamsProperties(advertised.host() + ":" + advertised.port()));
+            streams.setUncaughtExceptionHandler(e -> {
+                LOG.error("stream thread failed; replacing it, it resumes from the last commit", e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
+            registry.register(new KafkaMetricsBridge(streams::metrics));
+            new QueryApi(streams, advertised).mount(ops);
+            running.set(streams);
+            streams.start();
+            LOG.info("aggregator {} started: http port {}, application.server {}", config.applicationId(), ops.port(),
+                    advertised);
+            return new AggregatorWorker(streams, ops, advertised);
+        } catch (RuntimeException e) {
+            ops.close();
+            throw e;
+        }
+    }
+
+    private static void ensureTopics(AggregatorConfig config) {
+        Properties admin = new Properties();
+        admin.putAll(config.kafka());
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        try (Admin client = Admin.create(admin)) {
+            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replicationFactor());
+        }
+    }
+
+    private static String defaultHost(String bindHost) {
+        return bindHost.equals("0.0.0.0") || bindHost.equals("::") ? "127.0.0.1" : bindHost;
+    }
+
+    /** True while Kafka Streams is RUNNING (what {@code /readyz} answers). */
+    public boolean isRunning() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** The Kafka Streams state, for logs and tests. */
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** The bound HTTP port of the ops endpoint and query API. */
+    public int httpPort() {
+        return ops.port();
+    }
+
+    /** The {@code application.server} this instance advertises. */
+    public HostInfo advertised() {
+        return advertised;
+    }
+
+    /** Closes Kafka Streams cleanly (commits, flushes, leaves the group), then the HTTP server. */
+    @Override
+    public void close() {
+        try {
+            streams.close(CLOSE_TIMEOUT);
+        } finally {
+            ops.close();
+        }
+    }
+}

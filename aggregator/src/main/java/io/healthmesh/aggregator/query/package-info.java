@@ -1,0 +1,6 @@
+/**
+ * The aggregator's query API over its state stores: {@code GET /targets/{id}}, {@code GET /targets?group=G},
+ * {@code GET /groups/{id}}, {@code GET /groups/{id}/routable}, answered from the instance that owns the key and
+ * forwarded there over HTTP ({@code application.server}) when another instance is asked.
+ */
+package io.healthmesh.aggregator.query;
