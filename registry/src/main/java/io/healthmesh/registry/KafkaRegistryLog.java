@@ -50,11 +50,13 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
     private final String topic;
     private final Map<String, Object> clientProperties;
     private final KafkaProducer<byte[], byte[]> producer;
+    private final long writeWaitMs;
 
-    private KafkaRegistryLog(String topic, Map<String, Object> clientProperties, KafkaProducer<byte[], byte[]> producer) {
+    private KafkaRegistryLog(String topic, Map<String, Object> clientProperties, KafkaProducer<byte[], byte[]> producer, long writeWaitMs) {
         this.topic = topic;
         this.clientProperties = clientProperties;
         this.producer = producer;
+        this.writeWaitMs = writeWaitMs;
     }
 
     /** Makes sure the topic exists with one partition and compaction, and opens the producer. */
@@ -68,11 +70,14 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) WRITE_TIMEOUT.toMillis());
-        producerProps.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) WRITE_TIMEOUT.toMillis());
-        producerProps.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) WRITE_TIMEOUT.toMillis());
+        // bounds on a write while Kafka is away; kafka.* settings may tighten them
+        producerProps.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(WRITE_TIMEOUT.toMillis()));
+        producerProps.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(WRITE_TIMEOUT.toMillis()));
+        producerProps.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(WRITE_TIMEOUT.toMillis() / 3));
+        long writeWaitMs = millis(producerProps, ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                + millis(producerProps, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG) + 5_000;
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
-        return new KafkaRegistryLog(config.topic(), common, producer);
+        return new KafkaRegistryLog(config.topic(), common, producer, writeWaitMs);
     }
 
     @Override
@@ -109,7 +114,7 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
         RegistryRecordCodec.KeyValue keyValue = RegistryRecordCodec.encode(record);
         try {
             producer.send(new ProducerRecord<>(topic, 0, keyValue.key(), keyValue.value()))
-                    .get(WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(writeWaitMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RegistryException(RegistryException.STORE_ERROR, "Interrupted while writing to " + topic, e);
@@ -173,6 +178,15 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
                 return null;
             }
             throw e;
+        }
+    }
+
+    private static long millis(Map<String, Object> props, String key) {
+        String value = String.valueOf(props.get(key)).trim();
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("kafka." + key + ": " + value + " (expected: milliseconds)", e);
         }
     }
 
