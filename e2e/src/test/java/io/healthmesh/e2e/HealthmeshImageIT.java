@@ -1,0 +1,71 @@
+package io.healthmesh.e2e;
+
+import com.github.dockerjava.api.command.InspectImageResponse;
+import com.github.dockerjava.api.model.ContainerConfig;
+import com.github.dockerjava.api.model.HealthCheck;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The healthmesh image as docker/Dockerfile promises it: the {@code healthmesh} command as entrypoint, a non-root
+ * user, a HEALTHCHECK, and the dependencies in a layer below the thin jar's.
+ */
+class HealthmeshImageIT {
+
+    private static E2eImages images;
+
+    @BeforeAll
+    static void containerTier() {
+        assumeTrue(Boolean.getBoolean("healthmesh.containers"), "container tier off: run with -Pcontainers");
+        assumeTrue(Docker.answers(), "no Docker engine answers (as root, docker/ci-setup.sh installs and starts one)");
+        images = E2eImages.fromEnvironment(System.getenv());
+        images.requirePresent();
+    }
+
+    @Test
+    void entrypointIsTheHealthmeshCommandRunAsANonRootUser() {
+        InspectImageResponse image = DockerClientFactory.instance().client().inspectImageCmd(images.healthmesh()).exec();
+        ContainerConfig config = image.getConfig();
+        assertThat(config.getEntrypoint()).containsExactly("/usr/local/bin/healthmesh");
+        assertThat(config.getUser()).isNotBlank().isNotIn("root", "0");
+        HealthCheck health = config.getHealthcheck();
+        assertThat(health).isNotNull();
+        assertThat(health.getTest()).contains("/usr/local/bin/healthmesh-healthcheck");
+
+        try (GenericContainer<?> version = new GenericContainer<>(images.healthmesh()).withCommand("--version")
+                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(60)))) {
+            version.start();
+            assertThat(version.getLogs()).startsWith("healthmesh ");
+        }
+    }
+
+    @Test
+    void dependenciesLieInALayerBelowTheJar() throws Exception {
+        List<String> createdBy = ImageHistory.createdBy(images.healthmesh());
+        int lib = indexOf(createdBy, "/app/lib/");
+        int jar = indexOf(createdBy, "/app/");
+        assertThat(lib).as("a layer that copies /app/lib/").isNotNegative();
+        // history lists the newest layer first: the jar's layer must be newer (smaller index) than the libraries'
+        assertThat(jar).as("the jar's layer").isNotNegative().isLessThan(lib);
+    }
+
+    private static int indexOf(List<String> createdBy, String destination) {
+        for (int i = 0; i < createdBy.size(); i++) {
+            // legacy builder: "COPY dir:<hash> in /app/lib/"; BuildKit: "COPY cli/target/lib/ /app/lib/ # buildkit"
+            String line = createdBy.get(i).replace("# buildkit", "").trim();
+            if (line.contains("COPY") && line.endsWith(" " + destination)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
