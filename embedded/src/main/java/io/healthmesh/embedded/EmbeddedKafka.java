@@ -88,9 +88,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                     + BrokerProperties.advertisedAddress(cfg.host(), cfg.port()) + ": the port is in use");
         }
         for (int attempt = 1; ; attempt++) {
-            int[] ports = FreePorts.pick(bindAddress, 2);
-            int clientPort = cfg.port() != 0 ? cfg.port() : ports[0];
-            int controllerPort = ports[1] != clientPort ? ports[1] : ports[0];
+            int clientPort = cfg.port() != 0 ? cfg.port() : FreePorts.pick(bindAddress, 1)[0];
+            // The controller listener binds loopback whatever the client host is, so its port is probed there.
+            int[] loopbackPorts = FreePorts.pick(resolve(BrokerProperties.CONTROLLER_HOST), 2);
+            int controllerPort = loopbackPorts[0] != clientPort ? loopbackPorts[0] : loopbackPorts[1];
             Properties props = BrokerProperties.of(cfg.host(), clientPort, controllerPort, dir, overrides);
             try {
                 KafkaRaftServer server = startServer(props, dir);

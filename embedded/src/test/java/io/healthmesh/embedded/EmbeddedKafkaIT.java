@@ -151,6 +151,17 @@ class EmbeddedKafkaIT {
     }
 
     @Test
+    void wildcardHostBindsEveryInterfaceAndAdvertisesLoopback() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults().withHost("0.0.0.0"))) {
+            assertThat(kafka.bootstrapServers()).startsWith("127.0.0.1:");
+            createTopic(kafka, "everywhere", 1, Map.of());
+            StringRecords.produce(kafka.bootstrapServers(), "everywhere", List.of(new KeyValue("k", "v")));
+
+            assertThat(StringRecords.readAll(kafka.bootstrapServers(), "everywhere")).containsExactly(new KeyValue("k", "v"));
+        }
+    }
+
+    @Test
     void failsClearlyWhenTheGivenPortIsTaken(@TempDir Path dir) throws Exception {
         EmbeddedKafkaConfig cfg = EmbeddedKafkaConfig.defaults().withDataDir(dir.resolve("kafka"));
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
