@@ -107,6 +107,11 @@ class ProberHandoverIT {
                         .allSatisfy(r -> assertThat(r.getOutcome()).isEqualTo(ProbeOutcome.SUCCESS))
                         .allSatisfy(r -> assertThat(r.getRegion()).isEqualTo(region));
 
+                printDistribution("scheduling lag", collector.results(r -> r.getStartedAtMs() > splitAt).stream()
+                        .mapToLong(ProbeResult::getSchedulingLagMicros).sorted().toArray());
+                printDistribution("TCP connect latency", collector.results(r -> r.getStartedAtMs() > splitAt).stream()
+                        .mapToLong(ProbeResult::getLatencyMicros).sorted().toArray());
+
                 // 2. A stops: B probes everything within session timeout + two intervals
                 long stopAt = System.currentTimeMillis();
                 a.close();
@@ -138,6 +143,12 @@ class ProberHandoverIT {
                 }
             }
         }
+    }
+
+    private static void printDistribution(String what, long[] sortedMicros) {
+        System.out.printf("%s over %d probes: p50 %d us, p99 %d us, max %d us%n", what, sortedMicros.length,
+                sortedMicros[sortedMicros.length / 2], sortedMicros[(int) (sortedMicros.length * 0.99)],
+                sortedMicros[sortedMicros.length - 1]);
     }
 
     static Map<String, String> settings(TestKafka kafka, Topics topics, String region, String id) {

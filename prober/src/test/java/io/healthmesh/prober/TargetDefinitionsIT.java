@@ -6,6 +6,8 @@ import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.embedded.KafkaExtension;
 import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.prober.assign.TargetAssignment;
+import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schemas.RejectedHeaders;
@@ -19,9 +21,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +37,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -136,6 +142,77 @@ class TargetDefinitionsIT {
                     assertThat(r.getGeneration()).isEqualTo(ProbeFingerprint.of(moved)));
             assertThat(ProbeFingerprint.of(moved)).isNotEqualTo(ProbeFingerprint.of(tcp("moved", first)));
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void everyRegionProbesEveryTargetMeantForIt(TestKafka kafka) throws Exception {
+        Topics topics = topics(kafka);
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String east = "east-" + suffix;
+        String west = "west-" + suffix;
+        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+             DefinitionWriter writer = new DefinitionWriter(kafka, topics);
+             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
+                     topics.probeResults(), 3);
+             ProberWorker eastWorker = worker(kafka, topics, east);
+             ProberWorker westWorker = worker(kafka, topics, west)) {
+            InetSocketAddress at = listeners.address(0);
+            writer.put(tcp("everywhere", at));
+            writer.put(tcp("east-only", at).withRegions(List.of(east), QuorumPolicy.ANY, 1));
+
+            Await.until(Duration.ofSeconds(20), () -> regionsOf(results, "everywhere").size() == 2
+                            && !regionsOf(results, "east-only").isEmpty(),
+                    () -> "regions seen: everywhere " + regionsOf(results, "everywhere") + ", east-only "
+                            + regionsOf(results, "east-only"));
+            long seen = System.currentTimeMillis();
+            Await.until(Duration.ofSeconds(10), () -> countAfter(results, "east-only", seen) >= 3,
+                    () -> "east-only results: " + countAfter(results, "east-only", seen));
+
+            assertThat(regionsOf(results, "everywhere")).containsExactlyInAnyOrder(east, west);
+            assertThat(regionsOf(results, "east-only")).containsExactly(east);
+            assertThat(eastWorker.probedTargets()).containsExactlyInAnyOrder("everywhere", "east-only");
+            assertThat(westWorker.probedTargets()).containsExactly("everywhere");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void unreachableRegistryDelaysDefinitionsButNeverRejectsThem(TestKafka kafka) throws Exception {
+        Topics topics = topics(kafka);
+        String region = "retry-" + UUID.randomUUID().toString().substring(0, 8);
+        AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
+        AtomicInteger outages = new AtomicInteger(3);
+        Deserializer<TargetDefinition> flaky = (topic, data) -> {
+            if (outages.getAndDecrement() > 0) {
+                throw new SerializationException("schema registry unreachable (simulated)");
+            }
+            return serde.deserializer().deserialize(topic, data);
+        };
+        Map<String, TargetSpec> scheduled = new ConcurrentHashMap<>();
+        AtomicInteger rejections = new AtomicInteger();
+        ProberConfig config = ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "solo"));
+        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+             DefinitionWriter writer = new DefinitionWriter(kafka, topics);
+             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));
+             TargetAssignment assignment = new TargetAssignment(new KafkaConsumer<>(KafkaClients.consumer(config)),
+                     topics.targets(), region, flaky, TargetSink.of(s -> scheduled.put(s.id(), s), scheduled::remove),
+                     producer, topics.rejected(), config.rejectedBy(), reason -> rejections.incrementAndGet())) {
+            writer.put(tcp("a", listeners.address(0)));
+            assignment.start();
+
+            Await.until(Duration.ofSeconds(20), () -> scheduled.containsKey("a") && assignment.ready(),
+                    () -> "scheduled: " + scheduled.keySet() + ", outages left: " + outages.get());
+
+            assertThat(outages.get()).isNegative();
+            assertThat(rejections.get()).isZero();
+            assertThat(assignment.ownedTargets()).isEqualTo(1);
+        }
+    }
+
+    private static java.util.Set<String> regionsOf(ResultCollector results, String id) {
+        return results.results(r -> r.getTargetId().equals(id)).stream().map(ProbeResult::getRegion)
+                .collect(java.util.stream.Collectors.toSet());
     }
 
     private static TargetSpec tcp(String id, InetSocketAddress at) {

@@ -121,7 +121,11 @@ public final class TargetAssignment implements AutoCloseable {
         } catch (WakeupException | InterruptException e) {
             // close() asked us to stop
         } catch (RuntimeException e) {
-            LOG.error("target assignment stopped: the worker no longer follows target changes", e);
+            if (running) {
+                LOG.error("target assignment stopped: the worker no longer follows target changes", e);
+            } else {
+                LOG.debug("target assignment failed while closing", e);
+            }
         } finally {
             try {
                 consumer.close(CLOSE_TIMEOUT);   // leaves the group; the revocation callback stops our targets
@@ -136,6 +140,9 @@ public final class TargetAssignment implements AutoCloseable {
 
     private void handle(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> records) {
         for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (!running) {
+                return;   // closing: a slow registry call may have outlived close()'s patience; apply nothing more
+            }
             DefinitionVerdict verdict = reader.read(record.topic(), record.key(), record.value());
             if (verdict instanceof DefinitionVerdict.Valid v) {
                 owned.apply(partition, v.spec().id(), v.spec());
