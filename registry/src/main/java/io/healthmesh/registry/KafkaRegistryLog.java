@@ -145,7 +145,7 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
                         throw e;
                     }
                 }
-                description = describe(admin, topic);
+                description = describeOnceKnown(admin, topic);
             }
             if (description == null) {
                 throw new IllegalStateException(topic + ": missing after creation");
@@ -168,6 +168,21 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
             throw new IllegalStateException("Cannot check or create the schema topic " + topic + ": "
                     + (e instanceof ExecutionException ? e.getCause() : e), e);
         }
+    }
+
+    /**
+     * A topic just created is known to the controller before the answering broker's metadata has it: describe
+     * says "unknown" for some milliseconds. Ask again until it is known or the admin timeout has passed.
+     */
+    private static TopicDescription describeOnceKnown(Admin admin, String topic)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+        TopicDescription description = describe(admin, topic);
+        while (description == null && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(50);
+            description = describe(admin, topic);
+        }
+        return description;
     }
 
     private static TopicDescription describe(Admin admin, String topic) throws InterruptedException, ExecutionException, TimeoutException {
