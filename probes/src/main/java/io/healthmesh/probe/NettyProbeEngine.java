@@ -78,18 +78,29 @@ public final class NettyProbeEngine implements ProbeEngine {
             return CompletableFuture.completedFuture(ProbeReport.of(Outcome.ERROR, 0, "probe engine closed"));
         }
         try {
-            return runner.run(target, group.next());
+            CompletableFuture<ProbeReport> report = runner.run(target, group.next());
+            if (closed) {
+                runner.abortAll("probe engine closed"); // close() raced with this call: do not leave it hanging
+            }
+            return report;
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(ProbeReport.of(Outcome.ERROR, 0, FailureClassifier.detail(e)));
         }
     }
 
+    /** Probes started and not yet ended; for the prober's in-flight gauge. */
+    public int inFlight() {
+        return runner.inFlight();
+    }
+
+    /** Ends every probe in flight with {@code ERROR} ("probe engine closed"), then releases sockets and threads. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        runner.abortAll("probe engine closed"); // first: closing channels below must not produce other verdicts
         icmp.close();
         gate.close();
         if (ownsGroup) {

@@ -7,7 +7,9 @@ import io.netty.channel.EventLoop;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,6 +23,7 @@ final class ProbeRunner {
 
     private final Map<Protocol, Prober> probers;
     private final AddressGate gate;
+    private final Set<ProbeContext> inFlight = ConcurrentHashMap.newKeySet();
 
     ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate) {
         this.probers = new EnumMap<>(probers);
@@ -30,12 +33,29 @@ final class ProbeRunner {
     /** Starts a probe on {@code loop}; the future completes on that loop and never exceptionally. */
     CompletableFuture<ProbeReport> run(TargetSpec target, EventLoop loop) {
         ProbeContext probe = new ProbeContext(target, loop, System.nanoTime());
+        inFlight.add(probe);
+        probe.result().whenComplete((report, failure) -> inFlight.remove(probe));
         try {
             loop.execute(() -> start(probe));
         } catch (RuntimeException e) {
             probe.result().complete(ProbeReport.of(Outcome.ERROR, 0, "engine is shutting down"));
         }
         return probe.result();
+    }
+
+    /** Probes started and not yet ended. */
+    int inFlight() {
+        return inFlight.size();
+    }
+
+    /**
+     * Ends every probe in flight with {@code ERROR}: used when the engine closes, because a shut-down event loop
+     * would never run their deadlines and their futures would never complete.
+     */
+    void abortAll(String reason) {
+        for (ProbeContext probe : inFlight) {
+            probe.result().complete(ProbeReport.of(Outcome.ERROR, 0, reason));
+        }
     }
 
     private void start(ProbeContext probe) {

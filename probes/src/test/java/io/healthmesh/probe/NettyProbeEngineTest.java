@@ -1,0 +1,89 @@
+package io.healthmesh.probe;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.TargetSpec;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class NettyProbeEngineTest {
+
+    @Test
+    void manyConcurrentProbesAllEndWithTheRightOutcome() throws Exception {
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(2), null);
+             ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
+            int refusedPort = TcpProberTest.closedPort();
+            List<CompletableFuture<ProbeReport>> open = new ArrayList<>();
+            List<CompletableFuture<ProbeReport>> refused = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                open.add(engine.probe(Targets.tcp(server.port(), 5000)));
+                refused.add(engine.probe(Targets.tcp(refusedPort, 5000)));
+            }
+            for (CompletableFuture<ProbeReport> f : open) {
+                assertThat(f.get(10, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.SUCCESS);
+            }
+            for (CompletableFuture<ProbeReport> f : refused) {
+                assertThat(f.get(10, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+            }
+            assertThat(engine.inFlight()).isZero();
+        }
+    }
+
+    @Test
+    void closingEndsProbesInFlightInsteadOfLeavingThemHanging() throws Exception {
+        try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.awaitClose(30_000))) {
+            NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+            TargetSpec slow = Targets.http(server.port(), 30_000);
+            CompletableFuture<ProbeReport> pending = engine.probe(slow);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (server.requests().isEmpty() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(server.requests()).hasSize(1);
+            engine.close();
+            ProbeReport report = pending.get(5, TimeUnit.SECONDS);
+            assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(report.detail()).isEqualTo("probe engine closed");
+            assertThat(engine.probe(slow).get(1, TimeUnit.SECONDS).detail()).isEqualTo("probe engine closed");
+        }
+    }
+
+    @Test
+    void badInputIsAnErrorReportNotAnException() throws Exception {
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null)) {
+            assertThat(engine.probe(null).get(1, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
+            TargetSpec badStatus = Targets.http(TcpProberTest.closedPort(), 1000)
+                    .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
+                            List.of("abc"), false, java.util.Map.of(), null, false));
+            ProbeReport report = engine.probe(badStatus).get(5, TimeUnit.SECONDS);
+            assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(report.detail()).contains("expectedStatuses: 'abc'");
+            TargetSpec headerInjection = Targets.http(TcpProberTest.closedPort(), 1000)
+                    .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
+                            List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));
+            assertThat(engine.probe(headerInjection).get(5, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
+        }
+    }
+
+    @Test
+    void runsOnACallerOwnedGroupAndLeavesItRunning() throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
+            try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults(), group)) {
+                assertThat(engine.probe(Targets.tcp(server.port(), 2000)).get(5, TimeUnit.SECONDS).outcome())
+                        .isEqualTo(Outcome.SUCCESS);
+            }
+            assertThat(group.isShuttingDown()).isFalse();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
