@@ -1,0 +1,256 @@
+package io.healthmesh.pipeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.aggregator.AggregatorWorker;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.prober.ProberConfig;
+import io.healthmesh.prober.ProberWorker;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.schemas.TargetSpecs;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A whole healthmesh on the test broker: one real {@link AggregatorWorker}, real {@link ProberWorker}s started per
+ * region, a producer of target definitions, and {@code read_committed} logs of the health-state, group-state and
+ * probe-results topics. Every pipeline has its own topic prefix, aggregator application id and region names (the
+ * region names the probers' consumer group, which is broker-wide), so pipelines never see each other's records.
+ * {@link #close()} stops everything, probers first.
+ */
+final class Pipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+    /** Partitions of the targets and probe-results topics: few, so that groups settle fast. */
+    static final int PARTITIONS = 2;
+    /** How long starting or settling may take on a loaded two-core machine. */
+    static final Duration STARTUP = Duration.ofSeconds(45);
+
+    private final TestKafka kafka;
+    private final String run;
+    private final Topics topics;
+    private final AggregatorConfig aggregatorConfig;
+    private final Map<String, ProberWorker> probers = new LinkedHashMap<>();
+    /** Everything to close, most recent first. */
+    private final Deque<AutoCloseable> closing = new ArrayDeque<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ObjectMapper json = new ObjectMapper();
+    private AggregatorWorker aggregator;
+    private KafkaProducer<String, TargetDefinition> definitions;
+    private TopicLog<TargetHealth> health;
+    private TopicLog<GroupHealth> groups;
+    private TopicLog<ProbeResult> results;
+
+    private Pipeline(TestKafka kafka, String run, AggregatorConfig aggregatorConfig) {
+        this.kafka = kafka;
+        this.run = run;
+        this.topics = aggregatorConfig.topics();
+        this.aggregatorConfig = aggregatorConfig;
+    }
+
+    /**
+     * Starts the aggregator (which creates the topics), the logs and the definition producer, and returns once the
+     * aggregator is RUNNING. No prober runs yet: see {@link #startProber}.
+     */
+    static Pipeline start(TestKafka kafka, Path stateDir) {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> settings = new HashMap<>();
+        settings.put("bootstrap.servers", kafka.bootstrapServers());
+        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("application.id", "pipeline-" + run);
+        settings.put("topic.prefix", "pipeline-" + run + ".");
+        settings.put("state.dir", stateDir.resolve(run).toString());
+        settings.put("http.host", "127.0.0.1");
+        settings.put("http.port", "0");
+        settings.put("partitions", Integer.toString(PARTITIONS));
+        settings.put("kafka.session.timeout.ms", "6000");
+        settings.put("kafka.heartbeat.interval.ms", "1000");
+        Pipeline pipeline = new Pipeline(kafka, run, AggregatorConfig.from(settings));
+        try {
+            pipeline.startAggregatorAndLogs();
+            return pipeline;
+        } catch (RuntimeException | Error e) {
+            pipeline.close();
+            throw e;
+        }
+    }
+
+    private void startAggregatorAndLogs() {
+        aggregator = AggregatorWorker.start(aggregatorConfig);
+        closing.push(aggregator);
+        Map<String, Object> serde = kafka.serdeConfig();
+        AvroSerde<TargetDefinition> definitionSerde = AvroSerde.forValues(TargetDefinition.class, serde);
+        closing.push(definitionSerde);
+        definitions = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), definitionSerde.serializer());
+        closing.push(definitions);
+        AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, serde);
+        closing.push(healthSerde);
+        health = new TopicLog<>(kafka.bootstrapServers(), topics.healthState(), healthSerde.deserializer());
+        closing.push(health);
+        AvroSerde<GroupHealth> groupSerde = AvroSerde.forValues(GroupHealth.class, serde);
+        closing.push(groupSerde);
+        groups = new TopicLog<>(kafka.bootstrapServers(), topics.groupState(), groupSerde.deserializer());
+        closing.push(groups);
+        AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, serde);
+        closing.push(resultSerde);
+        results = new TopicLog<>(kafka.bootstrapServers(), topics.probeResults(), resultSerde.deserializer());
+        closing.push(results);
+        Await.until(STARTUP, aggregator::isRunning, () -> "aggregator state " + aggregator.state());
+    }
+
+    /** The region name this pipeline uses for {@code name}: unique per pipeline, e.g. {@code a-1f2e3d4c}. */
+    String region(String name) {
+        return name + "-" + run;
+    }
+
+    /**
+     * Starts a prober of region {@link #region(String) region(name)} with the default deny list plus
+     * {@code extraDenied} CIDRs, and returns once it is ready (assigned, initial read of the targets done).
+     */
+    ProberWorker startProber(String name, List<String> extraDenied) {
+        if (probers.containsKey(name)) {
+            throw new IllegalStateException("a prober of region " + name + " runs already");
+        }
+        List<String> deny = new ArrayList<>(ProbeEngineConfig.DEFAULT_DENY_LIST);
+        deny.addAll(extraDenied);
+        Map<String, String> settings = new HashMap<>();
+        settings.put("bootstrap.servers", kafka.bootstrapServers());
+        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("region", region(name));
+        settings.put("prober.id", "prober-" + name + "-" + run);
+        settings.put("topic.prefix", topics.prefix());
+        settings.put("http.host", "127.0.0.1");
+        settings.put("http.port", "0");
+        settings.put("event.loop.threads", "1");
+        settings.put("deny.list", String.join(",", deny));
+        settings.put("kafka.session.timeout.ms", "6000");
+        settings.put("kafka.heartbeat.interval.ms", "500");
+        ProberWorker prober = ProberWorker.start(ProberConfig.from(settings));
+        probers.put(name, prober);
+        closing.push(prober);
+        Await.until(STARTUP, prober::ready, () -> "prober of region " + name + " not ready");
+        return prober;
+    }
+
+    /** Stops every prober of region {@code name} (closes it) and returns the instant the close returned. */
+    long stopProber(String name) {
+        ProberWorker prober = probers.remove(name);
+        if (prober == null) {
+            throw new IllegalStateException("no prober of region " + name + " runs");
+        }
+        prober.close();
+        return System.currentTimeMillis();
+    }
+
+    /** Writes a target definition and waits until the broker has it. */
+    void define(TargetSpec spec) {
+        try {
+            definitions.send(new ProducerRecord<>(topics.targets(), spec.id(), TargetSpecs.toAvro(spec)))
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot write the definition of " + spec.id(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing " + spec.id(), e);
+        }
+    }
+
+    /** Target state events, as a user of {@code health-state} sees them. */
+    TopicLog<TargetHealth> health() {
+        return health;
+    }
+
+    /** Group routing events, as a user of {@code group-state} sees them. */
+    TopicLog<GroupHealth> groups() {
+        return groups;
+    }
+
+    /** Every probe result published by the probers. */
+    TopicLog<ProbeResult> results() {
+        return results;
+    }
+
+    AggregatorConfig aggregatorConfig() {
+        return aggregatorConfig;
+    }
+
+    /**
+     * {@code GET /targets/{id}} on the aggregator's query API: the JSON when it answers 200, empty while it answers
+     * 404 (not aggregated yet) or 503 (stores not queryable yet). Any other status fails the test.
+     */
+    Optional<JsonNode> queryTarget(String id) {
+        String path = "/targets/" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + aggregator.httpPort() + path))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return switch (response.statusCode()) {
+                case 200 -> Optional.of(json.readTree(response.body()));
+                case 404, 503 -> Optional.empty();
+                default -> throw new AssertionError("GET " + path + ": " + response.statusCode() + " " + response.body());
+            };
+        } catch (IOException e) {
+            throw new AssertionError("GET " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted during GET " + path, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ProberWorker prober : probers.values()) {
+            closing.remove(prober);
+            closeQuietly(prober);
+        }
+        probers.clear();
+        while (!closing.isEmpty()) {
+            closeQuietly(closing.pop());
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            // a failing close must not hide the test's own failure; the broker outlives the pipeline anyway
+            LOG.warn("closing {} failed", resource, e);
+        }
+    }
+}
