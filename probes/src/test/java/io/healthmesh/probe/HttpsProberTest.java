@@ -85,6 +85,19 @@ class HttpsProberTest {
     }
 
     @Test
+    void serverThatNeverCompletesTheHandshakeTimesOutInTheTlsPhase() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(10_000))) {
+            TargetSpec target = Targets.target(Protocol.HTTPS, "127.0.0.1", server.port(), 800)
+                    .withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), false, Map.of(), null, false));
+            ProbeReport report = run(target);
+            assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
+            assertThat(report.detail()).contains("TLS handshake");
+            assertThat(report.connectMicros()).isNotNull();
+            assertThat(report.tlsMicros()).isNull();
+        }
+    }
+
+    @Test
     void plainHttpServerBehindHttpsTargetIsATlsFailure() throws Exception {
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) ->
                 srv.write(s, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))) {

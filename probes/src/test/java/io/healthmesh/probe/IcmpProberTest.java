@@ -85,6 +85,22 @@ class IcmpProberTest {
         }
     }
 
+    /**
+     * On a raw socket the kernel's own "host unreachable" (sent once ARP for the silent address gives up, about
+     * 3 s with default neighbour settings) is matched to our echo.
+     */
+    @Test
+    void rawSocketSeesHostUnreachableForTheSilentAddress() throws Exception {
+        String why = IcmpSupport.whyNot(IcmpSocketKind.RAW, "127.0.0.1");
+        assumeTrue(why == null, () -> why + " (raw sockets need CAP_NET_RAW)");
+        try (DeadEndNetwork network = DeadEndNetwork.create()) {
+            assumeTrue(network.unavailableReason() == null, network::unavailableReason);
+            ProbeReport report = probe(IcmpSocketKind.RAW, network.silentAddress().getHostAddress(), 15_000);
+            assertThat(report.outcome()).isEqualTo(Outcome.HOST_UNREACHABLE);
+            assertThat(report.detail()).contains("ICMP host unreachable");
+        }
+    }
+
     @Test
     void closedPingerCompletesEchoesInsteadOfHanging() throws Exception {
         IcmpPinger pinger = new IcmpPinger(IcmpSocketKind.AUTO, 4);
