@@ -91,7 +91,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("deny.list", "169.254.0.0/16,fd00:ec2::/32", "comma-separated CIDRs, may be empty",
                     "Destinations never probed (BLOCKED_BY_POLICY), checked after DNS resolution."),
             new Setting("buffer.capacity", Integer.toString(DEFAULT_BUFFER_CAPACITY), "1..10000000",
-                    "Results held while Kafka is unreachable; when full the oldest is dropped (counted)."),
+                    "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
+                            + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
             new Setting("event.loop.threads", "<available processors>", "1..256",
                     "Threads of the probe engine's Netty event loop."));
 
@@ -125,7 +126,10 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         }
         String userInfo = r.optional("basic.auth.user.info");
         String region = r.matching("region", DEFAULT_REGION, REGION, "1-64 of [A-Za-z0-9._-]");
-        String proberId = r.matching("prober.id", defaultProberId(), PROBER_ID, "1-128 of [A-Za-z0-9._:@-]");
+        String proberId = r.matching("prober.id", null, PROBER_ID, "1-128 of [A-Za-z0-9._:@-]");
+        if (proberId == null) {
+            proberId = defaultProberId();
+        }
         String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
         String httpHost = r.optional("http.host");
         int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
@@ -197,11 +201,14 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     }
 
     private static String defaultProberId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
+        // containers set HOSTNAME; asking the resolver can take seconds where DNS is slow
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "unknown-host";
+            }
         }
         String id = host.replaceAll("[^A-Za-z0-9._:@-]", "_") + "-" + ProcessHandle.current().pid();
         return id.length() <= 128 ? id : id.substring(id.length() - 128);

@@ -264,21 +264,22 @@ public final class TargetAssignment implements AutoCloseable {
             LOG.warn("lost target partitions {}: their targets are no longer probed here", partitions);
         }
 
+        /** Best effort: a failure here only means a later owner may reject a bad record again. */
         private void commitOnHandOver(Collection<TopicPartition> partitions) {
-            Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
-            for (TopicPartition partition : partitions) {
-                Long judged = judgedBefore.get(partition);
-                long position = consumer.position(partition);
-                if (judged != null && position > judged) {
-                    advance.put(partition, new OffsetAndMetadata(position));
+            try {
+                Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
+                for (TopicPartition partition : partitions) {
+                    Long judged = judgedBefore.get(partition);
+                    long position = consumer.position(partition);
+                    if (judged != null && position > judged) {
+                        advance.put(partition, new OffsetAndMetadata(position));
+                    }
                 }
-            }
-            if (!advance.isEmpty()) {
-                try {
+                if (!advance.isEmpty()) {
                     consumer.commitSync(advance, Duration.ofSeconds(2));
-                } catch (RuntimeException e) {
-                    LOG.debug("committing judged offsets on hand-over failed (only duplicate rejections can follow)", e);
                 }
+            } catch (RuntimeException e) {
+                LOG.debug("committing judged offsets on hand-over failed (only duplicate rejections can follow)", e);
             }
         }
 

@@ -2,9 +2,13 @@ package io.healthmesh.prober.publish;
 
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.schema.ProbeResult;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,15 +26,16 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Probers call {@link #offer}, which only appends to a bounded {@link ResultBuffer} (oldest dropped first,
  * counted) and never blocks. One publisher thread serializes and hands results to the producer, keeping at
- * most {@link #MAX_UNACKNOWLEDGED} results unacknowledged inside it: while Kafka is away, results pile up in
- * the bounded buffer, where the drop-oldest rule applies, not in the producer. A send the producer refuses
+ * most {@code maxUnacknowledged} results unacknowledged inside it: while Kafka is away, results pile up in
+ * the bounded buffer, where the drop-oldest rule applies, not in the producer. At most
+ * {@code capacity + maxUnacknowledged} results are held in all. A send the producer refuses
  * (metadata not available within {@code max.block.ms}, the schema registry unreachable) puts the result back
  * at the head and retries after {@link #RETRY_BACKOFF}, so results keep their order.
  */
 public final class ResultPublisher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultPublisher.class);
-    /** Results handed to the producer and not yet acknowledged, at most. */
+    /** The most results the worker lets the producer hold unacknowledged. */
     public static final int MAX_UNACKNOWLEDGED = 1_024;
     static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
     private static final long POLL_MS = 100;
@@ -43,20 +48,25 @@ public final class ResultPublisher implements AutoCloseable {
     private final Runnable onDropped;
     private final Runnable onFailed;
     private final ResultBuffer<CompletedProbe> buffer;
-    private final Semaphore unacknowledged = new Semaphore(MAX_UNACKNOWLEDGED);
+    private final Semaphore unacknowledged;
     private final Thread thread;
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile long drainDeadlineNanos;
+    private volatile boolean failing;
+    /** Publisher thread only. */
+    private boolean refusing;
 
     /**
      * @param producer idempotent producer of byte arrays; not closed here
      * @param capacity results the buffer holds before it drops the oldest
+     * @param maxUnacknowledged results handed to the producer and not yet acknowledged, at most
      * @param onDropped counts a result dropped from the full buffer
      * @param onFailed counts a result Kafka did not accept
      */
     public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
-                           String region, String proberId, int capacity, Runnable onDropped, Runnable onFailed) {
+                           String region, String proberId, int capacity, int maxUnacknowledged,
+                           Runnable onDropped, Runnable onFailed) {
         this.producer = requireNonNull(producer, "producer");
         this.topic = requireNonNull(topic, "topic");
         this.serializer = requireNonNull(serializer, "serializer");
@@ -65,6 +75,10 @@ public final class ResultPublisher implements AutoCloseable {
         this.onDropped = requireNonNull(onDropped, "onDropped");
         this.onFailed = requireNonNull(onFailed, "onFailed");
         this.buffer = new ResultBuffer<>(capacity);
+        if (maxUnacknowledged < 1) {
+            throw new IllegalArgumentException("maxUnacknowledged: " + maxUnacknowledged + " (expected: >= 1)");
+        }
+        this.unacknowledged = new Semaphore(maxUnacknowledged);
         this.thread = new Thread(this::run, "healthmesh-prober-publisher");
         this.thread.setDaemon(true);
     }
@@ -110,21 +124,64 @@ public final class ResultPublisher implements AutoCloseable {
             return false;   // Kafka is not acknowledging: keep results in the bounded buffer
         }
         String key = probe.target().id();
+        Delivery delivery = new Delivery(key);
         try {
             byte[] value = serializer.serialize(topic, ProbeResults.toAvro(probe, region, proberId));
-            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value),
-                    (metadata, error) -> {
-                        unacknowledged.release();
-                        if (error != null) {
-                            onFailed.run();
-                            LOG.warn("result of {} not published: {}", key, error.toString());
-                        }
-                    });
-            return true;
+            producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value), delivery);
         } catch (KafkaException e) {
-            unacknowledged.release();
-            LOG.warn("cannot publish results now, retrying in {}: {}", RETRY_BACKOFF, e.toString());
+            delivery.refused = e;
+        }
+        delivery.sending = false;
+        if (delivery.refused == null) {
+            refusing = false;
+            return true;
+        }
+        unacknowledged.release();
+        if (delivery.refused instanceof RetriableException || delivery.refused instanceof SerializationException) {
+            if (!refusing) {
+                refusing = true;   // one warning per outage; results wait in the buffer meanwhile
+                LOG.warn("cannot publish results now, retrying every {} while results wait in the buffer: {}",
+                        RETRY_BACKOFF, delivery.refused.toString());
+            }
             return false;
+        }
+        onFailed.run();
+        LOG.warn("result of {} cannot be published, dropped: {}", key, delivery.refused.toString());
+        return true;
+    }
+
+    /**
+     * The callback of one send. The producer reports some refusals (no metadata within {@code max.block.ms})
+     * through the callback while {@code send} is still running, on this thread: those are kept to be retried
+     * from the buffer rather than counted as lost.
+     */
+    private final class Delivery implements Callback {
+        private final String key;
+        private boolean sending = true;
+        private Exception refused;
+
+        Delivery(String key) {
+            this.key = key;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception error) {
+            if (sending && error != null && Thread.currentThread() == thread) {
+                refused = error;
+                return;
+            }
+            unacknowledged.release();
+            if (error == null) {
+                failing = false;
+                return;
+            }
+            onFailed.run();
+            if (!failing) {
+                failing = true;   // one warning per run of failures, not one per result
+                LOG.warn("results not published (first: {}): {}", key, error.toString());
+            } else {
+                LOG.debug("result of {} not published: {}", key, error.toString());
+            }
         }
     }
 
