@@ -1,0 +1,53 @@
+package io.healthmesh.prober.metrics;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.prober.schedule.CompletedProbe;
+import io.healthmesh.prober.schedule.SkipReason;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProberMetricsTest {
+
+    @Test
+    void exposesEveryDocumentedSeriesInTheTextFormat() throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ProberMetrics metrics = new ProberMetrics(registry);
+        metrics.gauges(() -> 7, () -> 3, () -> 11);
+        TargetSpec spec = TargetSpec.of("t", "g", "127.0.0.1", 443, Protocol.HTTPS);
+        metrics.completed(new CompletedProbe(spec, 1L, 0L, 2_500, ProbeReport.of(Outcome.TIMEOUT, 2_000_000, null)));
+        metrics.skipped(SkipReason.IN_FLIGHT_LIMIT);
+        metrics.delayed();
+        metrics.bufferDropped();
+        metrics.publishFailed();
+        metrics.rejected("INVALID_DEFINITION");
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, registry.scrape());
+        String text = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(text)
+                .contains("healthmesh_prober_probes_total{outcome=\"TIMEOUT\",protocol=\"HTTPS\"} 1.0")
+                .contains("healthmesh_prober_probes_total{outcome=\"SUCCESS\",protocol=\"TCP\"} 0.0")
+                .contains("healthmesh_prober_probe_latency_seconds_bucket{protocol=\"HTTPS\",le=\"2.5\"} 1")
+                .contains("healthmesh_prober_probe_latency_seconds_bucket{protocol=\"HTTPS\",le=\"1.0\"} 0")
+                .contains("healthmesh_prober_scheduling_lag_seconds_bucket{le=\"0.005\"} 1")
+                .contains("healthmesh_prober_probes_skipped_total{reason=\"IN_FLIGHT_LIMIT\"} 1.0")
+                .contains("healthmesh_prober_probes_delayed_total 1.0")
+                .contains("healthmesh_prober_buffer_dropped_total 1.0")
+                .contains("healthmesh_prober_publish_failures_total 1.0")
+                .contains("healthmesh_prober_rejected_definitions_total{reason=\"INVALID_DEFINITION\"} 1.0")
+                .contains("healthmesh_prober_targets_owned 7.0")
+                .contains("healthmesh_prober_probes_in_flight 3.0")
+                .contains("healthmesh_prober_buffered_results 11.0");
+    }
+}
