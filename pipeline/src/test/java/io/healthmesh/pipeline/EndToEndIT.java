@@ -76,14 +76,14 @@ class EndToEndIT {
             pipeline.define(web2);
 
             for (String id : List.of("web-1", "web-2")) {
-                awaitStatus(pipeline, id, HealthStatus.HEALTHY, 0L);
+                awaitStatus(pipeline, id, HealthStatus.HEALTHY, 0L, Pipeline.STARTUP);
             }
             awaitGroup(pipeline, g -> !g.getFailOpen() && g.getHealthy() == 2, 0L, "both members HEALTHY");
 
             long hungAt1 = backend1.hang();
             long hungAt2 = backend2.hang();
-            Received<TargetHealth> down1 = awaitStatus(pipeline, "web-1", HealthStatus.UNHEALTHY, hungAt1);
-            Received<TargetHealth> down2 = awaitStatus(pipeline, "web-2", HealthStatus.UNHEALTHY, hungAt2);
+            Received<TargetHealth> down1 = awaitStatus(pipeline, "web-1", HealthStatus.UNHEALTHY, hungAt1, PATIENCE);
+            Received<TargetHealth> down2 = awaitStatus(pipeline, "web-2", HealthStatus.UNHEALTHY, hungAt2, PATIENCE);
             DetectionWindow window = DetectionWindow.of(web1, Duration.ZERO);
             assertDetectedInTime(pipeline, "web-1", Math.max(hungAt1, backend1.lastAnsweredAtMs()), down1, window);
             assertDetectedInTime(pipeline, "web-2", Math.max(hungAt2, backend2.lastAnsweredAtMs()), down2, window);
@@ -99,7 +99,7 @@ class EndToEndIT {
             long resumedAt = Math.min(backend1.resume(), backend2.resume());
             long upBound = INTERVAL_MS + window.toHealthy().toMillis() + PIPELINE_SLACK_MS;
             for (String id : List.of("web-1", "web-2")) {
-                Received<TargetHealth> up = awaitStatus(pipeline, id, HealthStatus.HEALTHY, resumedAt);
+                Received<TargetHealth> up = awaitStatus(pipeline, id, HealthStatus.HEALTHY, resumedAt, PATIENCE);
                 assertThat(up.value().getPreviousStatus()).isEqualTo(HealthStatus.UNHEALTHY);
                 assertThat(up.value().getReason()).isEqualTo(ProbeOutcome.SUCCESS);
                 LOG.info("measured {}: HEALTHY received {} ms after the backend answered again (bound {} ms = interval"
@@ -153,10 +153,13 @@ class EndToEndIT {
                 .isLessThanOrEqualTo(bound);
     }
 
-    /** The first event of {@code id} with {@code status} received at or after {@code notBeforeMs}. */
+    /**
+     * The first event of {@code id} with {@code status} received at or after {@code notBeforeMs}. The first events of
+     * a new aggregator may wait for its first exactly-once transactions, hence a longer patience then.
+     */
     private static Received<TargetHealth> awaitStatus(Pipeline pipeline, String id, HealthStatus status,
-                                                      long notBeforeMs) {
-        return Await.value(PATIENCE, () -> pipeline.health().of(id).stream()
+                                                      long notBeforeMs, Duration patience) {
+        return Await.value(patience, () -> pipeline.health().of(id).stream()
                         .filter(r -> r.receivedAtMs() >= notBeforeMs && r.value() != null
                                 && r.value().getStatus() == status)
                         .findFirst(),
