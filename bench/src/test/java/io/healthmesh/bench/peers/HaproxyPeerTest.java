@@ -4,6 +4,7 @@ import io.healthmesh.bench.farm.FarmTarget;
 import io.healthmesh.core.target.Protocol;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,8 @@ class HaproxyPeerTest {
     @Test
     void splitsTargetsIntoBackendsOfAtMostNServersAndHttpBackendsByPath() {
         Map<String, FarmTarget> byServer = new HashMap<>();
-        String cfg = HaproxyPeer.config(List.of(TCP_0, TCP_1, TCP_2, HTTP_A, HTTP_B), 1000, 500, 3, 2, 2, byServer);
+        String cfg = HaproxyPeer.config(List.of(TCP_0, TCP_1, TCP_2, HTTP_A, HTTP_B), 1000, 500, 3, 2, 2,
+                Path.of("/run/hm/stats.sock"), byServer);
 
         assertThat(cfg).contains("backend tcp_0\n  mode tcp\n  default-server check inter 1000 rise 3 fall 2\n"
                 + "  server s0 127.1.0.1:4000\n  server s1 127.1.0.2:4001\n");
@@ -33,13 +35,15 @@ class HaproxyPeerTest {
         assertThat(cfg).contains("backend http_t_1_0\n").contains("uri /t/1 ");
         assertThat(cfg).contains("timeout connect 500ms\n  timeout check 500ms\n");
         assertThat(cfg).doesNotContainPattern("(?m)^frontend");
+        assertThat(cfg).containsOnlyOnce("stats socket /run/hm/stats.sock mode 600 level user\n");
         assertThat(byServer).containsEntry("tcp_1/s2", TCP_2).containsEntry("http_t_1_0/s0", HTTP_B).hasSize(5);
     }
 
     @Test
     void refusesProtocolsHaproxyDoesNotCheckLikeHealthmesh() {
         FarmTarget udp = new FarmTarget("udp-0", Protocol.UDP, "127.1.0.9", 6000, null);
-        assertThatThrownBy(() -> HaproxyPeer.config(List.of(udp), 1000, 500, 3, 3, 10, new HashMap<>()))
+        assertThatThrownBy(() -> HaproxyPeer.config(List.of(udp), 1000, 500, 3, 3, 10,
+                Path.of("/run/hm/stats.sock"), new HashMap<>()))
                 .hasMessage("protocol: UDP (expected: TCP or HTTP, the checks HAProxy shares with healthmesh)");
     }
 }

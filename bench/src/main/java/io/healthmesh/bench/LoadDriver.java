@@ -1,0 +1,271 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.bench.farm.FarmLayout;
+import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.bench.farm.TargetFarm;
+import io.healthmesh.bench.run.AggregatorThroughputPhase;
+import io.healthmesh.bench.run.BenchReport;
+import io.healthmesh.bench.run.BenchStack;
+import io.healthmesh.bench.run.CapacityPhase;
+import io.healthmesh.bench.run.ChildJvm;
+import io.healthmesh.bench.run.DetectionPhase;
+import io.healthmesh.bench.run.FarmSpecs;
+import io.healthmesh.bench.run.Machine;
+import io.healthmesh.bench.run.PeerCpuPhase;
+import io.healthmesh.bench.run.ResultTap;
+import io.healthmesh.bench.run.StateTap;
+import io.healthmesh.bench.run.TargetLoader;
+import io.healthmesh.bench.run.ThroughputPhase;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs the benchmark of docs/BENCHMARKS.md on this machine: an embedded broker and registry, the loopback target
+ * farm, one prober and one aggregator in child JVMs, HAProxy and blackbox_exporter on the same farm, phase after
+ * phase; prints the figures as Markdown and writes them to {@code --out}. Every phase is bounded in time.
+ */
+@Command(name = "load-driver", mixinStandardHelpOptions = true,
+        description = "healthmesh load benchmark against a loopback target farm, side by side with HAProxy and "
+                + "blackbox_exporter.")
+public final class LoadDriver implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadDriver.class);
+    static final String AGGREGATOR_GROUP = "bench-aggregator";
+
+    @Option(names = "--short", description = "The short mode (< 2 minutes on 2 cores): fewer targets, short windows, "
+            + "no capacity or aggregator-throughput phase unless asked.")
+    boolean shortMode;
+    @Option(names = "--tcp-targets", description = "TCP targets of the throughput phase (default 16000, short 8000).")
+    Integer tcpTargets;
+    @Option(names = "--http-targets", description = "HTTP targets of the throughput phase (default 8000, short 4000).")
+    Integer httpTargets;
+    @Option(names = "--interval-ms", defaultValue = "1000", description = "Interval of the throughput phase.")
+    int intervalMs;
+    @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 8).")
+    Integer windowSeconds;
+    @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60).")
+    Integer detectTargets;
+    @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
+    int detectIntervalMs;
+    @Option(names = "--threshold", defaultValue = "3", description = "Healthy and unhealthy thresholds of the detection phase.")
+    int threshold;
+    @Option(names = "--capacity-targets", description = "Targets of the heap and capacity phase (default 100000, short 0 = skipped).")
+    Integer capacityTargets;
+    @Option(names = "--capacity-interval-ms", defaultValue = "10000", description = "Interval of the capacity phase.")
+    int capacityIntervalMs;
+    @Option(names = "--aggregator-results", description = "Results pre-produced for the aggregator-throughput phase (default 300000, short 0 = skipped).")
+    Long aggregatorResults;
+    @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter.")
+    boolean noPeers;
+    @Option(names = "--jfr", description = "Record the prober and the aggregator with JFR into this directory.")
+    Path jfrDir;
+    @Option(names = "--out", defaultValue = "bench/target/bench-report.md", description = "Markdown report file.")
+    Path out;
+    @Option(names = "--prober-heap", defaultValue = "1g", description = "-Xmx and -Xms of the prober JVM.")
+    String proberHeap;
+    @Option(names = "--aggregator-heap", defaultValue = "1g", description = "-Xmx and -Xms of the aggregator JVM.")
+    String aggregatorHeap;
+
+    private String command = "";
+
+    public static void main(String[] args) {
+        LoadDriver driver = new LoadDriver();
+        driver.command = "java -cp bench/target/benchmarks.jar " + LoadDriver.class.getName()
+                + (args.length == 0 ? "" : " " + String.join(" ", args));
+        System.exit(new CommandLine(driver).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        applyModeDefaults();
+        Path work = Files.createTempDirectory("healthmesh-bench-");
+        if (jfrDir != null) {
+            Files.createDirectories(jfrDir);
+        }
+        BenchReport report = new BenchReport(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                Machine.describe(), shortMode ? "short" : "full");
+        long started = System.nanoTime();
+        int tcpListeners = Math.max(detectTargets, 200);
+        int httpListeners = Math.max(1, (detectTargets + 19) / 20);
+        try (BenchStack stack = BenchStack.start();
+             TargetFarm farm = TargetFarm.start(FarmLayout.of(tcpListeners, httpListeners, 20, 0), 1);
+             TargetLoader loader = new TargetLoader(stack);
+             ResultTap results = new ResultTap(stack);
+             StateTap states = new StateTap(stack)) {
+            report.note(String.format("Farm: %d TCP listeners and %d HTTP paths on %d HTTP listeners, loopback "
+                            + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
+                    httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
+            ChildJvm prober = startProber(stack, work);
+            ChildJvm aggregator = null;
+            try {
+                throughputAndPeers(report, prober, loader, results, farm, work);
+                aggregator = startAggregator(stack, work, "aggregator");
+                detection(report, farm, loader, results, states, work);
+                List<TargetSpec> capacitySpecs = List.of();
+                if (capacityTargets > 0) {
+                    capacitySpecs = FarmSpecs.over(farm.targets(Protocol.TCP), capacityTargets, "cap",
+                            capacityIntervalMs, 1_000, 3, 3);
+                    capacity(report, prober, aggregator, stack, loader, results, farm, capacitySpecs);
+                }
+                if (aggregatorResults > 0) {
+                    prober.close();
+                    aggregator.close();
+                    aggregator = null;
+                    List<TargetSpec> specs = capacitySpecs.isEmpty()
+                            ? applySmallSet(loader, farm) : capacitySpecs;
+                    aggregatorThroughput(report, stack, specs, work);
+                }
+            } finally {
+                if (aggregator != null) {
+                    aggregator.close();
+                }
+                prober.close();
+            }
+        }
+        report.note(String.format("Whole run: %.0f s.", (System.nanoTime() - started) / 1e9));
+        String md = report.markdown();
+        System.out.println(md);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, md);
+        LOG.info("report written to {}", out.toAbsolutePath());
+        return 0;
+    }
+
+    private void applyModeDefaults() {
+        tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
+        httpTargets = orDefault(httpTargets, 8_000, 4_000);
+        windowSeconds = orDefault(windowSeconds, 20, 8);
+        detectTargets = orDefault(detectTargets, 200, 60);
+        capacityTargets = orDefault(capacityTargets, 100_000, 0);
+        aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
+    }
+
+    private int orDefault(Integer given, int full, int brief) {
+        return given != null ? given : shortMode ? brief : full;
+    }
+
+    private void throughputAndPeers(BenchReport report, ChildJvm prober, TargetLoader loader, ResultTap results,
+                                    TargetFarm farm, Path work) throws InterruptedException {
+        Duration window = Duration.ofSeconds(windowSeconds);
+        List<PeerCpuPhase.Figure> peers = new ArrayList<>();
+        for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
+            int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
+            List<FarmTarget> pool = farm.targets(protocol);
+            ThroughputPhase.Figure hm;
+            try {
+                hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs, window);
+                report.throughput(hm);
+            } catch (RuntimeException e) {
+                report.failed(protocol + " throughput", e);
+                continue;
+            }
+            if (noPeers) {
+                continue;
+            }
+            try {
+                peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
+                        intervalMs, window));
+            } catch (IOException | RuntimeException e) {
+                report.failed("HAProxy " + protocol, e);
+            }
+            try {
+                peers.add(PeerCpuPhase.blackbox(work.resolve("blackbox-" + protocol), pool, protocol,
+                        hm.achievedPerSecond(), window));
+            } catch (IOException | RuntimeException e) {
+                report.failed("blackbox_exporter " + protocol, e);
+            }
+        }
+        if (!peers.isEmpty()) {
+            report.peers(peers);
+        }
+    }
+
+    private void detection(BenchReport report, TargetFarm farm, TargetLoader loader, ResultTap results,
+                           StateTap states, Path work) throws InterruptedException {
+        try {
+            DetectionPhase.Result r = DetectionPhase.run(farm, loader, results, states, work.resolve("haproxy-detect"),
+                    detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
+                            Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))));
+            report.latency(r.latencyMicros(), 100);
+            report.detection(r);
+        } catch (IOException | RuntimeException e) {
+            report.failed("detection", e);
+        }
+    }
+
+    private void capacity(BenchReport report, ChildJvm prober, ChildJvm aggregator, BenchStack stack,
+                          TargetLoader loader, ResultTap results, TargetFarm farm, List<TargetSpec> specs) {
+        try {
+            report.capacity(CapacityPhase.run(prober, aggregator, AGGREGATOR_GROUP, stack.admin(),
+                    stack.topics().targets(), loader, results, farm.targets(Protocol.TCP), specs, capacityIntervalMs,
+                    Duration.ofSeconds(Math.max(windowSeconds, 2L * capacityIntervalMs / 1000))));
+        } catch (Exception e) {
+            report.failed("capacity", e);
+        }
+    }
+
+    private List<TargetSpec> applySmallSet(TargetLoader loader, TargetFarm farm) {
+        List<TargetSpec> specs = FarmSpecs.over(farm.targets(Protocol.TCP), 10_000, "agg", 10_000, 1_000, 3, 3);
+        loader.apply(specs);
+        return specs;
+    }
+
+    private void aggregatorThroughput(BenchReport report, BenchStack stack, List<TargetSpec> specs, Path work) {
+        try {
+            AggregatorThroughputPhase.Figure f = AggregatorThroughputPhase.run(stack, specs, aggregatorResults,
+                    AGGREGATOR_GROUP, () -> {
+                        try {
+                            return startAggregator(stack, work, "aggregator-catchup");
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+            report.aggregator(f, specs.size());
+        } catch (Exception e) {
+            report.failed("aggregator throughput", e);
+        }
+    }
+
+    private ChildJvm startProber(BenchStack stack, Path work) throws IOException {
+        return ChildJvm.start("prober", "prober", Map.of(
+                "bootstrap.servers", stack.bootstrapServers(),
+                "schema.registry.url", stack.registryUrl(),
+                "prober.id", "bench-prober",
+                "http.host", "127.0.0.1",
+                "http.port", "0",
+                "max.in.flight", "10000",
+                "buffer.capacity", "200000"), proberHeap, jfr("prober.jfr"), work);
+    }
+
+    private ChildJvm startAggregator(BenchStack stack, Path work, String name) throws IOException {
+        return ChildJvm.start(name, "aggregator", Map.of(
+                "bootstrap.servers", stack.bootstrapServers(),
+                "schema.registry.url", stack.registryUrl(),
+                "application.id", AGGREGATOR_GROUP,
+                "state.dir", work.resolve("aggregator-state").toString(),
+                "http.host", "127.0.0.1",
+                "http.port", "0",
+                "commit.interval.ms", "100"), aggregatorHeap, jfr(name + ".jfr"), work);
+    }
+
+    private Path jfr(String file) {
+        return jfrDir == null ? null : jfrDir.toAbsolutePath().resolve(file);
+    }
+}

@@ -1,0 +1,106 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.core.target.ProbeFingerprint;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.schema.ProbeOutcome;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.Protocol;
+import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Aggregator throughput on one instance: with the aggregator stopped, {@code count} results for the given targets
+ * are produced (current generation, start times in order, 4 successes then 4 failures per target so that states
+ * flip and events are written); the aggregator is started again and the time it takes to commit past all of them
+ * is measured from its first committed progress (start-up and rebalance excluded; both are reported).
+ */
+public final class AggregatorThroughputPhase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AggregatorThroughputPhase.class);
+
+    /**
+     * @param startupSeconds from the aggregator's process start to its first committed progress
+     * @param catchUpSeconds from its first committed progress to no lag
+     */
+    public record Figure(long results, double startupSeconds, double catchUpSeconds, long progressAtFirstCommit,
+                         boolean finished) {
+
+        public double resultsPerSecond() {
+            return (results - progressAtFirstCommit) / catchUpSeconds;
+        }
+    }
+
+    private AggregatorThroughputPhase() {
+    }
+
+    public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group,
+                             Supplier<ChildJvm> startAggregator) throws Exception {
+        String topic = stack.topics().probeResults();
+        long baseLag = GroupLag.lag(stack.admin(), group, topic);
+        produce(stack, specs, count);
+        long start = System.nanoTime();
+        try (ChildJvm ignored = startAggregator.get()) {
+            long total = baseLag + count;
+            long firstProgressAt = -1;
+            long lagAtFirst = total;
+            long deadline = start + TimeUnit.MINUTES.toNanos(10);
+            while (System.nanoTime() < deadline) {
+                long lag = GroupLag.lag(stack.admin(), group, topic);
+                long now = System.nanoTime();
+                if (firstProgressAt < 0 && lag < total) {
+                    firstProgressAt = now;
+                    lagAtFirst = lag;
+                }
+                if (lag == 0) {
+                    Figure f = new Figure(count, (firstProgressAt - start) / 1e9, (now - firstProgressAt) / 1e9,
+                            total - lagAtFirst, true);
+                    LOG.info("aggregator throughput {} ({} results/s)", f, f.resultsPerSecond());
+                    return f;
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            return new Figure(count, Double.NaN, Double.NaN, 0, false);
+        }
+    }
+
+    private static void produce(BenchStack stack, List<TargetSpec> specs, long count) {
+        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, stack.serdeConfig());
+        long[] generations = specs.stream().mapToLong(ProbeFingerprint::of).toArray();
+        long baseMs = System.currentTimeMillis();
+        try (KafkaProducer<String, ProbeResult> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, "20",
+                ProducerConfig.BATCH_SIZE_CONFIG, "262144"), new StringSerializer(), serde.serializer())) {
+            for (long n = 0; n < count; n++) {
+                int t = (int) (n % specs.size());
+                long round = n / specs.size();
+                TargetSpec spec = specs.get(t);
+                ProbeResult result = ProbeResult.newBuilder()
+                        .setTargetId(spec.id())
+                        .setGeneration(generations[t])
+                        .setRegion("default")
+                        .setProberId("bench-preload")
+                        .setProtocol(Protocol.valueOf(spec.protocol().name()))
+                        .setStartedAtMs(baseMs + round * 10)
+                        .setOutcome(round % 8 < 4 ? ProbeOutcome.SUCCESS : ProbeOutcome.CONNECTION_REFUSED)
+                        .setLatencyMicros(150)
+                        .setSchedulingLagMicros(0)
+                        .build();
+                producer.send(new ProducerRecord<>(stack.topics().probeResults(), spec.id(), result));
+            }
+            producer.flush();
+        }
+        LOG.info("pre-produced {} results for {} targets", count, specs.size());
+    }
+}

@@ -1,0 +1,212 @@
+package io.healthmesh.bench.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The run's figures as Markdown, section by section as the phases finish (a phase that fails leaves its reason
+ * instead of figures), with the issue's targets and, where a figure misses one, by how much.
+ */
+public final class BenchReport {
+
+    private final StringBuilder md = new StringBuilder();
+    private final List<String> verdicts = new ArrayList<>();
+    private final List<ThroughputPhase.Figure> throughput = new ArrayList<>();
+
+    public BenchReport(String command, String date, String machine, String mode) {
+        md.append("## Run of ").append(date).append("\n\n")
+                .append("- command: `").append(command).append("`\n")
+                .append("- machine: ").append(machine).append('\n')
+                .append("- mode: ").append(mode).append("\n\n");
+    }
+
+    public void throughput(ThroughputPhase.Figure f) {
+        if (throughput.isEmpty()) {
+            md.append("### 1. Probes per second per core, publishing to Kafka included\n\n")
+                    .append("The prober runs alone in a child JVM; its CPU is read from /proc (user + system, every "
+                            + "thread: probing, scheduling, Avro, the Kafka producer). The broker, the farm and the "
+                            + "driver run in another JVM on the same 2 cores.\n\n")
+                    .append("| protocol | targets x interval | asked /s | done /s | prober CPU (cores) | probes/s per core "
+                            + "| CPU µs per probe | lag p50 / p99 / max (ms) | failed probes |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|\n");
+        }
+        throughput.add(f);
+        md.append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %s | %s |%n",
+                f.protocol(), f.targets(), f.intervalMs(), f.offeredPerSecond(), f.achievedPerSecond(),
+                f.proberCores(), f.perCore(), f.cpuMicrosPerProbe(), lag(f), failures(f)));
+        double goal = f.protocol().isLayer7() ? 10_000 : 18_000;
+        boolean lagOk = f.lagP99Micros() < 50_000;
+        verdicts.add(String.format(Locale.ROOT, "%s probes/s per core: %.0f against >= %.0f (%s); lag p99 %.1f ms "
+                        + "against < 50 ms (%s)", f.protocol(), f.perCore(), goal, ratioText(f.perCore(), goal),
+                f.lagP99Micros() / 1000, lagOk ? "met" : "missed by " + fmt(f.lagP99Micros() / 1000 - 50) + " ms"));
+    }
+
+    public void peers(List<PeerCpuPhase.Figure> peers) {
+        md.append("\n#### Peers on the same farm, same run\n\n")
+                .append("HAProxy checks the same number of servers (round robin over the same farm targets) at the "
+                        + "same interval, rise 3 fall 3, health checks only; blackbox_exporter is scraped at the rate "
+                        + "healthmesh achieved. CPU from /proc the same way.\n\n")
+                .append("| peer | protocol | asked /s | done /s | peer CPU (cores) | peer CPU µs per check | healthmesh "
+                        + "CPU µs per probe | healthmesh / peer CPU per check | note |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (PeerCpuPhase.Figure p : peers) {
+            ThroughputPhase.Figure hm = throughput.stream().filter(t -> t.protocol() == p.protocol()).findFirst()
+                    .orElse(null);
+            double ours = hm == null ? Double.NaN : hm.cpuMicrosPerProbe();
+            double ratio = ours / p.cpuMicrosPerCheck();
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.2f | %.1f | %.1f | %.2f | %s |%n",
+                    p.peer(), p.protocol(), p.askedPerSecond(), p.achievedPerSecond(), p.cores(),
+                    p.cpuMicrosPerCheck(), ours, ratio, p.note()));
+            if (p.peer().equals("haproxy")) {
+                verdicts.add(String.format(Locale.ROOT, "%s CPU per check vs HAProxy: %.2fx against <= 1.3x (%s)",
+                        p.protocol(), ratio, ratio <= 1.3 ? "met" : "missed by " + fmt(ratio - 1.3) + "x"));
+            } else {
+                double below = p.cpuMicrosPerCheck() / ours;
+                verdicts.add(String.format(Locale.ROOT, "%s CPU per check vs blackbox_exporter: %.1fx below it "
+                        + "against >= 10x (%s)", p.protocol(), below, below >= 10 ? "met" : "missed by "
+                        + fmt(10 - below) + "x"));
+            }
+        }
+    }
+
+    public void latency(long[] micros, long commitIntervalMs) {
+        md.append("\n### 2. Probe completion to state event at a consumer\n\n")
+                .append("A state-changing probe's completion (its start plus its latency, stamped by the prober) to "
+                        + "the instant a `read_committed` consumer received the event (aggregator with exactly-once, "
+                        + "commit interval ").append(commitIntervalMs).append(" ms). Samples: the state changes of "
+                        + "the detection phase.\n\n")
+                .append(String.format(Locale.ROOT, "| samples | p50 | p99 | max |%n|---|---|---|---|%n"
+                                + "| %d | %s ms | %s ms | %s ms |%n", micros.length,
+                        ms(LongSamples.percentile(micros, 50)), ms(LongSamples.percentile(micros, 99)),
+                        ms(LongSamples.percentile(micros, 100))));
+        double p99 = LongSamples.percentile(micros, 99) / 1000;
+        double goal = 100 + commitIntervalMs;
+        if (micros.length == 0) {
+            verdicts.add("probe -> event: no sample (see the detection table)");
+            return;
+        }
+        verdicts.add(String.format(Locale.ROOT, "probe -> event p99: %.1f ms against < %.0f ms (100 ms + commit "
+                + "interval) (%s)", p99, goal, p99 < goal ? "met" : "missed by " + fmt(p99 - goal) + " ms"));
+    }
+
+    public void detection(DetectionPhase.Result r) {
+        md.append("\n### 3. Detection time against the SPEC section 5 formula\n\n")
+                .append(String.format(Locale.ROOT, "Interval %d ms, thresholds %d/%d, each target flipped down and "
+                        + "up once at a random instant. healthmesh: flip to the state event at the consumer; error = "
+                        + "that instant minus (first probe that saw the change + the formula's window). HAProxy (same "
+                        + "targets, inter %d rise %d fall %d, at the same time): flip to its log line.%n%n",
+                        r.intervalMs(), r.thresholds(), r.thresholds(), r.intervalMs(), r.thresholds(), r.thresholds()))
+                .append("| protocol | to | flips | healthmesh flip->event p50 / p99 / max (ms) | error vs formula p50 / "
+                        + "p99 / max (ms) | formula window | HAProxy flip->log p50 / p99 / max (ms) | healthmesh / "
+                        + "HAProxy (p50) | missed (hm / HAProxy) |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        long worstError = Long.MIN_VALUE;
+        for (DetectionPhase.Figure f : r.figures()) {
+            double ratio = LongSamples.percentile(f.healthmeshMs(), 50) / LongSamples.percentile(f.haproxyMs(), 50);
+            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %d / %d |%n",
+                    f.protocol(), f.toUp() ? "HEALTHY" : "UNHEALTHY", f.flips(), triple(f.healthmeshMs()),
+                    triple(f.healthmeshErrorMs()), f.formula(), triple(f.haproxyMs()), ratio, f.missedHealthmesh(),
+                    f.missedHaproxy()));
+            if (f.healthmeshErrorMs().length > 0) {
+                worstError = Math.max(worstError, (long) LongSamples.percentile(f.healthmeshErrorMs(), 99));
+            }
+        }
+        verdicts.add(worstError == Long.MIN_VALUE ? "detection error: no sample (see the table)"
+                : String.format(Locale.ROOT, "detection error p99 (worst case of the four): %d ms against <= +100 ms "
+                + "(%s)", worstError, worstError <= 100 ? "met" : "missed by " + (worstError - 100) + " ms"));
+    }
+
+    public void capacity(CapacityPhase.Figure f) {
+        ThroughputPhase.Figure l = f.load();
+        md.append("\n### 4. Heap per target, and 6. targets held by one prober at a 10 s interval\n\n")
+                .append("Heap after a full GC (`jcmd GC.run`, then `jstat -gc` used young + old) before and after "
+                        + "the targets were applied and probed (prober) or consumed (aggregator; its state lives "
+                        + "in RocksDB, off the heap).\n\n")
+                .append("| targets | prober heap before / after | prober bytes per target | per 100k targets | "
+                        + "aggregator heap before / after | aggregator bytes per target | per 100k targets |\n")
+                .append("|---|---|---|---|---|---|---|\n")
+                .append(String.format(Locale.ROOT, "| %d | %s / %s | %.0f | %s | %s / %s | %.0f | %s |%n",
+                        f.targets(), mib(f.proberHeapBefore()), mib(f.proberHeapAfter()), f.proberBytesPerTarget(),
+                        mib((long) (f.proberBytesPerTarget() * 100_000)), mib(f.aggregatorHeapBefore()),
+                        mib(f.aggregatorHeapAfter()), f.aggregatorBytesPerTarget(),
+                        mib((long) (f.aggregatorBytesPerTarget() * 100_000))))
+                .append(f.aggregatorCaughtUp() ? "" : "\nThe aggregator had not consumed every definition when its "
+                        + "heap was read.\n")
+                .append("\n| targets x interval | asked /s | done /s | prober CPU (cores) | lag p50 / p99 / max (ms) "
+                        + "| failed probes |\n|---|---|---|---|---|---|\n")
+                .append(String.format(Locale.ROOT, "| %d x %d ms | %.0f | %.0f | %.2f | %s | %s |%n", l.targets(),
+                        l.intervalMs(), l.offeredPerSecond(), l.achievedPerSecond(), l.proberCores(), lag(l),
+                        failures(l)));
+        double perTarget = f.proberBytesPerTarget();
+        verdicts.add(String.format(Locale.ROOT, "prober heap per target: %.0f bytes against <= 1024 (%s)", perTarget,
+                perTarget <= 1024 ? "met" : "missed by " + fmt(perTarget - 1024) + " bytes"));
+        boolean held = l.lagP99Micros() < 50_000 && l.achievedPerSecond() >= 0.95 * l.offeredPerSecond();
+        verdicts.add(String.format(Locale.ROOT, "%d targets at %d ms on one prober: lag p99 %.1f ms, %.0f of %.0f "
+                        + "probes/s (%s; goal 100k targets)", l.targets(), l.intervalMs(), l.lagP99Micros() / 1000,
+                l.achievedPerSecond(), l.offeredPerSecond(), held ? "held" : "not held"));
+    }
+
+    public void aggregator(AggregatorThroughputPhase.Figure f, int targets) {
+        md.append("\n### 5. Aggregator throughput, one instance\n\n")
+                .append(String.format(Locale.ROOT, "%d results for %d targets pre-produced with the aggregator "
+                        + "stopped, then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
+                        targets))
+                .append("| results | start-up to first commit | catch-up time | results/s |\n|---|---|---|---|\n")
+                .append(f.finished()
+                        ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f |%n", f.results(),
+                        f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond())
+                        : "| " + f.results() + " | - | did not catch up within 10 min | - |\n");
+    }
+
+    public void failed(String phase, Exception e) {
+        md.append("\n**").append(phase).append(" failed**: `").append(String.valueOf(e).replace('`', '\''))
+                .append("`\n");
+    }
+
+    public void note(String text) {
+        md.append('\n').append(text).append('\n');
+    }
+
+    public String markdown() {
+        StringBuilder out = new StringBuilder(md);
+        out.append("\n### Against the issue's targets\n\n");
+        for (String v : verdicts) {
+            out.append("- ").append(v).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String lag(ThroughputPhase.Figure f) {
+        return ms(f.lagP50Micros()) + " / " + ms(f.lagP99Micros()) + " / " + ms(f.lagMaxMicros());
+    }
+
+    private static String failures(ThroughputPhase.Figure f) {
+        return f.failures() == 0 ? "0" : f.failures() + " " + f.failuresByOutcome();
+    }
+
+    private static String triple(long[] sortedMs) {
+        if (sortedMs.length == 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.0f / %.0f / %.0f", LongSamples.percentile(sortedMs, 50),
+                LongSamples.percentile(sortedMs, 99), LongSamples.percentile(sortedMs, 100));
+    }
+
+    private static String ms(double micros) {
+        return Double.isNaN(micros) ? "-" : String.format(Locale.ROOT, "%.1f", micros / 1000);
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1024.0 / 1024.0);
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String ratioText(double actual, double goal) {
+        return actual >= goal ? "met" : String.format(Locale.ROOT, "missed by %.0f, %.0f%% of the goal",
+                goal - actual, 100 * actual / goal);
+    }
+}

@@ -1,0 +1,128 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.bench.peers.ProcessCpu;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A healthmesh worker in its own JVM, started with this JVM's class path, a settings file and optionally a JFR
+ * recording. Its CPU time is read from {@code /proc}, its heap after a full GC through {@code jcmd} and
+ * {@code jstat} (both in the JDK), so that figures per probe and per target belong to the worker alone.
+ */
+public final class ChildJvm implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChildJvm.class);
+    private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
+    private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    private static final Path JSTAT = Path.of(System.getProperty("java.home"), "bin", "jstat");
+
+    private final String name;
+    private final Process process;
+
+    private ChildJvm(String name, Process process) {
+        this.name = name;
+        this.process = process;
+    }
+
+    /**
+     * Starts {@code WorkerMain <role> <settings file>} with {@code heap} as {@code -Xmx}/{@code -Xms}, writing its
+     * output to {@code <workDir>/<name>.log} and, when {@code jfr} is not null, a recording to that file.
+     */
+    public static ChildJvm start(String name, String role, Map<String, String> settings, String heap, Path jfr,
+                                 Path workDir) throws IOException {
+        Files.createDirectories(workDir);
+        Path file = workDir.resolve(name + ".properties");
+        Properties props = new Properties();
+        props.putAll(settings);
+        try (var out = Files.newBufferedWriter(file)) {
+            props.store(out, "healthmesh benchmark: " + name);
+        }
+        List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-Xms" + heap, "-Xmx" + heap,
+                "-XX:+UseG1GC", "-Dlog4j2.level=WARN"));
+        if (jfr != null) {
+            command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(), role,
+                file.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(workDir.resolve(name + ".log").toFile()).start();
+        LOG.info("{} started as pid {}", name, process.pid());
+        return new ChildJvm(name, process);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** User plus system CPU time of the worker so far. */
+    public long cpuNanos() {
+        return ProcessCpu.cpuNanos(process.pid());
+    }
+
+    /** Heap in use right after a full collection, in bytes (young and old generations as {@code jstat} reports). */
+    public long heapUsedAfterGc() throws IOException, InterruptedException {
+        run(List.of(JCMD.toString(), Long.toString(pid()), "GC.run"));
+        String out = run(List.of(JSTAT.toString(), "-gc", Long.toString(pid())));
+        return parseJstatUsedBytes(out);
+    }
+
+    static long parseJstatUsedBytes(String jstat) {
+        String[] lines = jstat.strip().split("\n");
+        String[] head = lines[0].trim().split("\\s+");
+        String[] values = lines[lines.length - 1].trim().split("\\s+");
+        double kib = 0;
+        for (int i = 0; i < head.length; i++) {
+            if (head[i].equals("S0U") || head[i].equals("S1U") || head[i].equals("EU") || head[i].equals("OU")) {
+                kib += Double.parseDouble(values[i]);
+            }
+        }
+        return (long) (kib * 1024);
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + out);
+        }
+        return out;
+    }
+
+    /** The last lines of the worker's log, for error messages. */
+    public static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Stops the worker with SIGTERM (its shutdown hook closes it cleanly and JFR dumps), then kills it after 20 s. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                LOG.warn("{} did not stop within 20 s; killing it", name);
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.bench.farm.FlipSchedule;
+import io.healthmesh.bench.farm.TargetFarm;
+import io.healthmesh.bench.farm.Transition;
+import io.healthmesh.bench.peers.HaproxyPeer;
+import io.healthmesh.bench.peers.PeerStateChange;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Detection time and pipeline latency. The farm flips {@code perProtocol} TCP and HTTP targets down and up once,
+ * at random instants; healthmesh (prober and aggregator) and HAProxy check the same targets with the same interval
+ * and thresholds at the same time. Measured per flip:
+ * <ul>
+ *   <li>healthmesh: flip to the state event at a {@code read_committed} consumer, and its error against the SPEC
+ *       section 5 formula counted from the first probe that saw the change: L4 {@code interval x (threshold - 1)},
+ *       L7 {@code responseTime x threshold + interval x (threshold - 1)} with the measured response time;</li>
+ *   <li>HAProxy: flip to its log line saying the server is DOWN or UP;</li>
+ *   <li>pipeline latency: a state-changing probe's completion to its state event at the consumer.</li>
+ * </ul>
+ */
+public final class DetectionPhase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DetectionPhase.class);
+
+    /** Detection of one protocol and direction, in milliseconds, for healthmesh and HAProxy. */
+    public record Figure(Protocol protocol, boolean toUp, int flips, long[] healthmeshMs, long[] healthmeshErrorMs,
+                         long[] haproxyMs, String formula, int missedHealthmesh, int missedHaproxy) {
+    }
+
+    /** Both directions of both protocols, and the latency samples (µs). */
+    public record Result(List<Figure> figures, long[] latencyMicros, int intervalMs, int thresholds) {
+    }
+
+    private DetectionPhase() {
+    }
+
+    public static Result run(TargetFarm farm, TargetLoader loader, ResultTap results, StateTap states, Path workDir,
+                             int perProtocol, int intervalMs, int threshold, Duration downFor)
+            throws IOException, InterruptedException {
+        int timeoutMs = Math.min(intervalMs, 1_000);
+        List<FarmTarget> flipped = new ArrayList<>();
+        flipped.addAll(farm.targets(Protocol.TCP).subList(0, Math.min(perProtocol, farm.targets(Protocol.TCP).size())));
+        flipped.addAll(farm.targets(Protocol.HTTP).subList(0, Math.min(perProtocol, farm.targets(Protocol.HTTP).size())));
+        Map<String, FarmTarget> byId = new HashMap<>();
+        Map<FarmTarget, TargetSpec> specOf = new HashMap<>();
+        List<TargetSpec> specs = new ArrayList<>();
+        for (FarmTarget t : flipped) {
+            TargetSpec spec = FarmSpecs.spec("det-" + t.key(), t, intervalMs, timeoutMs, threshold, threshold);
+            specs.add(spec);
+            byId.put(spec.id(), t);
+            specOf.put(t, spec);
+        }
+        results.track(byId.keySet());
+        loader.apply(specs);
+        try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, workDir, flipped, intervalMs,
+                timeoutMs, threshold, threshold, 100)) {
+            awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 20_000));
+            long flipStartMicros = nowMicros();
+            Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
+            Duration upFor = downFor;
+            try (FlipSchedule ignored = FlipSchedule.start(farm, flipped, Duration.ZERO, Duration.ZERO, spread,
+                    downFor, upFor, 1)) {
+                long settle = spread.toMillis() + downFor.toMillis() + upFor.toMillis()
+                        + (long) intervalMs * (threshold + 1) + 3_000;
+                TimeUnit.MILLISECONDS.sleep(settle);
+            }
+            List<Transition> flips = farm.transitions().snapshot().stream()
+                    .filter(t -> t.epochMicros() >= flipStartMicros && specOf.containsKey(t.target())).toList();
+            List<StateTap.StateEvent> events = states.events();
+            List<PeerStateChange> peer = haproxy.changes();
+            List<Figure> figures = new ArrayList<>();
+            for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
+                for (boolean toUp : List.of(false, true)) {
+                    figures.add(figure(protocol, toUp, flips, specOf, results, events, peer, intervalMs, threshold));
+                }
+            }
+            long[] latency = events.stream()
+                    .filter(e -> e.receivedEpochMicros() >= flipStartMicros && byId.containsKey(e.targetId()))
+                    .filter(e -> e.previousStatus() != null && !e.previousStatus().equals(e.status()))
+                    .filter(e -> e.lastResultAtMs() != null)
+                    .mapToLong(e -> e.receivedEpochMicros() - e.probeCompletedEpochMicros()).sorted().toArray();
+            return new Result(figures, latency, intervalMs, threshold);
+        } finally {
+            loader.delete(byId.keySet());
+            results.track(Set.of());
+        }
+    }
+
+    private static Figure figure(Protocol protocol, boolean toUp, List<Transition> flips,
+                                 Map<FarmTarget, TargetSpec> specOf, ResultTap results,
+                                 List<StateTap.StateEvent> events, List<PeerStateChange> peer, int intervalMs,
+                                 int threshold) {
+        String wanted = toUp ? "HEALTHY" : "UNHEALTHY";
+        List<Long> hm = new ArrayList<>();
+        List<Long> hmError = new ArrayList<>();
+        List<Long> hp = new ArrayList<>();
+        int flipsSeen = 0;
+        int missedHm = 0;
+        int missedHp = 0;
+        for (Transition flip : flips) {
+            if (flip.target().protocol() != protocol || flip.up() != toUp) {
+                continue;
+            }
+            flipsSeen++;
+            TargetSpec spec = specOf.get(flip.target());
+            long t = flip.epochMicros();
+            StateTap.StateEvent event = events.stream()
+                    .filter(e -> e.targetId().equals(spec.id()) && e.status().equals(wanted) && e.receivedEpochMicros() > t)
+                    .findFirst().orElse(null);
+            if (event == null) {
+                missedHm++;
+            } else {
+                hm.add((event.receivedEpochMicros() - t) / 1_000);
+                List<ResultTap.Observation> seen = results.observations(spec.id()).stream()
+                        .filter(o -> o.success() == toUp && o.startedAtMs() * 1_000 + o.latencyMicros() >= t)
+                        .toList();
+                if (seen.size() >= threshold) {
+                    long firstStartMicros = seen.get(0).startedAtMs() * 1_000;
+                    double responseMicros = seen.stream().limit(threshold)
+                            .mapToLong(ResultTap.Observation::latencyMicros).average().orElse(0);
+                    double windowMicros = (threshold - 1) * intervalMs * 1_000.0
+                            + (protocol.isLayer7() ? responseMicros * threshold : 0);
+                    hmError.add((long) ((event.receivedEpochMicros() - firstStartMicros - windowMicros) / 1_000));
+                }
+            }
+            PeerStateChange change = peer.stream()
+                    .filter(c -> c.target().equals(flip.target()) && c.up() == toUp && c.epochMicros() > t)
+                    .findFirst().orElse(null);
+            if (change == null) {
+                missedHp++;
+            } else {
+                hp.add((change.epochMicros() - t) / 1_000);
+            }
+        }
+        String formula = protocol.isLayer7()
+                ? "responseTime x " + threshold + " + " + intervalMs + " ms x " + (threshold - 1)
+                : intervalMs + " ms x " + (threshold - 1);
+        Figure f = new Figure(protocol, toUp, flipsSeen, sorted(hm), sorted(hmError), sorted(hp), formula, missedHm,
+                missedHp);
+        LOG.info("detection {} {}: {} flips, healthmesh p50 {} ms, haproxy p50 {} ms", protocol,
+                toUp ? "up" : "down", flipsSeen, LongSamples.percentile(f.healthmeshMs(), 50),
+                LongSamples.percentile(f.haproxyMs(), 50));
+        return f;
+    }
+
+    private static long[] sorted(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static void awaitHealthy(StateTap states, Set<String> ids, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        long healthy = 0;
+        while (System.nanoTime() < deadline) {
+            healthy = states.countLatest(new HashSet<>(ids), "HEALTHY");
+            if (healthy == ids.size()) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        LOG.warn("only {} of {} detection targets HEALTHY after {}", healthy, ids.size(), within);
+    }
+
+    private static long nowMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+}

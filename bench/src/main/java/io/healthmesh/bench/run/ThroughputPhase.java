@@ -1,0 +1,90 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Probe throughput of one prober (in its child JVM) for one protocol: applies {@code targets} definitions at
+ * {@code interval}, waits until the rate has ramped up, then measures over a window the results that reached
+ * Kafka, the prober's CPU time and the scheduling lags; then deletes the definitions and waits for the results
+ * to stop.
+ */
+public final class ThroughputPhase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ThroughputPhase.class);
+
+    /**
+     * @param offeredPerSecond probes per second the schedule asks for ({@code targets / interval})
+     * @param achievedPerSecond results per second that reached Kafka in the window
+     * @param proberCores CPU time of the prober JVM per second of the window (1.0 = one core busy)
+     */
+    public record Figure(Protocol protocol, int targets, int intervalMs, double offeredPerSecond,
+                         double achievedPerSecond, double proberCores, long failures, Map<String, Long> failuresByOutcome,
+                         double lagP50Micros,
+                         double lagP99Micros, double lagMaxMicros, double windowSeconds) {
+
+        /** Probes per second per CPU core of the prober. */
+        public double perCore() {
+            return achievedPerSecond / proberCores;
+        }
+
+        /** Prober CPU time per probe, publishing included, in microseconds. */
+        public double cpuMicrosPerProbe() {
+            return proberCores * 1e6 / achievedPerSecond;
+        }
+    }
+
+    private ThroughputPhase() {
+    }
+
+    public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
+                             Protocol protocol, int targets, int intervalMs, Duration window)
+            throws InterruptedException {
+        List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
+                Math.min(intervalMs, 1_000), 3, 3);
+        double offered = targets * 1000.0 / intervalMs;
+        loader.apply(specs);
+        awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+        results.reset();
+        long cpuBefore = prober.cpuNanos();
+        long start = System.nanoTime();
+        TimeUnit.NANOSECONDS.sleep(window.toNanos());
+        long cpu = prober.cpuNanos() - cpuBefore;
+        long elapsed = System.nanoTime() - start;
+        ResultTap.Window w = results.window();
+        loader.delete(specs.stream().map(TargetSpec::id).toList());
+        awaitRate(results, -1, Duration.ofMillis(2L * intervalMs + 5_000));
+        Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
+                (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
+                LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
+                elapsed / 1e9);
+        LOG.info("throughput {}", figure);
+        return figure;
+    }
+
+    /**
+     * Waits, in 500 ms steps, until the result rate is at least {@code atLeast} per second, or (with a negative
+     * {@code atLeast}) until no result arrives for a whole step; gives up quietly at {@code within}.
+     */
+    static void awaitRate(ResultTap results, double atLeast, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            results.reset();
+            TimeUnit.MILLISECONDS.sleep(500);
+            ResultTap.Window w = results.window();
+            if (atLeast < 0 ? w.results() == 0 : w.perSecond() >= atLeast) {
+                return;
+            }
+        }
+        LOG.warn("result rate did not reach {} /s within {}", atLeast < 0 ? "0" : String.format("%.0f", atLeast),
+                within);
+    }
+}

@@ -1,0 +1,47 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.ops.Settings;
+import io.healthmesh.prober.ProberConfig;
+import io.healthmesh.prober.ProberWorker;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code WorkerMain prober|aggregator <settings file>}: the child-JVM entry point of {@link ChildJvm}. It starts
+ * the same worker classes the {@code healthmesh} command starts, with the same settings loading, and stops them
+ * cleanly on SIGTERM, so a JFR recording is written on exit.
+ */
+public final class WorkerMain {
+
+    private WorkerMain() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length != 2 || !(args[0].equals("prober") || args[0].equals("aggregator"))) {
+            System.err.println("usage: WorkerMain prober|aggregator <settings file>");
+            System.exit(2);
+            return;
+        }
+        Map<String, String> settings = Settings.load(Path.of(args[1]), Map.of());
+        if (!args[0].equals("prober")) {
+            System.err.println("the aggregator worker is not available in this build");
+            System.exit(2);
+            return;
+        }
+        AutoCloseable worker = ProberWorker.start(ProberConfig.from(settings));
+        System.out.println("worker started: " + args[0]);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                worker.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            } finally {
+                stopped.countDown();
+            }
+        }, "bench-worker-shutdown"));
+        stopped.await();
+    }
+}
