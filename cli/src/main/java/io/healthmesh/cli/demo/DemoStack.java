@@ -1,0 +1,193 @@
+package io.healthmesh.cli.demo;
+
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.aggregator.AggregatorWorker;
+import io.healthmesh.cli.kafka.TopicBootstrap;
+import io.healthmesh.embedded.EmbeddedKafka;
+import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import io.healthmesh.prober.ProberConfig;
+import io.healthmesh.prober.ProberWorker;
+import io.healthmesh.registry.RegistryConfig;
+import io.healthmesh.registry.SchemaRegistryServer;
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.registry.RegistryClients;
+import io.healthmesh.schemas.registry.SchemaRegistryClient;
+import org.apache.avro.Schema;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The whole healthmesh stack in one process: the KRaft broker, the schema registry, every topic with its four value
+ * schemas registered and the aggregator, started in that order and closed in the reverse order; and one prober,
+ * started by {@link #startProber()} and closed by the caller before this stack.
+ */
+public final class DemoStack implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DemoStack.class);
+    static final String REGION = "demo";
+    static final String HOST = "127.0.0.1";
+
+    /** What to start where. */
+    public record Settings(int kafkaPort, int registryPort, Path dataDir, Topics topics) {
+        public Settings {
+            requireNonNull(dataDir, "dataDir");
+            requireNonNull(topics, "topics");
+        }
+    }
+
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Settings settings;
+    private EmbeddedKafka kafka;
+    private SchemaRegistryServer registry;
+    private ProberWorker prober;
+    private int aggregatorPort;
+
+    private DemoStack(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** Starts everything; on failure whatever was started is closed again and the cause is thrown. */
+    public static DemoStack start(Settings settings) throws IOException {
+        DemoStack stack = new DemoStack(settings);
+        try {
+            stack.startAll();
+            return stack;
+        } catch (IOException | RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startAll() throws IOException {
+        Path data = settings.dataDir();
+        Files.createDirectories(data);
+        kafka = keep(EmbeddedKafka.start(new EmbeddedKafkaConfig(data.resolve("kafka"), HOST, settings.kafkaPort())));
+        registry = keep(SchemaRegistryServer.start(new RegistryConfig(kafka.bootstrapServers(), Topics.SCHEMAS, HOST,
+                settings.registryPort(), Map.of())));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            TopicBootstrap.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, (short) 1);
+        }
+        registerSchemas();
+        Map<String, String> aggregator = new LinkedHashMap<>();
+        aggregator.put("bootstrap.servers", kafka.bootstrapServers());
+        aggregator.put("schema.registry.url", registry.url());
+        aggregator.put("topic.prefix", settings.topics().prefix());
+        aggregator.put("state.dir", data.resolve("aggregator").toString());
+        aggregator.put("http.host", HOST);
+        aggregator.put("http.port", "0");
+        // A restart on the same data dir finds the previous run's Streams member still in the group (Streams does not
+        // leave on close); the rebalance waits for that member's session to expire: keep it short for the demo.
+        aggregator.put("kafka.session.timeout.ms", "6000");
+        aggregatorPort = keep(AggregatorWorker.start(AggregatorConfig.from(aggregator))).httpPort();
+    }
+
+    /**
+     * Starts the prober. Separate from {@link #start} so that the caller can start the demo backends first and close
+     * the prober before them: a backend closing under a running prober would show as a failure.
+     */
+    public ProberWorker startProber() {
+        Map<String, String> proberSettings = new LinkedHashMap<>();
+        proberSettings.put("bootstrap.servers", kafka.bootstrapServers());
+        proberSettings.put("schema.registry.url", registry.url());
+        proberSettings.put("topic.prefix", settings.topics().prefix());
+        proberSettings.put("region", REGION);
+        proberSettings.put("prober.id", "demo-prober");
+        proberSettings.put("http.host", HOST);
+        proberSettings.put("http.port", "0");
+        prober = ProberWorker.start(ProberConfig.from(proberSettings));
+        return prober;
+    }
+
+    /**
+     * Registers the value schema of every topic under its subject ({@code <topic>-value}), so that outside clients
+     * using {@code use.latest.version} (or auto-registration off) can produce and consume at once.
+     */
+    private void registerSchemas() {
+        Topics t = settings.topics();
+        Map<String, Schema> subjects = new LinkedHashMap<>();
+        subjects.put(t.targets() + "-value", TargetDefinition.getClassSchema());
+        subjects.put(t.probeResults() + "-value", ProbeResult.getClassSchema());
+        subjects.put(t.healthState() + "-value", TargetHealth.getClassSchema());
+        subjects.put(t.groupState() + "-value", GroupHealth.getClassSchema());
+        try (SchemaRegistryClient client = RegistryClients.fromConfig(Map.of(RegistryClients.URL, registry.url()))) {
+            subjects.forEach((subject, schema) -> {
+                int id = client.register(subject, schema.toString());
+                LOG.info("schema of {} registered with id {}", subject, id);
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot close the registry client: " + e.getMessage(), e);
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T part) {
+        started.push(part);
+        return part;
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    public String registryUrl() {
+        return registry.url();
+    }
+
+    public int proberOpsPort() {
+        return prober.opsPort();
+    }
+
+    public int aggregatorOpsPort() {
+        return aggregatorPort;
+    }
+
+    /** Closes in reverse order of start: aggregator, registry, broker. */
+    @Override
+    public void close() {
+        while (!started.isEmpty()) {
+            AutoCloseable part = started.pop();
+            try {
+                part.close();
+            } catch (Exception e) {
+                LOG.warn("{} did not close cleanly: {}", part.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+
+    /** Deletes a temporary data directory (never one the user named). */
+    static void deleteRecursively(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.debug("cannot delete {}: {}", p, e.toString());
+                }
+            });
+        } catch (IOException e) {
+            LOG.debug("cannot walk {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.healthmesh.cli.demo;
+
+import io.healthmesh.cli.AsyncCliRun;
+import io.healthmesh.cli.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs {@code healthmesh demo} in-process on free ports for a bounded time: every demo target turns HEALTHY, the
+ * flapping one goes UNHEALTHY and back, the all-failing group fails open; a second run on the same data directory
+ * starts from the state the first one left.
+ */
+class DemoIT {
+
+    private static final List<String> TARGETS =
+            List.of("web-home", "web-flaky", "tcp-service", "udp-echo", "fragile-http", "fragile-tcp");
+    /** Long enough for one full down-and-up of web-flaky (20 s up, 12 s down) plus the stack's start. */
+    private static final Duration FIRST_RUN = Duration.ofSeconds(80);
+    private static final Duration PATIENCE = Duration.ofSeconds(150);
+
+    private static Pattern line(String target, String change) {
+        return Pattern.compile("target " + Pattern.quote(target) + "\\s+group \\S+\\s+" + Pattern.quote(change));
+    }
+
+    @Test
+    void demoShowsDetectionFlappingAndFailOpenThenResumesOnItsDataDir(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("demo-data");
+        AsyncCliRun first = AsyncCliRun.start("demo", "--kafka-port", "0", "--registry-port", "0",
+                "--data-dir", data.toString(), "--duration", FIRST_RUN.toSeconds() + "s");
+        first.awaitOut("healthmesh demo is running", PATIENCE);
+        for (String target : TARGETS) {
+            first.awaitMatch(line(target, "DETECTING -> HEALTHY"), PATIENCE);
+        }
+        first.awaitMatch(line("web-flaky", "HEALTHY -> UNHEALTHY"), PATIENCE);
+        first.awaitMatch(line("web-flaky", "UNHEALTHY -> HEALTHY"), PATIENCE);
+        first.awaitMatch(Pattern.compile("group  demo-fragile\\s+failOpen false -> true"), PATIENCE);
+        assertThat(first.awaitExit(PATIENCE)).as(first.err()).isZero();
+        String out = first.out();
+        assertThat(out).contains("Kafka bootstrap   127.0.0.1:", "Schema registry   http://127.0.0.1:",
+                "demo: stopped");
+        assertThat(Files.exists(data.resolve("healthmesh.log"))).isTrue();
+
+        AsyncCliRun second = AsyncCliRun.start("demo", "--kafka-port", "0", "--registry-port", "0",
+                "--data-dir", data.toString(), "--duration", "25s");
+        second.awaitOut("watching for changes", PATIENCE);
+        String resumed = second.out();
+        for (String target : TARGETS) {
+            assertThat(resumed).containsPattern(target + "\\s+unchanged");
+            assertThat(resumed).containsPattern("target " + target + "\\s+group \\S+\\s+= \\w+ \\(current");
+        }
+        assertThat(resumed).containsPattern("target web-home\\s+group demo-web\\s+= HEALTHY \\(current");
+        assertThat(second.awaitExit(PATIENCE)).as(second.err()).isZero();
+    }
+
+    @Test
+    void badPortIsBadUsage() {
+        CliRun run = CliRun.of("demo", "--kafka-port", "70000");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("expected: 0..65535", "Usage: healthmesh demo");
+    }
+}
