@@ -84,7 +84,6 @@ public final class ProberWorker implements AutoCloseable {
             started.push(resultSerde);
             ResultPublisher publisher = new ResultPublisher(producer, config.topics().probeResults(),
                     resultSerde.serializer(), config.region(), config.proberId(), config.bufferCapacity(),
-                    Math.min(ResultPublisher.MAX_UNACKNOWLEDGED, config.bufferCapacity()),
                     metrics::bufferDropped, metrics::publishFailed).start();
             started.push(() -> publisher.close(DRAIN));
 

@@ -83,6 +83,13 @@ public final class ResultPublisher implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
+    /** A publisher letting the producer hold at most {@code min(MAX_UNACKNOWLEDGED, capacity)} unacknowledged. */
+    public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
+                           String region, String proberId, int capacity, Runnable onDropped, Runnable onFailed) {
+        this(producer, topic, serializer, region, proberId, capacity, Math.min(MAX_UNACKNOWLEDGED, capacity),
+                onDropped, onFailed);
+    }
+
     public ResultPublisher start() {
         thread.start();
         return this;
