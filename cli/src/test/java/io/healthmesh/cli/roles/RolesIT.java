@@ -49,4 +49,16 @@ class RolesIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("running: region it").contains("prober: stopped");
     }
+
+    @Test
+    void aggregatorRoleRunsAndStops(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("aggregator") + ".");
+        Path config = Files.writeString(dir.resolve("aggregator.properties"), "bootstrap.servers="
+                + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
+                + topics.prefix() + "\napplication.id=" + kafka.uniqueTopic("app") + "\nstate.dir="
+                + dir.resolve("state") + "\nhttp.host=127.0.0.1\nhttp.port=0\npartitions=2\n");
+        CliRun run = CliRun.of("aggregator", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("aggregator running").contains("aggregator: stopped");
+    }
 }

@@ -36,6 +36,15 @@ class WorkerRoleTest {
     }
 
     @Test
+    void aggregatorWithInvalidSettingsIsBadInput(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("aggregator.properties"),
+                "schema.registry.url=http://127.0.0.1:1\nstaleness.factor=0.5\ncolour=red\n");
+        CliRun run = CliRun.of("aggregator", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid aggregator settings", "colour", "staleness.factor", "bootstrap.servers");
+    }
+
+    @Test
     void missingConfigFileIsBadInput() {
         CliRun run = CliRun.of("prober", "--config", "/nonexistent/prober.properties");
         assertThat(run.exitCode()).isEqualTo(2);
