@@ -66,11 +66,16 @@ final class ChildAggregator implements AutoCloseable {
 
     /** SIGTERM: the shutdown hook closes the worker cleanly. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
+            Thread.currentThread().interrupt();
         }
     }
 }

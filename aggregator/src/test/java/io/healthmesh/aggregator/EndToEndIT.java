@@ -126,6 +126,7 @@ class EndToEndIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the workers only need to run while the body does
     void realProbersDriveStateGroupFailOpenAndRegionQuorums(TestKafka kafka) throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
         Topics topics = new Topics("e2e-" + run + ".");

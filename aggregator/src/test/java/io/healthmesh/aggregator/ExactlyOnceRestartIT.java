@@ -235,6 +235,7 @@ class ExactlyOnceRestartIT {
     }
 
     @Test
+    @SuppressWarnings("try") // the reference worker only needs to run while its block does
     void aKilledAggregatorRestartsWithoutLosingOrRepeatingAStateEvent(TestKafka kafka) throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
         Topics reference = new Topics("eos-ref-" + run + ".");
