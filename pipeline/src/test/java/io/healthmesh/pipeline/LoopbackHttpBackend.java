@@ -27,7 +27,6 @@ final class LoopbackHttpBackend implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService handlers;
-    private final AtomicInteger answered = new AtomicInteger();
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicLong lastAnsweredAtMs = new AtomicLong();
     /** Non-null while hanging: requests wait on it. */
@@ -83,7 +82,6 @@ final class LoopbackHttpBackend implements AutoCloseable {
             }
             // HEAD (the probes' default) and GET alike: a status line and no body
             exchange.sendResponseHeaders(200, -1);
-            answered.incrementAndGet();
             lastAnsweredAtMs.set(System.currentTimeMillis());
         } catch (IOException e) {
             // the prober gave up on a held request and closed the connection: nothing to answer to
@@ -112,11 +110,6 @@ final class LoopbackHttpBackend implements AutoCloseable {
 
     int port() {
         return server.getAddress().getPort();
-    }
-
-    /** Requests answered so far. */
-    int answered() {
-        return answered.get();
     }
 
     /** When the last answer was sent, epoch ms (0 before the first): a request read just before {@link #hang()} may be
