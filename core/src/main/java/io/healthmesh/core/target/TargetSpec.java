@@ -1,0 +1,85 @@
+package io.healthmesh.core.target;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One target as the domain sees it: the Avro {@code TargetDefinition} with every default applied.
+ * Sections that do not apply to the protocol are still present (their defaults), so that callers
+ * never test for null. Built by the schemas module's mapper, checked by {@link TargetValidator}.
+ */
+public record TargetSpec(String id, String group, String address, int port, Protocol protocol,
+                         int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
+                         boolean enabled, int weight, Map<String, String> labels,
+                         HttpSpec http, UdpSpec udp, TcpSpec tcp,
+                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast) {
+
+    public static final String DEFAULT_GROUP = "default";
+    public static final int DEFAULT_PORT = 80;
+    public static final int DEFAULT_INTERVAL_MS = 5_000;
+    public static final int DEFAULT_TIMEOUT_MS = 2_000;
+    public static final int DEFAULT_HEALTHY_THRESHOLD = 3;
+    public static final int DEFAULT_UNHEALTHY_THRESHOLD = 3;
+    public static final int DEFAULT_WEIGHT = 10;
+
+    public TargetSpec {
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        regions = regions == null ? List.of() : List.copyOf(regions);
+        http = http == null ? HttpSpec.DEFAULTS : http;
+        udp = udp == null ? UdpSpec.DEFAULTS : udp;
+        tcp = tcp == null ? TcpSpec.CONNECT_ONLY : tcp;
+        quorum = quorum == null ? QuorumPolicy.MAJORITY : quorum;
+    }
+
+    /** A spec with every default of SPEC section 5, for tests and the demo. */
+    public static TargetSpec of(String id, String group, String address, int port, Protocol protocol) {
+        return new TargetSpec(id, group, address, port, protocol, DEFAULT_INTERVAL_MS, DEFAULT_TIMEOUT_MS,
+                DEFAULT_HEALTHY_THRESHOLD, DEFAULT_UNHEALTHY_THRESHOLD, true, DEFAULT_WEIGHT, Map.of(),
+                null, null, null, List.of(), QuorumPolicy.MAJORITY, 1);
+    }
+
+    public TargetSpec withTiming(int intervalMs, int timeoutMs) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withThresholds(int healthy, int unhealthy) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withEnabled(boolean on) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withGroup(String newGroup) {
+        return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withHttp(HttpSpec newHttp) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withUdp(UdpSpec newUdp) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withTcp(TcpSpec newTcp) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast);
+    }
+
+    public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast);
+    }
+
+    /** True when this target should be probed by a prober of {@code region}. */
+    public boolean probedFrom(String region) {
+        return regions.isEmpty() || regions.contains(region);
+    }
+}
