@@ -19,8 +19,14 @@ record HttpHop(boolean tls, String host, InetAddress address, int port, String p
 
     /** The Host header: the host, bracketed when an IPv6 literal, with the port when it is not the scheme's default. */
     String authority() {
-        String h = NetUtil.isValidIpV6Address(host) && !host.startsWith("[") ? "[" + host + "]" : host;
-        return port == defaultPort(tls) ? h : h + ":" + port;
+        if (NetUtil.isValidIpV6Address(host)) {
+            String bracketed = host.startsWith("[") ? host : "[" + host + "]";
+            return port == defaultPort(tls) ? bracketed : bracketed + ":" + port;
+        }
+        if (host.indexOf(':') >= 0) {
+            return host; // a configured host that already names its port is sent as written
+        }
+        return port == defaultPort(tls) ? host : host + ":" + port;
     }
 
     String url() {
@@ -29,7 +35,11 @@ record HttpHop(boolean tls, String host, InetAddress address, int port, String p
 
     /** The name for SNI and certificate checks; IP literals carry no SNI (the JDK omits it). */
     String peerHost() {
-        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (host.startsWith("[") && host.endsWith("]")) {
+            return host.substring(1, host.length() - 1);
+        }
+        int colon = host.indexOf(':');
+        return colon < 0 || NetUtil.isValidIpV6Address(host) ? host : host.substring(0, colon);
     }
 
     static int defaultPort(boolean tls) {

@@ -4,9 +4,12 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.icmp.IcmpPinger;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.DefaultChannelId;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.util.EnumMap;
@@ -53,6 +56,7 @@ public final class NettyProbeEngine implements ProbeEngine {
     static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver) {
         requireNonNull(config, "config");
         requireNonNull(resolver, "resolver");
+        warmUp();
         boolean owns = group == null;
         EventLoopGroup loops = owns ? new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
                 new DefaultThreadFactory("healthmesh-probe", true), NioIoHandler.newFactory()) : group;
@@ -67,6 +71,16 @@ public final class NettyProbeEngine implements ProbeEngine {
         probers.put(Protocol.ICMP, icmp);
         probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent()));
         return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate), pinger);
+    }
+
+    /**
+     * One-time initialisations (channel ids, the buffer pool, the HTTP codec) take up to seconds on a cold, busy
+     * JVM; paying for them here keeps the first probes from being judged on class loading.
+     */
+    private static void warmUp() {
+        DefaultChannelId.newInstance();
+        ByteBufAllocator.DEFAULT.buffer(1).release();
+        new HttpClientCodec();
     }
 
     @Override

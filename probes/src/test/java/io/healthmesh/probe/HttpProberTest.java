@@ -42,7 +42,7 @@ class HttpProberTest {
     @Test
     void headRequestWithIdentifyingHeadersAndIpHostSucceeds() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.write(s, OK_EMPTY))) {
-            ProbeReport report = run(Targets.http(server.port(), 2000));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(report.httpStatus()).isEqualTo(200);
             assertThat(report.connectMicros()).isNotNull();
@@ -60,7 +60,7 @@ class HttpProberTest {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.write(s, OK_EMPTY))) {
             HttpSpec spec = new HttpSpec(HttpMethod.GET, "/health?deep=1", "app.example.test", List.of("200"), false,
                     Map.of("X-Probe-Team", "sre", "User-Agent", "spoofed"), null, false);
-            ProbeReport report = run(Targets.http(server.port(), 2000).withHttp(spec));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(spec));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             String head = server.requests().get(0);
             assertThat(head).startsWith("GET /health?deep=1 HTTP/1.1\r\n")
@@ -75,7 +75,7 @@ class HttpProberTest {
     void unexpectedStatusCarriesTheStatus() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) ->
                 srv.write(s, "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"))) {
-            ProbeReport report = run(Targets.http(server.port(), 2000));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_STATUS);
             assertThat(report.httpStatus()).isEqualTo(503);
             assertThat(report.detail()).contains("503").contains("2xx");
@@ -88,8 +88,8 @@ class HttpProberTest {
                 srv.write(s, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"))) {
             HttpSpec accepts404 = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx", "404"), false, Map.of(), null, false);
             HttpSpec only200 = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("200"), false, Map.of(), null, false);
-            assertThat(run(Targets.http(server.port(), 2000).withHttp(accepts404)).outcome()).isEqualTo(Outcome.SUCCESS);
-            assertThat(run(Targets.http(server.port(), 2000).withHttp(only200)).outcome()).isEqualTo(Outcome.UNEXPECTED_STATUS);
+            assertThat(run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(accepts404)).outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(only200)).outcome()).isEqualTo(Outcome.UNEXPECTED_STATUS);
         }
     }
 
@@ -97,7 +97,7 @@ class HttpProberTest {
     void redirectIsJudgedAsIsWhenRedirectsAreOff() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) ->
                 srv.write(s, "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\nContent-Length: 0\r\n\r\n"))) {
-            ProbeReport report = run(Targets.http(server.port(), 2000));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_STATUS);
             assertThat(report.httpStatus()).isEqualTo(302);
             assertThat(server.connections()).isEqualTo(1);
@@ -121,7 +121,7 @@ class HttpProberTest {
             }
         })) {
             HttpSpec follow = new HttpSpec(HttpMethod.HEAD, "/hop/" + hops, null, List.of("2xx"), true, Map.of(), null, false);
-            ProbeReport report = run(Targets.http(server.port(), 3000).withHttp(follow));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(follow));
             if (hops <= 3) {
                 assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
                 assertThat(report.httpStatus()).isEqualTo(200);
@@ -140,7 +140,7 @@ class HttpProberTest {
              ScriptedServer first = ScriptedServer.http((s, head, srv) -> srv.write(s,
                      "HTTP/1.1 301 Moved\r\nLocation: http://localhost:" + second.port() + "/new\r\nContent-Length: 0\r\n\r\n"))) {
             HttpSpec follow = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false);
-            ProbeReport report = run(Targets.http(first.port(), 3000).withHttp(follow));
+            ProbeReport report = run(Targets.http(first.port(), Targets.GENEROUS_MS).withHttp(follow));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(second.requests().get(0)).startsWith("HEAD /new HTTP/1.1")
                     .containsIgnoringCase("host: localhost:" + second.port());
@@ -152,7 +152,7 @@ class HttpProberTest {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.write(s,
                 "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\nContent-Length: 0\r\n\r\n"))) {
             HttpSpec follow = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false);
-            ProbeReport report = run(Targets.http(server.port(), 3000).withHttp(follow));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(follow));
             assertThat(report.outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
             assertThat(report.detail()).contains("169.254.169.254").contains("169.254.0.0/16");
         }
@@ -164,7 +164,7 @@ class HttpProberTest {
             srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 104857600\r\n\r\n<html>status: ready</html>");
             writeFiller(s, srv, 100 * 1024 * 1024);
         })) {
-            ProbeReport report = run(Targets.http(server.port(), 3000).withHttp(Targets.get("/", "status: ready")));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(Targets.get("/", "status: ready")));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(report.bytesRead()).isLessThan(4096 + 4096);
         }
@@ -176,7 +176,7 @@ class HttpProberTest {
             srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 104857600\r\n\r\n");
             writeFiller(s, srv, 100 * 1024 * 1024);
         })) {
-            ProbeReport report = run(Targets.http(server.port(), 3000).withHttp(Targets.get("/", "never-there")));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(Targets.get("/", "never-there")));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
             assertThat(report.detail()).contains("first 5120 body bytes");
             assertThat(report.bytesRead()).isLessThanOrEqualTo(
@@ -193,7 +193,7 @@ class HttpProberTest {
             srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 6000\r\n\r\n");
             srv.write(s, body);
         })) {
-            assertThat(run(Targets.http(server.port(), 3000).withHttp(Targets.get("/", "needle"))).outcome())
+            assertThat(run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(Targets.get("/", "needle"))).outcome())
                     .isEqualTo(Outcome.UNEXPECTED_RESPONSE);
         }
     }
@@ -206,7 +206,7 @@ class HttpProberTest {
                 srv.write(s, "X-Filler-" + i + ": aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n");
             }
         })) {
-            ProbeReport report = run(Targets.http(server.port(), 3000));
+            ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
             assertThat(report.bytesRead()).isLessThanOrEqualTo(
                     ProbeEngineConfig.DEFAULT_MAX_HEADER_BYTES + 2L * ProbeBootstraps.READ_BUFFER_BYTES);
@@ -224,7 +224,7 @@ class HttpProberTest {
             ProbeReport report = run(Targets.http(server.port(), 1500));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.detail()).contains("awaiting response");
-            assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + 1500));
+            assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + Targets.DEADLINE_SLACK_MS));
             assertThat(report.bytesRead()).isLessThanOrEqualTo(3);
         }
     }
@@ -241,15 +241,15 @@ class HttpProberTest {
 
     @Test
     void refusedConnectionFailsAtOnce() throws Exception {
-        ProbeReport report = run(Targets.http(TcpProberTest.closedPort(), 5000));
+        ProbeReport report = run(Targets.http(TcpProberTest.closedPort(), Targets.GENEROUS_MS));
         assertThat(report.outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
-        assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(2500));
+        assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(Targets.GENEROUS_MS / 2));
     }
 
     @Test
     void connectionClosedWithoutResponseIsUnexpectedResponse() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> s.shutdownOutput())) {
-            assertThat(run(Targets.http(server.port(), 2000)).outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+            assertThat(run(Targets.http(server.port(), Targets.GENEROUS_MS)).outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
         }
     }
 
@@ -259,7 +259,7 @@ class HttpProberTest {
             s.setSoLinger(true, 0);
             s.close();
         })) {
-            assertThat(run(Targets.http(server.port(), 2000)).outcome()).isEqualTo(Outcome.CONNECTION_RESET);
+            assertThat(run(Targets.http(server.port(), Targets.GENEROUS_MS)).outcome()).isEqualTo(Outcome.CONNECTION_RESET);
         }
     }
 

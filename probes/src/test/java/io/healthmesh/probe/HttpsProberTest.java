@@ -39,14 +39,13 @@ class HttpsProberTest {
     }
 
     private static TargetSpec https(int port, String host, boolean verify) {
-        return Targets.target(Protocol.HTTPS, "127.0.0.1", port, 3000)
+        return Targets.target(Protocol.HTTPS, "127.0.0.1", port, Targets.GENEROUS_MS)
                 .withHttp(new HttpSpec(HttpMethod.HEAD, "/", host, List.of("2xx"), false, Map.of(), null, verify));
     }
 
     private static ScriptedServer okServer(SelfSignedTls.RecordingSniMatcher sni) throws Exception {
-        return ScriptedServer.https(serverTls, (s, head, srv) -> {
-            srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-        }).withSni(sni);
+        return ScriptedServer.https(serverTls, sni, (s, head, srv) ->
+                srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
     }
 
     @Test
@@ -112,7 +111,7 @@ class HttpsProberTest {
         try (ScriptedServer tls = okServer(sni);
              ScriptedServer plain = ScriptedServer.http((s, head, srv) -> srv.write(s, "HTTP/1.1 308 Permanent\r\n"
                      + "Location: https://127.0.0.1:" + tls.port() + "/secure\r\nContent-Length: 0\r\n\r\n"))) {
-            TargetSpec target = Targets.http(plain.port(), 3000)
+            TargetSpec target = Targets.http(plain.port(), Targets.GENEROUS_MS)
                     .withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false));
             ProbeReport report = run(target);
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);

@@ -28,7 +28,7 @@ class IcmpProberTest {
     void loopbackAnswersIpv4() throws Exception {
         String why = IcmpSupport.whyNot(IcmpSocketKind.AUTO, "127.0.0.1");
         assumeTrue(why == null, () -> why);
-        ProbeReport report = probe(IcmpSocketKind.AUTO, "127.0.0.1", 2000);
+        ProbeReport report = probe(IcmpSocketKind.AUTO, "127.0.0.1", Targets.GENEROUS_MS);
         assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
         assertThat(report.detail()).startsWith("echo reply in");
     }
@@ -37,23 +37,23 @@ class IcmpProberTest {
     void loopbackAnswersIpv6() throws Exception {
         String why = IcmpSupport.whyNot(IcmpSocketKind.AUTO, "::1");
         assumeTrue(why == null, () -> why);
-        assertThat(probe(IcmpSocketKind.AUTO, "::1", 2000).outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(probe(IcmpSocketKind.AUTO, "::1", Targets.GENEROUS_MS).outcome()).isEqualTo(Outcome.SUCCESS);
     }
 
     @Test
     void rawSocketsAnswerWhenPermitted() throws Exception {
         String why = IcmpSupport.whyNot(IcmpSocketKind.RAW, "127.0.0.1");
         assumeTrue(why == null, () -> why + " (raw sockets need CAP_NET_RAW)");
-        assertThat(probe(IcmpSocketKind.RAW, "127.0.0.1", 2000).outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(probe(IcmpSocketKind.RAW, "127.0.0.1", Targets.GENEROUS_MS).outcome()).isEqualTo(Outcome.SUCCESS);
         String whyV6 = IcmpSupport.whyNot(IcmpSocketKind.RAW, "::1");
         assumeTrue(whyV6 == null, () -> whyV6);
-        assertThat(probe(IcmpSocketKind.RAW, "::1", 2000).outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(probe(IcmpSocketKind.RAW, "::1", Targets.GENEROUS_MS).outcome()).isEqualTo(Outcome.SUCCESS);
     }
 
     /** Either the system allows ping sockets and loopback answers, or the probe is an ERROR that says why. */
     @Test
     void pingSocketsAnswerOrTheErrorNamesPingGroupRange() throws Exception {
-        ProbeReport report = probe(IcmpSocketKind.PING, "127.0.0.1", 2000);
+        ProbeReport report = probe(IcmpSocketKind.PING, "127.0.0.1", Targets.GENEROUS_MS);
         if (IcmpSupport.whyNot(IcmpSocketKind.PING, "127.0.0.1") == null) {
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
         } else {
@@ -72,7 +72,7 @@ class IcmpProberTest {
 
             ProbeReport report = probe(IcmpSocketKind.AUTO, silent, 800);
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
-            assertThat(report.latencyMicros()).isBetween(TimeUnit.MILLISECONDS.toMicros(790), TimeUnit.MILLISECONDS.toMicros(2300));
+            assertThat(report.latencyMicros()).isBetween(TimeUnit.MILLISECONDS.toMicros(790), TimeUnit.MILLISECONDS.toMicros(800 + Targets.DEADLINE_SLACK_MS));
 
             try (IcmpPinger pinger = new IcmpPinger(IcmpSocketKind.AUTO, 1)) {
                 CompletableFuture<EchoResult> first = pinger.echo(network.silentAddress(), TimeUnit.MILLISECONDS.toNanos(500));

@@ -25,14 +25,14 @@ class NettyProbeEngineTest {
             List<CompletableFuture<ProbeReport>> open = new ArrayList<>();
             List<CompletableFuture<ProbeReport>> refused = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
-                open.add(engine.probe(Targets.tcp(server.port(), 5000)));
-                refused.add(engine.probe(Targets.tcp(refusedPort, 5000)));
+                open.add(engine.probe(Targets.tcp(server.port(), Targets.GENEROUS_MS)));
+                refused.add(engine.probe(Targets.tcp(refusedPort, Targets.GENEROUS_MS)));
             }
             for (CompletableFuture<ProbeReport> f : open) {
-                assertThat(f.get(10, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.SUCCESS);
+                assertThat(f.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.SUCCESS);
             }
             for (CompletableFuture<ProbeReport> f : refused) {
-                assertThat(f.get(10, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+                assertThat(f.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
             }
             assertThat(engine.inFlight()).isZero();
         }
@@ -50,7 +50,7 @@ class NettyProbeEngineTest {
             CompletableFuture<ProbeReport> pending = engine.probe(slow);
             assertThat(requestSeen.await(10, TimeUnit.SECONDS)).isTrue();
             engine.close();
-            ProbeReport report = pending.get(5, TimeUnit.SECONDS);
+            ProbeReport report = pending.get(30, TimeUnit.SECONDS);
             assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
             assertThat(report.detail()).isEqualTo("probe engine closed");
             assertThat(engine.probe(slow).get(1, TimeUnit.SECONDS).detail()).isEqualTo("probe engine closed");
@@ -64,13 +64,13 @@ class NettyProbeEngineTest {
             TargetSpec badStatus = Targets.http(TcpProberTest.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("abc"), false, java.util.Map.of(), null, false));
-            ProbeReport report = engine.probe(badStatus).get(5, TimeUnit.SECONDS);
+            ProbeReport report = engine.probe(badStatus).get(30, TimeUnit.SECONDS);
             assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
             assertThat(report.detail()).contains("expectedStatuses: 'abc'");
             TargetSpec headerInjection = Targets.http(TcpProberTest.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));
-            assertThat(engine.probe(headerInjection).get(5, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(engine.probe(headerInjection).get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
         }
     }
 
@@ -79,7 +79,7 @@ class NettyProbeEngineTest {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
             try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults(), group)) {
-                assertThat(engine.probe(Targets.tcp(server.port(), 2000)).get(5, TimeUnit.SECONDS).outcome())
+                assertThat(engine.probe(Targets.tcp(server.port(), Targets.GENEROUS_MS)).get(30, TimeUnit.SECONDS).outcome())
                         .isEqualTo(Outcome.SUCCESS);
             }
             assertThat(group.isShuttingDown()).isFalse();

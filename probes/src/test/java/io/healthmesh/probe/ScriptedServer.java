@@ -56,24 +56,33 @@ final class ScriptedServer implements AutoCloseable {
         return new ScriptedServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), true, script);
     }
 
+    /** Like {@link #http} on another loopback address (such as {@code ::1}). */
+    static ScriptedServer httpOn(InetAddress address, Script script) throws IOException {
+        return new ScriptedServer(new ServerSocket(0, 50, address), true, script);
+    }
+
     /** A server that runs the script as soon as a connection is accepted. */
     static ScriptedServer raw(Script script) throws IOException {
         return new ScriptedServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), false, script);
     }
 
     static ScriptedServer https(SSLContext tls, Script script) throws IOException {
-        SSLServerSocket listener = (SSLServerSocket) tls.getServerSocketFactory()
-                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        return new ScriptedServer(listener, true, script);
+        return https(tls, null, script);
     }
 
-    /** Makes a TLS server record the SNI names that clients send. */
-    ScriptedServer withSni(javax.net.ssl.SNIMatcher matcher) {
-        SSLServerSocket tls = (SSLServerSocket) listener;
-        javax.net.ssl.SSLParameters parameters = tls.getSSLParameters();
-        parameters.setSNIMatchers(List.of(matcher));
-        tls.setSSLParameters(parameters);
-        return this;
+    /**
+     * A TLS server; {@code sni}, when not null, sees the SNI names that clients send. It is set before the first
+     * accept, because an SSL server socket copies its parameters when {@code accept()} starts waiting.
+     */
+    static ScriptedServer https(SSLContext tls, javax.net.ssl.SNIMatcher sni, Script script) throws IOException {
+        SSLServerSocket listener = (SSLServerSocket) tls.getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        if (sni != null) {
+            javax.net.ssl.SSLParameters parameters = listener.getSSLParameters();
+            parameters.setSNIMatchers(List.of(sni));
+            listener.setSSLParameters(parameters);
+        }
+        return new ScriptedServer(listener, true, script);
     }
 
     int port() {

@@ -11,6 +11,11 @@ import java.util.Map;
 /** Target specs for tests: loopback only, with short timeouts. */
 final class Targets {
 
+    /** Timeout for probes expected to succeed: long enough for a cold JVM on a loaded machine. */
+    static final int GENEROUS_MS = 10_000;
+    /** How late after its deadline a probe may end on a loaded machine; far below what a hostile server tries. */
+    static final int DEADLINE_SLACK_MS = 3_000;
+
     private Targets() {
     }
 

@@ -40,7 +40,7 @@ class TcpProberTest {
     @Test
     void establishedConnectionIsSuccessWithConnectPhase() throws Exception {
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
-            ProbeReport report = run(Targets.tcp(server.port(), 2000));
+            ProbeReport report = run(Targets.tcp(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(report.connectMicros()).isNotNull().isPositive();
             assertThat(report.tlsMicros()).isNull();
@@ -50,9 +50,9 @@ class TcpProberTest {
     @Test
     void refusedConnectionFailsAtOnceNotAtTheDeadline() throws Exception {
         int port = closedPort();
-        ProbeReport report = run(Targets.tcp(port, 5000));
+        ProbeReport report = run(Targets.tcp(port, Targets.GENEROUS_MS));
         assertThat(report.outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
-        assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(2500));
+        assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(Targets.GENEROUS_MS / 2));
     }
 
     @Test
@@ -65,7 +65,7 @@ class TcpProberTest {
                 assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
                 assertThat(report.detail()).contains("connecting");
                 assertThat(report.latencyMicros()).isBetween(TimeUnit.MILLISECONDS.toMicros(690),
-                        TimeUnit.MILLISECONDS.toMicros(700 + 1500));
+                        TimeUnit.MILLISECONDS.toMicros(700 + Targets.DEADLINE_SLACK_MS));
             } finally {
                 if (fillers != null) {
                     for (Socket s : fillers) {
@@ -83,7 +83,7 @@ class TcpProberTest {
             srv.write(s, "+" + new String(in) + " OK\r\n");
             srv.awaitClose(5000);
         })) {
-            ProbeReport report = run(Targets.tcp(server.port(), 2000).withTcp(new TcpSpec("PING", "PING OK")));
+            ProbeReport report = run(Targets.tcp(server.port(), Targets.GENEROUS_MS).withTcp(new TcpSpec("PING", "PING OK")));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(report.firstByteMicros()).isNotNull();
             assertThat(report.bytesRead()).isEqualTo(10);
@@ -96,7 +96,7 @@ class TcpProberTest {
             s.getInputStream().readNBytes(4);
             srv.write(s, "-ERR unknown command\r\n");
         })) {
-            ProbeReport report = run(Targets.tcp(server.port(), 2000).withTcp(new TcpSpec("PING", "PONG")));
+            ProbeReport report = run(Targets.tcp(server.port(), Targets.GENEROUS_MS).withTcp(new TcpSpec("PING", "PONG")));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
         }
     }
@@ -110,7 +110,7 @@ class TcpProberTest {
                 srv.write(s, chunk);
             }
         })) {
-            ProbeReport report = run(Targets.tcp(server.port(), 3000).withTcp(new TcpSpec(null, "never-there")));
+            ProbeReport report = run(Targets.tcp(server.port(), Targets.GENEROUS_MS).withTcp(new TcpSpec(null, "never-there")));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
             assertThat(report.bytesRead()).isLessThanOrEqualTo(ProbeEngineConfig.DEFAULT_MAX_BODY_BYTES
                     + ProbeBootstraps.READ_BUFFER_BYTES);
@@ -126,7 +126,7 @@ class TcpProberTest {
         })) {
             ProbeReport report = run(Targets.tcp(server.port(), 1500).withTcp(new TcpSpec(null, "done")));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
-            assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + 1500));
+            assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + Targets.DEADLINE_SLACK_MS));
             assertThat(report.bytesRead()).isLessThanOrEqualTo(3);
         }
     }
