@@ -2,10 +2,14 @@ package io.healthmesh.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,11 +37,24 @@ class HealthmeshTest {
         assertThat(run.err()).contains("Unknown option: '--frobnicate'").contains("Usage: healthmesh targets list");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"demo", "targets apply -f x.yaml", "targets list", "targets get x", "targets delete x",
+            "watch", "window", "prober", "aggregator", "registry"})
+    void everySubcommandRefusesAnUnknownFlagWithItsUsage(String commandLine) {
+        List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
+        args.add("--no-such-flag");
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        String command = commandLine.replaceAll(" (-f )?x(\\.yaml)?$", "");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unknown option: '--no-such-flag'").contains("Usage: healthmesh " + command);
+    }
+
     @Test
     void helpListsEverySubcommandAndTheExitCodes() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("targets", "watch", "window", "Exit codes:", "2   bad usage or bad input");
+        assertThat(run.out()).contains("demo", "targets", "watch", "window", "prober", "aggregator", "registry",
+                "Exit codes:", "2   bad usage or bad input");
     }
 
     @Test
