@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -47,6 +48,8 @@ public final class TargetAssignment implements AutoCloseable {
     static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
 
     private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final String topic;
@@ -109,24 +112,24 @@ public final class TargetAssignment implements AutoCloseable {
         try {
             consumer.subscribe(List.of(topic), new Rebalance());
             while (running) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-                for (TopicPartition partition : records.partitions()) {
-                    handle(partition, records.records(partition));
+                try {
+                    pollOnce();
+                } catch (RetriableException e) {
+                    // Kafka is away or slow (e.g. a position lookup timed out): probing goes on, so does this loop
+                    LOG.warn("targets consumer: {}; retrying", e.toString());
                 }
-                resumeDuePartitions();
-                checkCaughtUp();
-                commitJudged();
-                ownedCount = owned.count();
             }
         } catch (WakeupException | InterruptException e) {
             // close() asked us to stop
         } catch (RuntimeException e) {
             if (running) {
-                LOG.error("target assignment stopped: the worker no longer follows target changes", e);
+                // leaving the group below hands our partitions to the other workers of the region
+                LOG.error("target assignment stopped: this worker probes nothing more and reports not ready", e);
             } else {
                 LOG.debug("target assignment failed while closing", e);
             }
         } finally {
+            ready = false;
             try {
                 consumer.close(CLOSE_TIMEOUT);   // leaves the group; the revocation callback stops our targets
             } catch (RuntimeException e) {
@@ -136,6 +139,22 @@ public final class TargetAssignment implements AutoCloseable {
             ownedCount = owned.count();
             stopped.countDown();
         }
+    }
+
+    private void pollOnce() {
+        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+        for (TopicPartition partition : records.partitions()) {
+            handle(partition, records.records(partition));
+        }
+        resumeDuePartitions();
+        checkCaughtUp();
+        commitJudged();
+        ownedCount = owned.count();
+    }
+
+    /** The next offset to read; bounded so that a broker outage stalls this loop for seconds, not a minute. */
+    private long position(TopicPartition partition) {
+        return consumer.position(partition, POSITION_TIMEOUT);
     }
 
     private void handle(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> records) {
@@ -187,7 +206,7 @@ public final class TargetAssignment implements AutoCloseable {
         if (!assignedOnce) {
             return;
         }
-        catchUpTo.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+        catchUpTo.entrySet().removeIf(e -> position(e.getKey()) >= e.getValue());
         boolean caughtUp = catchUpTo.isEmpty();
         if (caughtUp && !ready) {
             LOG.info("read of the assigned target partitions caught up: {} targets", owned.count());
@@ -199,7 +218,7 @@ public final class TargetAssignment implements AutoCloseable {
     private void commitJudged() {
         Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
         for (Map.Entry<TopicPartition, Long> e : judgedBefore.entrySet()) {
-            long position = consumer.position(e.getKey());
+            long position = position(e.getKey());
             if (position > e.getValue()) {
                 advance.put(e.getKey(), new OffsetAndMetadata(position));
                 e.setValue(position);
@@ -236,8 +255,16 @@ public final class TargetAssignment implements AutoCloseable {
             if (partitions.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions));
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
+            Map<TopicPartition, Long> ends = Map.of();
+            try {
+                committed = consumer.committed(Set.copyOf(partitions), LOOKUP_TIMEOUT);
+                ends = consumer.endOffsets(partitions, LOOKUP_TIMEOUT);
+            } catch (RetriableException e) {
+                // degrade, never fail the rebalance: a bad record may be rejected once more, and readiness
+                // waits only for the positions to be known
+                LOG.warn("could not look up committed or end offsets of {}: {}", partitions, e.toString());
+            }
             for (TopicPartition partition : partitions) {
                 OffsetAndMetadata c = committed.get(partition);
                 judgedBefore.put(partition, c == null ? 0L : c.offset());
@@ -270,7 +297,7 @@ public final class TargetAssignment implements AutoCloseable {
                 Map<TopicPartition, OffsetAndMetadata> advance = new HashMap<>();
                 for (TopicPartition partition : partitions) {
                     Long judged = judgedBefore.get(partition);
-                    long position = consumer.position(partition);
+                    long position = position(partition);
                     if (judged != null && position > judged) {
                         advance.put(partition, new OffsetAndMetadata(position));
                     }

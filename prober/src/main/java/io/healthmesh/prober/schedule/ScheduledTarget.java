@@ -144,7 +144,9 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         } catch (RuntimeException | LinkageError e) {
             // the engine's contract is to never throw; if it does (a bug, a broken deployment), this probe is an
             // ERROR and the schedule goes on: the slot is freed and the target is not stuck "running"
-            LOG.warn("probe engine failed to start a probe of {}", spec.id(), e);
+            // no stack trace at WARN: a broken engine fails every probe, and the log must stay readable
+            LOG.warn("probe engine failed to start a probe of {}: {}", spec.id(), e.toString());
+            LOG.debug("probe engine failure", e);
             probe = CompletableFuture.failedFuture(e);
         }
         probe.whenComplete(this);
