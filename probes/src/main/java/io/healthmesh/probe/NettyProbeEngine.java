@@ -67,6 +67,7 @@ public final class NettyProbeEngine implements ProbeEngine {
         probers.put(Protocol.HTTP, http);
         probers.put(Protocol.HTTPS, http);
         IcmpPinger pinger = new IcmpPinger(config.icmpSocket(), config.maxOutstandingEchoes());
+        pinger.start(); // native loading here, never on an event loop; sockets still open on first use
         IcmpProber icmp = new IcmpProber(pinger);
         probers.put(Protocol.ICMP, icmp);
         probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent()));

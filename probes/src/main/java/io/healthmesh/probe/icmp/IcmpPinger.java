@@ -79,6 +79,14 @@ public final class IcmpPinger implements AutoCloseable {
         return echo.result;
     }
 
+    /**
+     * Loads libc and starts the I/O thread now instead of on the first echo, so that no caller (an event loop)
+     * pays for loading native code. Returns null when ICMP can be used, else why not.
+     */
+    public String start() {
+        return ensureStarted();
+    }
+
     /** Echoes in flight now; for tests and metrics. */
     public int outstanding() {
         return outstanding.get();
