@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The healthmesh image as docker/Dockerfile promises it: the {@code healthmesh} command as entrypoint, a non-root
@@ -25,8 +24,7 @@ class HealthmeshImageIT {
 
     @BeforeAll
     static void containerTier() {
-        assumeTrue(Boolean.getBoolean("healthmesh.containers"), "container tier off: run with -Pcontainers");
-        assumeTrue(Docker.answers(), "no Docker engine answers (as root, docker/ci-setup.sh installs and starts one)");
+        ContainerTier.assumeAvailable();
         images = E2eImages.fromEnvironment(System.getenv());
         images.requirePresent();
     }

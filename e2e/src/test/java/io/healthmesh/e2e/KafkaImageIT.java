@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The Kafka image of the suite (by default the offline one built from Kafka's Maven jars) stands in for
@@ -24,8 +23,7 @@ class KafkaImageIT {
 
     @BeforeAll
     static void containerTier() {
-        assumeTrue(Boolean.getBoolean("healthmesh.containers"), "container tier off: run with -Pcontainers");
-        assumeTrue(Docker.answers(), "no Docker engine answers (as root, docker/ci-setup.sh installs and starts one)");
+        ContainerTier.assumeAvailable();
     }
 
     @Test

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Hands tests one {@link Stack}, shared by every container test class of the JVM: started on first use, closed
@@ -40,9 +39,7 @@ final class StackExtension implements BeforeAllCallback, ParameterResolver, Test
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        assumeTrue(Boolean.getBoolean("healthmesh.containers"),
-                "container tier off: run with -Pcontainers (after docker/ci-setup.sh)");
-        assumeTrue(Docker.answers(), "no Docker engine answers (as root, docker/ci-setup.sh installs and starts one)");
+        ContainerTier.assumeAvailable();
         stack(context);
     }
 
