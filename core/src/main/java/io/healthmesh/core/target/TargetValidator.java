@@ -129,6 +129,10 @@ public final class TargetValidator {
             out.add(Violation.of("http.bodyContains", http.bodyContains().length() + " characters",
                     "at most " + MAX_PAYLOAD_LENGTH));
         }
+        if (http.bodyContains() != null && http.method() == HttpMethod.HEAD) {
+            // a HEAD response has no body: the check could never pass
+            out.add(Violation.of("http.method", "HEAD", "GET when bodyContains is set"));
+        }
     }
 
     private static void checkHeaders(List<Violation> out, Map<String, String> headers) {

@@ -276,6 +276,14 @@ class TargetValidatorTest {
     }
 
     @Test
+    void bodyContainsNeedsGet() {
+        HttpSpec head = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), false, Map.of(), "ok", false);
+
+        assertThat(messages(HTTP.withHttp(head)))
+                .containsExactly("http.method: HEAD (expected: GET when bodyContains is set)");
+    }
+
+    @Test
     void httpSectionIsIgnoredForOtherProtocols() {
         assertThat(messages(TCP.withHttp(httpPath("no-slash")))).isEmpty();
     }
