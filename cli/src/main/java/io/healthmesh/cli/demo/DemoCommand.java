@@ -6,6 +6,7 @@ import io.healthmesh.cli.targets.ApplyCommand;
 import io.healthmesh.cli.watch.StateFeed;
 import io.healthmesh.cli.watch.StateLines;
 import io.healthmesh.cli.window.DurationConverter;
+import io.healthmesh.embedded.FreePorts;
 import io.healthmesh.schemas.Topics;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -16,12 +17,12 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Callable;
@@ -73,6 +74,8 @@ public final class DemoCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "ports: " + kafkaPort + ", " + registryPort + " (expected: 0..65535)");
         }
+        requireFree(kafkaPort, "--kafka-port");
+        requireFree(registryPort, "--registry-port");
         boolean temporary = dataDir == null;
         Path data = temporary ? Files.createTempDirectory("healthmesh-demo-") : dataDir.toAbsolutePath();
         Files.createDirectories(data);
@@ -100,7 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.println("State changes (time, target, group, old -> new, reason; group lines with failOpen):");
             out.flush();
             StateFeed feed = new StateFeed(kafka.clientProperties(), kafka.serdeConfig(), topics);
-            StateLines lines = new StateLines(ZoneId.systemDefault(), false);
+            StateLines lines = new StateLines(Clock.systemDefaultZone(), false);
             Thread printer = new Thread(() -> feed.run(event -> {
                 String line = lines.render(event);
                 if (line != null) {
@@ -121,6 +124,14 @@ public final class DemoCommand implements Callable<Integer> {
                 DemoStack.deleteRecursively(data);
             }
             switchLogging(DEFAULT_LOG_CONFIG, null);
+        }
+    }
+
+    /** A taken port is the most likely start failure (another demo or Kafka): say so before starting anything. */
+    private static void requireFree(int port, String flag) {
+        if (port != 0 && !FreePorts.isFree(InetAddress.getLoopbackAddress(), port)) {
+            throw new IllegalStateException("port " + port + " on 127.0.0.1 is in use (another demo or Kafka?); "
+                    + "stop it, or pass " + flag + " 0 for a free port");
         }
     }
 

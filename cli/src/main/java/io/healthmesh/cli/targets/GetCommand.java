@@ -32,12 +32,14 @@ public final class GetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (output == OutputFormat.TABLE) {
+            throw new BadInputException("-o table: get prints yaml or json");
+        }
         TargetDefinition d = new TargetTopic(kafka).read().definitions().get(id);
         if (d == null) {
             throw new BadInputException("no target " + id + " in " + kafka.topics().targets());
         }
-        spec.commandLine().getOut().print(OutputFormat.write(output == OutputFormat.json ? output : OutputFormat.yaml,
-                AvroJson.of(d, true)));
+        spec.commandLine().getOut().print(OutputFormat.write(output, AvroJson.of(d, true)));
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -44,8 +44,8 @@ public final class ListCommand implements Callable<Integer> {
                 .sorted(Comparator.comparing(TargetDefinition::getGroup).thenComparing(TargetDefinition::getId))
                 .toList();
         switch (output) {
-            case table -> printTable(out, shown);
-            case json, yaml -> {
+            case TABLE -> printTable(out, shown);
+            case JSON, YAML -> {
                 ArrayNode list = JsonNodeFactory.instance.arrayNode();
                 shown.forEach(d -> list.add(AvroJson.of(d, true)));
                 ObjectNode doc = JsonNodeFactory.instance.objectNode();

@@ -6,8 +6,8 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.RegionHealth;
 import io.healthmesh.schema.TargetHealth;
 
+import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 
@@ -20,11 +20,14 @@ import static java.util.Objects.requireNonNull;
  */
 public final class StateLines {
 
+    private final Clock clock;
     private final DateTimeFormatter time;
     private final boolean json;
 
-    public StateLines(ZoneId zone, boolean json) {
-        this.time = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(requireNonNull(zone, "zone"));
+    /** Times are shown in {@code clock}'s zone; removals, which carry no time, are stamped with {@code clock}. */
+    public StateLines(Clock clock, boolean json) {
+        this.clock = requireNonNull(clock, "clock");
+        this.time = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(clock.getZone());
         this.json = json;
     }
 
@@ -41,7 +44,7 @@ public final class StateLines {
             return group(g.health(), g.previous(), g.current());
         }
         if (event instanceof StateEvent.Removed r) {
-            return at(System.currentTimeMillis()) + "  " + (r.kind() == StateEvent.Kind.TARGET ? "target " : "group  ")
+            return at(clock.millis()) + "  " + (r.kind() == StateEvent.Kind.TARGET ? "target " : "group  ")
                     + r.id() + "  removed";
         }
         if (event instanceof StateEvent.CaughtUp c) {

@@ -10,9 +10,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
@@ -47,7 +47,7 @@ public final class WatchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        StateLines lines = new StateLines(ZoneId.systemDefault(), json);
+        StateLines lines = new StateLines(Clock.systemDefaultZone(), json);
         Predicate<StateEvent> shown = filter(groups, targets);
         StateFeed feed = new StateFeed(kafka.clientProperties(), kafka.serdeConfig(), kafka.topics());
         Thread stopper = new Thread(feed::close, "healthmesh-watch-stop");

@@ -1,7 +1,6 @@
 package io.healthmesh.cli.demo;
 
 import io.healthmesh.cli.AsyncCliRun;
-import io.healthmesh.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,12 +57,5 @@ class DemoIT {
         }
         assertThat(resumed).containsPattern("target web-home\\s+group demo-web\\s+= HEALTHY \\(current");
         assertThat(second.awaitExit(PATIENCE)).as(second.err()).isZero();
-    }
-
-    @Test
-    void badPortIsBadUsage() {
-        CliRun run = CliRun.of("demo", "--kafka-port", "70000");
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("expected: 0..65535", "Usage: healthmesh demo");
     }
 }

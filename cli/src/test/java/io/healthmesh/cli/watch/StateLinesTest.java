@@ -8,6 +8,8 @@ import io.healthmesh.schema.RegionHealth;
 import io.healthmesh.schema.TargetHealth;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
@@ -17,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StateLinesTest {
 
     private static final long T0 = 1_700_000_000_000L; // 22:13:20 UTC
-    private final StateLines text = new StateLines(ZoneOffset.UTC, false);
-    private final StateLines json = new StateLines(ZoneOffset.UTC, true);
+    private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(T0 + 5_000), ZoneOffset.UTC);
+    private final StateLines text = new StateLines(CLOCK, false);
+    private final StateLines json = new StateLines(CLOCK, true);
 
     static TargetHealth health(HealthStatus previous, HealthStatus now, ProbeOutcome reason, boolean stale,
                                List<RegionHealth> regions) {
@@ -90,6 +93,14 @@ class StateLinesTest {
         assertThat(json.render(new StateEvent.Group(group(true, List.of("a"), 1), null, true)))
                 .contains("\"failOpen\":true", "\"routable\":[\"a\"]", "\"kind\":\"group\"", "\"current\":true");
         assertThat(json.render(new StateEvent.CaughtUp(1, 1))).isNull();
+    }
+
+    @Test
+    void removalsAreStampedWithTheClock() {
+        assertThat(text.render(new StateEvent.Removed(StateEvent.Kind.TARGET, "web-1", false)))
+                .isEqualTo("22:13:25.000  target web-1  removed");
+        assertThat(json.render(new StateEvent.Removed(StateEvent.Kind.GROUP, "pool", false)))
+                .isEqualTo("{\"kind\":\"groupRemoved\",\"id\":\"pool\",\"current\":false}");
     }
 
     @Test
