@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -312,7 +313,7 @@ final class HealthmeshStack implements AutoCloseable {
     @Override
     public void close() {
         List<String> names = new ArrayList<>(containers.keySet());
-        java.util.Collections.reverse(names);
+        Collections.reverse(names);
         for (String name : names) {
             try {
                 containers.get(name).stop();

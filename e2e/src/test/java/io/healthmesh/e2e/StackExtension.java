@@ -24,7 +24,7 @@ final class StackExtension implements BeforeAllCallback, ParameterResolver, Test
 
     /** The running stack and the observer's feeds of its topics. */
     record Stack(HealthmeshStack containers, TopicFeed<TargetHealth> states, TopicFeed<GroupHealth> groups,
-                 TopicFeed<ProbeResult> results) implements ExtensionContext.Store.CloseableResource {
+                 TopicFeed<ProbeResult> results) implements AutoCloseable {
         @Override
         public void close() {
             results.close();

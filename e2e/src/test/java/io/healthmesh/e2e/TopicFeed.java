@@ -2,6 +2,7 @@ package io.healthmesh.e2e;
 
 import io.healthmesh.schemas.serde.AvroSerde;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -96,7 +97,7 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
             LOG.error("feed of {} stopped", topic, e);
             failure = e;
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(2)));
         }
     }
 
