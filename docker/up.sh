@@ -6,9 +6,13 @@
 #   --offline    use only local images: build healthmesh/base-jre:17 and healthmesh/kafka:4.1.1 when missing
 #                (docker/offline/), and the project's images on that base; no image registry is asked
 #   --online     use the public images (apache/kafka, eclipse-temurin, debian), pulled by Docker
-#   (neither)    online when the public Kafka image is local or can be pulled, offline otherwise
+#   (neither)    offline when the local base image exists; else online when the public Kafka image is local
+#                or can be pulled; else offline
 #   --build-jar  rebuild the CLI jar with Maven first (done anyway when it is missing)
+# Environment: KAFKA_IMAGE, HEALTHMESH_IMAGE, HEALTHMESH_TARGET_IMAGE (images), KAFKA_HOST_PORT (19092),
+# REGISTRY_HOST_PORT (18081), COMPOSE_PROJECT_NAME (healthmesh).
 # Stop it with: docker compose -p healthmesh -f docker/compose.yaml down -v   (or docker-compose)
+# Exits non-zero, with the stack's state and the applier's log, when the targets are not applied within 240 s.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -17,6 +21,7 @@ root=$(cd "$here/.." && pwd)
 
 public_kafka_image="apache/kafka:4.1.1"
 offline_kafka_image="${HEALTHMESH_KAFKA_IMAGE:-healthmesh/kafka:4.1.1}"
+local_base="${HEALTHMESH_BASE_IMAGE:-healthmesh/base-jre:17}"
 mode=auto
 build_args=()
 while [ $# -gt 0 ]; do
@@ -24,7 +29,7 @@ while [ $# -gt 0 ]; do
     --offline) mode=offline ;;
     --online) mode=online ;;
     --build-jar) build_args+=(--build-jar) ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) die "unknown argument: $1 (expected: --offline, --online, --build-jar)" ;;
   esac
   shift
@@ -39,14 +44,13 @@ elif command -v docker-compose >/dev/null; then
 else
   die "neither 'docker compose' nor 'docker-compose' is installed (Debian: apt-get install docker-compose)"
 fi
-compose+=(-p healthmesh -f "$here/compose.yaml")
+compose+=(-p "${COMPOSE_PROJECT_NAME:-healthmesh}" -f "$here/compose.yaml")
 
 if [ "$mode" = auto ]; then
-  if [ -n "${KAFKA_IMAGE:-}" ] || image_exists "$public_kafka_image"; then
-    mode=online
-  elif image_exists "$offline_kafka_image"; then
+  if image_exists "$local_base"; then
+    # the offline images are here already: use them, ask no registry
     mode=offline
-  elif timeout 120 docker pull -q "$public_kafka_image" >/dev/null 2>&1; then
+  elif image_exists "$public_kafka_image" || timeout 120 docker pull -q "$public_kafka_image" >/dev/null 2>&1; then
     mode=online
   else
     log "no image registry answers: building the offline images"

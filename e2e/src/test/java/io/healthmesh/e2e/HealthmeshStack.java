@@ -16,7 +16,6 @@ import org.testcontainers.lifecycle.Startables;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,7 +65,7 @@ final class HealthmeshStack implements AutoCloseable {
     /** Starts everything (broker, registry, aggregators, probers, backends) and waits until each is ready. */
     static HealthmeshStack start(E2eImages images) {
         long started = System.nanoTime();
-        HealthmeshStack stack = new HealthmeshStack(images, StaticNetwork.create(), freePort());
+        HealthmeshStack stack = new HealthmeshStack(images, StaticNetwork.create(), LocalPorts.free());
         try {
             stack.startAll();
         } catch (RuntimeException | Error e) {
@@ -300,14 +299,6 @@ final class HealthmeshStack implements AutoCloseable {
 
     private static DockerClient docker() {
         return DockerClientFactory.instance().client();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free local port", e);
-        }
     }
 
     @Override

@@ -1,9 +1,10 @@
 package io.healthmesh.e2e;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /** An image's layers as {@code docker history} lists them (newest first); the Docker API client has no such call. */
 final class ImageHistory {
@@ -13,16 +14,12 @@ final class ImageHistory {
 
     /** The instruction that made each layer, newest first. */
     static List<String> createdBy(String image) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("docker", "history", "--no-trunc", "--format", "{{.CreatedBy}}", image)
-                .redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("docker history " + image + " did not finish within 60 s");
+        Processes.Result result = Processes.run(
+                List.of("docker", "history", "--no-trunc", "--format", "{{.CreatedBy}}", image),
+                Path.of("."), Map.of(), Duration.ofSeconds(60));
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException("docker history " + image + " failed: " + result.output());
         }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("docker history " + image + " failed: " + out);
-        }
-        return out.lines().toList();
+        return result.output().lines().toList();
     }
 }
