@@ -80,6 +80,8 @@ EOF
 }
 
 started=$SECONDS
+# the mirror the base image is built from comes from this parser: check it first (a fraction of a second)
+"$here/offline/test-common.sh"
 timed "packages" install_packages
 timed "docker engine" start_engine
 timed "base image" "$here/offline/build-base-image.sh"
