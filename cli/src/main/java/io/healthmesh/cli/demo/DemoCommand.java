@@ -82,6 +82,13 @@ public final class DemoCommand implements Callable<Integer> {
         Path logFile = data.resolve("healthmesh.log");
         switchLogging(LOG_CONFIG, logFile);
         Deque<AutoCloseable> running = new ArrayDeque<>();
+        // closed last, still inside the shutdown hook's wait: on SIGTERM the JVM halts right after the close
+        running.push(() -> {
+            switchLogging(DEFAULT_LOG_CONFIG, null);
+            if (temporary) {
+                DemoStack.deleteRecursively(data);
+            }
+        });
         try {
             out.println("healthmesh demo: starting Kafka, the schema registry, the aggregator and a prober...");
             out.flush();
@@ -120,10 +127,6 @@ public final class DemoCommand implements Callable<Integer> {
             return UntilStopped.run(() -> closeAll(running), duration, out, "demo");
         } finally {
             closeAll(running);
-            if (temporary) {
-                DemoStack.deleteRecursively(data);
-            }
-            switchLogging(DEFAULT_LOG_CONFIG, null);
         }
     }
 
