@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ProberFailoverIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProberFailoverIT.class);
-    private static final int INTERVAL_MS = 3000;
+    private static final int INTERVAL_MS = 4000;
     private static final int TARGETS = 12;
     private static final Duration OBSERVE = Duration.ofSeconds(10);
 
