@@ -4,10 +4,15 @@ import io.healthmesh.cli.AsyncCliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,12 +34,25 @@ class DemoIT {
         return Pattern.compile("target " + Pattern.quote(target) + "\\s+group \\S+\\s+" + Pattern.quote(change));
     }
 
+    /** The subjects of the registry named in the banner, as its JSON list. */
+    private static String registeredSubjects(String banner) throws Exception {
+        Matcher url = Pattern.compile("Schema registry   (http://\\S+)").matcher(banner);
+        assertThat(url.find()).as(banner).isTrue();
+        HttpResponse<String> subjects = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(url.group(1) + "/subjects")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(subjects.statusCode()).isEqualTo(200);
+        return subjects.body();
+    }
+
     @Test
     void demoShowsDetectionFlappingAndFailOpenThenResumesOnItsDataDir(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("demo-data");
         AsyncCliRun first = AsyncCliRun.start("demo", "--kafka-port", "0", "--registry-port", "0",
                 "--data-dir", data.toString(), "--duration", FIRST_RUN.toSeconds() + "s");
-        first.awaitOut("healthmesh demo is running", PATIENCE);
+        first.awaitOut("Demo targets", PATIENCE);
+        assertThat(registeredSubjects(first.out())).contains("healthmesh.targets-value",
+                "healthmesh.probe-results-value", "healthmesh.health-state-value", "healthmesh.group-state-value");
         for (String target : TARGETS) {
             first.awaitMatch(line(target, "DETECTING -> HEALTHY"), PATIENCE);
         }
