@@ -1,5 +1,6 @@
 package io.healthmesh.cli.demo;
 
+import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.kafka.KafkaOptions;
 import io.healthmesh.cli.targets.ApplyCommand;
@@ -81,6 +82,8 @@ public final class DemoCommand implements Callable<Integer> {
         Files.createDirectories(data);
         Path logFile = data.resolve("healthmesh.log");
         switchLogging(LOG_CONFIG, logFile);
+        // installed before anything starts: a Ctrl-C during the start still closes everything in order
+        StopSignal signal = StopSignal.install("demo");
         Deque<AutoCloseable> running = new ArrayDeque<>();
         // closed last, still inside the shutdown hook's wait: on SIGTERM the JVM halts right after the close
         running.push(() -> {
@@ -95,6 +98,9 @@ public final class DemoCommand implements Callable<Integer> {
             Topics topics = new Topics(topicPrefix);
             DemoStack stack = DemoStack.start(new DemoStack.Settings(kafkaPort, registryPort, data, topics));
             running.push(stack);
+            if (signal.signalled()) {
+                return UntilStopped.run(signal, () -> closeAll(running), Duration.ZERO, out, "demo");
+            }
             DemoBackends backends = null;
             if (!noDemoTargets) {
                 backends = DemoBackends.start(Clock.systemUTC(), data.resolve(DemoBackends.PORTS_FILE));
@@ -124,9 +130,13 @@ public final class DemoCommand implements Callable<Integer> {
                 feed.close();
                 printer.join(Duration.ofSeconds(10).toMillis());
             });
-            return UntilStopped.run(() -> closeAll(running), duration, out, "demo");
+            return UntilStopped.run(signal, () -> closeAll(running), duration, out, "demo");
         } finally {
-            closeAll(running);
+            try {
+                closeAll(running);
+            } finally {
+                signal.closed();
+            }
         }
     }
 

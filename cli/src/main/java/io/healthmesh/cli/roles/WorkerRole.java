@@ -1,6 +1,7 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.ops.Settings;
@@ -59,24 +60,24 @@ abstract class WorkerRole implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
+        // installed before the worker starts: a SIGTERM during its start still closes it in order
+        StopSignal signal = StopSignal.install(spec.name());
         AutoCloseable worker;
         try {
             worker = start(settings);
         } catch (IllegalArgumentException e) {
+            signal.closed();
             // the role configs list every problem at once, separated by newlines or semicolons
             List<String> problems = Arrays.stream(e.getMessage().split("\\R|; "))
                     .map(String::trim).filter(s -> !s.isEmpty()).toList();
             throw new BadInputException("invalid " + spec.name() + " settings", problems);
+        } catch (RuntimeException e) {
+            signal.closed();
+            throw e;
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(started(worker));
         out.flush();
-        return runUntilStopped(worker, duration, out, spec.name());
-    }
-
-    /** Blocks until SIGTERM/Ctrl-C or {@code duration}, then closes {@code worker}. */
-    static int runUntilStopped(AutoCloseable worker, Duration duration, PrintWriter out, String name)
-            throws InterruptedException {
-        return UntilStopped.run(worker, duration, out, name);
+        return UntilStopped.run(signal, worker, duration, out, spec.name());
     }
 }

@@ -1,6 +1,7 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.cli.CliRun;
+import io.healthmesh.cli.UntilStopped;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,8 +74,7 @@ class WorkerRoleTest {
     void aBoundedRunClosesTheWorkerOnceAndSaysSo() throws Exception {
         AtomicInteger closes = new AtomicInteger();
         StringWriter out = new StringWriter();
-        int code = WorkerRole.runUntilStopped(closes::incrementAndGet, Duration.ofMillis(50),
-                new PrintWriter(out, true), "test");
+        int code = UntilStopped.run(closes::incrementAndGet, Duration.ofMillis(50), new PrintWriter(out, true), "test");
         assertThat(code).isZero();
         assertThat(closes).hasValue(1);
         assertThat(out.toString()).contains("test: stopping", "test: stopped");
