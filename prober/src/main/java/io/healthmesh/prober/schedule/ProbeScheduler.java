@@ -47,6 +47,7 @@ public final class ProbeScheduler implements AutoCloseable {
     private final ConcurrentHashMap<String, ScheduledTarget> targets = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<ScheduledTarget> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger drainRequests = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -187,12 +188,22 @@ public final class ProbeScheduler implements AutoCloseable {
         drainWaiting();
     }
 
+    /**
+     * Hands free slots to waiting probes. One thread drains at a time; a request made meanwhile (also from a
+     * probe that completed at once inside the drain) makes that thread drain again, so no slot is left idle
+     * and the stack never grows with the queue.
+     */
     private void drainWaiting() {
-        while (!waiting.isEmpty() && tryAcquireSlot()) {
-            ScheduledTarget next = waiting.poll();
-            if (next == null || !next.launchAfterWait()) {
-                inFlight.decrementAndGet();
-            }
+        if (drainRequests.getAndIncrement() != 0) {
+            return;
         }
+        do {
+            while (!waiting.isEmpty() && tryAcquireSlot()) {
+                ScheduledTarget next = waiting.poll();
+                if (next == null || !next.launchAfterWait()) {
+                    inFlight.decrementAndGet();
+                }
+            }
+        } while (drainRequests.decrementAndGet() != 0);
     }
 }

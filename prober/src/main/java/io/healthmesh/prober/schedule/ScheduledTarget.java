@@ -18,8 +18,9 @@ import java.util.function.BiConsumer;
  * one timeout and the engine's future, nothing else. At most one probe of a target runs at a time, which
  * is why the running probe's plan and start fit in fields.
  *
- * <p>State is guarded by {@code this}; listener calls and slot hand-overs happen outside the lock so that
- * two targets' locks are never nested.
+ * <p>State is guarded by {@code this}. The engine is called under the lock (so that a cancelled target starts
+ * nothing), but the completion callback, listener calls and slot hand-overs run after it is released, so two
+ * targets' locks are never nested, even when a probe completes at once.
  */
 final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwable> {
 
@@ -80,6 +81,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         SkipReason skipped = null;
         boolean mustWait = false;
         int missedSlots = 0;
+        CompletableFuture<ProbeReport> started = null;
         synchronized (this) {
             if (cancelled || timeout != pending) {
                 return;
@@ -100,14 +102,17 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                 } else if (!owner.tryAcquireSlot()) {
                     skipped = SkipReason.IN_FLIGHT_LIMIT;
                 } else {
-                    launch(planned, now);
+                    started = launch(planned, now);
                 }
             } else if (owner.tryAcquireSlot()) {
-                launch(planned, now);
+                started = launch(planned, now);
             } else {
                 waitingForSlot = true;
                 mustWait = true;
             }
+        }
+        if (started != null) {
+            started.whenComplete(this);
         }
         TargetSpec current = spec;
         for (int i = 0; i < missedSlots; i++) {
@@ -123,17 +128,25 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     }
 
     /** Starts the probe that waited for a slot; false (the caller frees the slot) when it was cancelled meanwhile. */
-    synchronized boolean launchAfterWait() {
-        if (cancelled || !waitingForSlot) {
-            return false;
+    boolean launchAfterWait() {
+        CompletableFuture<ProbeReport> started;
+        synchronized (this) {
+            if (cancelled || !waitingForSlot) {
+                return false;
+            }
+            waitingForSlot = false;
+            started = launch(plannedNanos, owner.nanoTime());
         }
-        waitingForSlot = false;
-        launch(plannedNanos, owner.nanoTime());
+        started.whenComplete(this);
         return true;
     }
 
-    /** Holds the lock and a slot. A future completed at once re-enters this (same thread) through {@link #accept}. */
-    private void launch(long planned, long now) {
+    /**
+     * Starts a probe; called holding the lock and a slot, so that once {@link #cancel} returns no probe starts.
+     * The caller attaches {@link #accept} after releasing the lock: a future that is already complete then runs
+     * it on the caller's thread with no lock held.
+     */
+    private CompletableFuture<ProbeReport> launch(long planned, long now) {
         running = true;
         runningPlannedNanos = planned;
         runningStartNanos = now;
@@ -149,7 +162,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
             LOG.debug("probe engine failure", e);
             probe = CompletableFuture.failedFuture(e);
         }
-        probe.whenComplete(this);
+        return probe;
     }
 
     /** The engine's verdict (event-loop thread, or the launching thread when the future was already done). */

@@ -8,6 +8,7 @@ import io.healthmesh.probe.ProbeEngine;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.prober.schedule.ScriptedEngine.Answer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
@@ -261,6 +262,26 @@ class ProbeSchedulerTest {
 
         assertThat(engine.startMillis("b")).isEmpty();
         assertThat(engine.startMillis("c")).containsExactly(200L);
+        assertThat(scheduler.inFlight()).isZero();
+    }
+
+    @Test
+    @Timeout(30)
+    void thousandsOfWaitersThatCompleteAtOnceDrainWithoutDeepRecursion() {
+        // answers that are ready at once (e.g. BLOCKED_BY_POLICY) complete inside the drain that launched them
+        ScriptedEngine engine = new ScriptedEngine(timer, spec -> spec.id().equals("slow")
+                ? new Answer(Outcome.SUCCESS, Duration.ofMillis(100))
+                : new Answer(Outcome.BLOCKED_BY_POLICY, Duration.ZERO));
+        ProbeScheduler scheduler = scheduler(engine, 1, 0);
+        scheduler.schedule(target("slow", Protocol.HTTP, 10_000, 1_000));
+        timer.advance(Duration.ZERO);
+        IntStream.range(0, 20_000).forEach(i -> scheduler.schedule(target("w" + i, Protocol.HTTP, 10_000, 1_000)));
+        timer.advance(Duration.ZERO);
+        assertThat(listener.delayed.get()).isEqualTo(20_000);
+
+        timer.advance(Duration.ofMillis(100));
+
+        assertThat(listener.completed).hasSize(20_001);
         assertThat(scheduler.inFlight()).isZero();
     }
 
