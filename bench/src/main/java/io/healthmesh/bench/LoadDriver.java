@@ -78,6 +78,8 @@ public final class LoadDriver implements Callable<Integer> {
     Path jfrDir;
     @Option(names = "--out", defaultValue = "bench/target/bench-report.md", description = "Markdown report file.")
     Path out;
+    @Option(names = "--events-csv", description = "Also write every state event received (CSV) to this file.")
+    Path eventsCsv;
     @Option(names = "--prober-heap", defaultValue = "1g", description = "-Xmx and -Xms of the prober JVM.")
     String proberHeap;
     @Option(names = "--aggregator-heap", defaultValue = "1g", description = "-Xmx and -Xms of the aggregator JVM.")
@@ -113,33 +115,44 @@ public final class LoadDriver implements Callable<Integer> {
                             + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
             ChildJvm prober = startProber(stack, work);
-            ChildJvm aggregator = null;
+            ChildJvm aggregator = startAggregator(stack, work, "aggregator");
             try {
-                throughputAndPeers(report, prober, loader, results, farm, work);
-                aggregator = startAggregator(stack, work, "aggregator");
+                // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
+                // which measure the prober alone
                 detection(report, farm, loader, results, states, work);
+                aggregator.close();
+                aggregator = null;
+                throughputAndPeers(report, prober, loader, results, farm, work);
                 List<TargetSpec> capacitySpecs = List.of();
                 if (capacityTargets > 0) {
+                    // the throughput phases' results are history the aggregator must not replay
+                    stack.truncate(stack.topics().probeResults());
+                    aggregator = startAggregator(stack, work, "aggregator-capacity");
                     capacitySpecs = FarmSpecs.over(farm.targets(Protocol.TCP), capacityTargets, "cap",
                             capacityIntervalMs, 1_000, 3, 3);
                     capacity(report, prober, aggregator, stack, loader, results, farm, capacitySpecs);
                 }
                 if (aggregatorResults > 0) {
                     prober.close();
-                    aggregator.close();
-                    aggregator = null;
+                    if (aggregator != null) {
+                        aggregator.close();
+                        aggregator = null;
+                    }
                     List<TargetSpec> specs = capacitySpecs.isEmpty()
                             ? applySmallSet(loader, farm) : capacitySpecs;
                     aggregatorThroughput(report, stack, specs, work);
                 }
             } finally {
+                if (eventsCsv != null) {
+                    writeEvents(states, eventsCsv);
+                }
                 if (aggregator != null) {
                     aggregator.close();
                 }
                 prober.close();
             }
         }
-        report.note(String.format("Whole run: %.0f s.", (System.nanoTime() - started) / 1e9));
+        report.closing(String.format("Whole run: %.0f s.", (System.nanoTime() - started) / 1e9));
         String md = report.markdown();
         System.out.println(md);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -173,7 +186,7 @@ public final class LoadDriver implements Callable<Integer> {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs, window);
                 report.throughput(hm);
             } catch (RuntimeException e) {
-                report.failed(protocol + " throughput", e);
+                report.failed(1, protocol + " throughput", e);
                 continue;
             }
             if (noPeers) {
@@ -183,13 +196,13 @@ public final class LoadDriver implements Callable<Integer> {
                 peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
                         intervalMs, window));
             } catch (IOException | RuntimeException e) {
-                report.failed("HAProxy " + protocol, e);
+                report.failed(1, "HAProxy " + protocol, e);
             }
             try {
                 peers.add(PeerCpuPhase.blackbox(work.resolve("blackbox-" + protocol), pool, protocol,
                         hm.achievedPerSecond(), window));
             } catch (IOException | RuntimeException e) {
-                report.failed("blackbox_exporter " + protocol, e);
+                report.failed(1, "blackbox_exporter " + protocol, e);
             }
         }
         if (!peers.isEmpty()) {
@@ -206,7 +219,7 @@ public final class LoadDriver implements Callable<Integer> {
             report.latency(r.latencyMicros(), 100);
             report.detection(r);
         } catch (IOException | RuntimeException e) {
-            report.failed("detection", e);
+            report.failed(3, "detection", e);
         }
     }
 
@@ -217,7 +230,7 @@ public final class LoadDriver implements Callable<Integer> {
                     stack.topics().targets(), loader, results, farm.targets(Protocol.TCP), specs, capacityIntervalMs,
                     Duration.ofSeconds(Math.max(windowSeconds, 2L * capacityIntervalMs / 1000))));
         } catch (Exception e) {
-            report.failed("capacity", e);
+            report.failed(4, "capacity", e);
         }
     }
 
@@ -239,8 +252,19 @@ public final class LoadDriver implements Callable<Integer> {
                     });
             report.aggregator(f, specs.size());
         } catch (Exception e) {
-            report.failed("aggregator throughput", e);
+            report.failed(5, "aggregator throughput", e);
         }
+    }
+
+    private static void writeEvents(StateTap states, Path file) throws IOException {
+        StringBuilder csv = new StringBuilder("targetId,status,previousStatus,stale,lastResultAtMs,latencyMicros,"
+                + "updatedAtMs,receivedEpochMicros\n");
+        for (StateTap.StateEvent e : states.events()) {
+            csv.append(e.targetId()).append(',').append(e.status()).append(',').append(e.previousStatus()).append(',')
+                    .append(e.stale()).append(',').append(e.lastResultAtMs()).append(',').append(e.latencyMicros())
+                    .append(',').append(e.updatedAtMs()).append(',').append(e.receivedEpochMicros()).append('\n');
+        }
+        Files.writeString(file, csv);
     }
 
     private ChildJvm startProber(BenchStack stack, Path work) throws IOException {

@@ -4,6 +4,11 @@ import io.healthmesh.bench.farm.FarmTarget;
 import io.healthmesh.core.target.Protocol;
 
 import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,8 +42,11 @@ public final class HaproxyPeer implements AutoCloseable {
     private final Map<String, FarmTarget> byServer;
     private final Clock clock;
 
+    private final Path statsSocket;
+
     private HaproxyPeer(Map<String, FarmTarget> byServer, Clock clock, Path binary, Path config, Path workDir)
             throws IOException {
+        this.statsSocket = workDir.toAbsolutePath().resolve("stats.sock");
         this.byServer = byServer;
         this.clock = clock;
         this.process = PeerProcess.start(List.of(binary.toString(), "-f", config.toString(), "-db"), workDir,
@@ -128,6 +136,38 @@ public final class HaproxyPeer implements AutoCloseable {
         synchronized (changes) {
             return List.copyOf(changes);
         }
+    }
+
+    /**
+     * Failed checks so far, summed over every server ({@code chkfail} of {@code show stat}, read on the stats
+     * socket): checks that failed without yet turning a server DOWN show here.
+     */
+    public long failedChecks() throws IOException {
+        String csv;
+        try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(statsSocket))) {
+            channel.write(ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
+            csv = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.US_ASCII);
+        }
+        return sumServerColumn(csv, "chkfail");
+    }
+
+    static long sumServerColumn(String csv, String column) {
+        String[] lines = csv.split("\n");
+        List<String> head = List.of(lines[0].replaceFirst("^# ", "").split(","));
+        int index = head.indexOf(column);
+        int name = head.indexOf("svname");
+        if (index < 0 || name < 0) {
+            throw new IllegalArgumentException("show stat: no " + column + " column in " + lines[0]);
+        }
+        long sum = 0;
+        for (int i = 1; i < lines.length; i++) {
+            String[] cells = lines[i].split(",", -1);
+            if (cells.length > index && !cells[name].equals("BACKEND") && !cells[name].equals("FRONTEND")
+                    && !cells[index].isEmpty()) {
+                sum += Long.parseLong(cells[index]);
+            }
+        }
+        return sum;
     }
 
     public long pid() {

@@ -22,20 +22,30 @@ public final class ProcessCpu {
 
     /** User plus system CPU time of {@code pid} so far. */
     public static long cpuNanos(long pid) {
-        String stat;
-        try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the CPU time of process " + pid, e);
-        }
-        return parseCpuNanos(stat);
+        return parseCpuNanos(read(pid));
+    }
+
+    /** System (kernel) CPU time of {@code pid} so far: the share of {@link #cpuNanos} spent in system calls. */
+    public static long systemNanos(long pid) {
+        return parseTicks(read(pid), 12) * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
     }
 
     /** Parses a {@code /proc/<pid>/stat} line; the command name may hold spaces and parentheses. */
     static long parseCpuNanos(String stat) {
+        return (parseTicks(stat, 11) + parseTicks(stat, 12)) * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
+    }
+
+    /** Field {@code index} counted after "pid (comm) ": 0 is the state (field 3 of proc(5)), 11 utime, 12 stime. */
+    private static long parseTicks(String stat, int index) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        // after "pid (comm) ": state is field 3 of proc(5), utime 14 and stime 15
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        return ticks * (1_000_000_000L / CLOCK_TICKS_PER_SECOND);
+        return Long.parseLong(fields[index]);
+    }
+
+    private static String read(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the CPU time of process " + pid, e);
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Locale;
 public final class BenchReport {
 
     private final StringBuilder md = new StringBuilder();
+    private final java.util.SortedMap<Integer, StringBuilder> sections = new java.util.TreeMap<>();
     private final List<String> verdicts = new ArrayList<>();
     private final List<ThroughputPhase.Figure> throughput = new ArrayList<>();
 
@@ -23,18 +24,18 @@ public final class BenchReport {
 
     public void throughput(ThroughputPhase.Figure f) {
         if (throughput.isEmpty()) {
-            md.append("### 1. Probes per second per core, publishing to Kafka included\n\n")
+            section(1).append("### 1. Probes per second per core, publishing to Kafka included\n\n")
                     .append("The prober runs alone in a child JVM; its CPU is read from /proc (user + system, every "
                             + "thread: probing, scheduling, Avro, the Kafka producer). The broker, the farm and the "
                             + "driver run in another JVM on the same 2 cores.\n\n")
                     .append("| protocol | targets x interval | asked /s | done /s | prober CPU (cores) | probes/s per core "
-                            + "| CPU µs per probe | lag p50 / p99 / max (ms) | failed probes |\n")
-                    .append("|---|---|---|---|---|---|---|---|---|\n");
+                            + "| CPU µs per probe | of which kernel | lag p50 / p99 / max (ms) | failed probes |\n")
+                    .append("|---|---|---|---|---|---|---|---|---|---|\n");
         }
         throughput.add(f);
-        md.append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %s | %s |%n",
+        section(1).append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %.0f%% | %s | %s |%n",
                 f.protocol(), f.targets(), f.intervalMs(), f.offeredPerSecond(), f.achievedPerSecond(),
-                f.proberCores(), f.perCore(), f.cpuMicrosPerProbe(), lag(f), failures(f)));
+                f.proberCores(), f.perCore(), f.cpuMicrosPerProbe(), 100 * f.systemShare(), lag(f), failures(f)));
         double goal = f.protocol().isLayer7() ? 10_000 : 18_000;
         boolean lagOk = f.lagP99Micros() < 50_000;
         verdicts.add(String.format(Locale.ROOT, "%s probes/s per core: %.0f against >= %.0f (%s); lag p99 %.1f ms "
@@ -43,7 +44,7 @@ public final class BenchReport {
     }
 
     public void peers(List<PeerCpuPhase.Figure> peers) {
-        md.append("\n#### Peers on the same farm, same run\n\n")
+        section(1).append("\n#### Peers on the same farm, same run\n\n")
                 .append("HAProxy checks the same number of servers (round robin over the same farm targets) at the "
                         + "same interval, rise 3 fall 3, health checks only; blackbox_exporter is scraped at the rate "
                         + "healthmesh achieved. CPU from /proc the same way.\n\n")
@@ -55,7 +56,7 @@ public final class BenchReport {
                     .orElse(null);
             double ours = hm == null ? Double.NaN : hm.cpuMicrosPerProbe();
             double ratio = ours / p.cpuMicrosPerCheck();
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.2f | %.1f | %.1f | %.2f | %s |%n",
+            section(1).append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.2f | %.1f | %.1f | %.2f | %s |%n",
                     p.peer(), p.protocol(), p.askedPerSecond(), p.achievedPerSecond(), p.cores(),
                     p.cpuMicrosPerCheck(), ours, ratio, p.note()));
             if (p.peer().equals("haproxy")) {
@@ -71,7 +72,7 @@ public final class BenchReport {
     }
 
     public void latency(long[] micros, long commitIntervalMs) {
-        md.append("\n### 2. Probe completion to state event at a consumer\n\n")
+        section(2).append("\n### 2. Probe completion to state event at a consumer\n\n")
                 .append("A state-changing probe's completion (its start plus its latency, stamped by the prober) to "
                         + "the instant a `read_committed` consumer received the event (aggregator with exactly-once, "
                         + "commit interval ").append(commitIntervalMs).append(" ms). Samples: the state changes of "
@@ -91,7 +92,7 @@ public final class BenchReport {
     }
 
     public void detection(DetectionPhase.Result r) {
-        md.append("\n### 3. Detection time against the SPEC section 5 formula\n\n")
+        section(3).append("\n### 3. Detection time against the SPEC section 5 formula\n\n")
                 .append(String.format(Locale.ROOT, "Interval %d ms, thresholds %d/%d, each target flipped down and "
                         + "up once at a random instant. healthmesh: flip to the state event at the consumer; error = "
                         + "that instant minus (first probe that saw the change + the formula's window). HAProxy (same "
@@ -104,7 +105,7 @@ public final class BenchReport {
         long worstError = Long.MIN_VALUE;
         for (DetectionPhase.Figure f : r.figures()) {
             double ratio = LongSamples.percentile(f.healthmeshMs(), 50) / LongSamples.percentile(f.haproxyMs(), 50);
-            md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %d / %d |%n",
+            section(3).append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %d / %d |%n",
                     f.protocol(), f.toUp() ? "HEALTHY" : "UNHEALTHY", f.flips(), triple(f.healthmeshMs()),
                     triple(f.healthmeshErrorMs()), f.formula(), triple(f.haproxyMs()), ratio, f.missedHealthmesh(),
                     f.missedHaproxy()));
@@ -119,7 +120,7 @@ public final class BenchReport {
 
     public void capacity(CapacityPhase.Figure f) {
         ThroughputPhase.Figure l = f.load();
-        md.append("\n### 4. Heap per target, and 6. targets held by one prober at a 10 s interval\n\n")
+        section(4).append("\n### 4. Heap per target, and 6. targets held by one prober at a 10 s interval\n\n")
                 .append("Heap after a full GC (`jcmd GC.run`, then `jstat -gc` used young + old) before and after "
                         + "the targets were applied and probed (prober) or consumed (aggregator; its state lives "
                         + "in RocksDB, off the heap).\n\n")
@@ -148,7 +149,7 @@ public final class BenchReport {
     }
 
     public void aggregator(AggregatorThroughputPhase.Figure f, int targets) {
-        md.append("\n### 5. Aggregator throughput, one instance\n\n")
+        section(5).append("\n### 5. Aggregator throughput, one instance\n\n")
                 .append(String.format(Locale.ROOT, "%d results for %d targets pre-produced with the aggregator "
                         + "stopped, then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
                         targets))
@@ -159,17 +160,29 @@ public final class BenchReport {
                         : "| " + f.results() + " | - | did not catch up within 10 min | - |\n");
     }
 
-    public void failed(String phase, Exception e) {
-        md.append("\n**").append(phase).append(" failed**: `").append(String.valueOf(e).replace('`', '\''))
+    /** Records that the phase of section {@code section} failed, and why, in that section. */
+    public void failed(int sectionNumber, String phase, Exception e) {
+        section(sectionNumber).append("\n**").append(phase).append(" failed**: `").append(String.valueOf(e).replace('`', '\''))
                 .append("`\n");
     }
 
+    /** A note under the run's header. */
     public void note(String text) {
-        md.append('\n').append(text).append('\n');
+        section(0).append(text).append('\n');
+    }
+
+    /** A note after every figure. */
+    public void closing(String text) {
+        section(9).append('\n').append(text).append('\n');
+    }
+
+    private StringBuilder section(int n) {
+        return sections.computeIfAbsent(n, k -> new StringBuilder());
     }
 
     public String markdown() {
         StringBuilder out = new StringBuilder(md);
+        sections.values().forEach(out::append);
         out.append("\n### Against the issue's targets\n\n");
         for (String v : verdicts) {
             out.append("- ").append(v).append('\n');

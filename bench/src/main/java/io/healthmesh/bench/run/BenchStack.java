@@ -8,8 +8,14 @@ import io.healthmesh.schemas.TopicSetup;
 import io.healthmesh.schemas.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the driver's own JVM runs for the workers: one KRaft broker ({@link EmbeddedKafka}) and the schema registry
@@ -62,6 +68,23 @@ public final class BenchStack implements AutoCloseable {
 
     public Admin admin() {
         return admin;
+    }
+
+    /**
+     * Deletes every record of {@code topic} (its log start moves to its end), so that a consumer that starts
+     * from the beginning, such as a new aggregator, starts with no backlog.
+     */
+    public void truncate(String topic) throws Exception {
+        int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topic).partitions().size();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+        admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+                .forEach((tp, info) -> delete.put(tp, RecordsToDelete.beforeOffset(info.offset())));
+        admin.deleteRecords(delete).all().get(30, TimeUnit.SECONDS);
     }
 
     /** The serde settings every client of the run uses. */

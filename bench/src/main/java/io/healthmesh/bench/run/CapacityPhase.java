@@ -60,7 +60,7 @@ public final class CapacityPhase {
         ThroughputPhase.Figure load = new ThroughputPhase.Figure(Protocol.TCP, specs.size(), intervalMs, offered,
                 w.results() * 1e9 / elapsed, (double) cpu / elapsed, w.failures(), w.failuresByOutcome(),
                 LongSamples.percentile(w.lagMicrosSorted(), 50), LongSamples.percentile(w.lagMicrosSorted(), 99),
-                LongSamples.percentile(w.lagMicrosSorted(), 100), elapsed / 1e9);
+                LongSamples.percentile(w.lagMicrosSorted(), 100), elapsed / 1e9, Double.NaN);
         boolean caughtUp = awaitQuietly(admin, aggregatorGroup, targetsTopic);
         long proberAfter = prober.heapUsedAfterGc();
         long aggregatorAfter = aggregator.heapUsedAfterGc();

@@ -72,6 +72,11 @@ public final class ChildJvm implements AutoCloseable {
         return ProcessCpu.cpuNanos(process.pid());
     }
 
+    /** System (kernel) CPU time of the worker so far. */
+    public long systemNanos() {
+        return ProcessCpu.systemNanos(process.pid());
+    }
+
     /** Heap in use right after a full collection, in bytes (young and old generations as {@code jstat} reports). */
     public long heapUsedAfterGc() throws IOException, InterruptedException {
         run(List.of(JCMD.toString(), Long.toString(pid()), "GC.run"));

@@ -66,8 +66,10 @@ public final class PeerCpuPhase {
             long elapsed = System.nanoTime() - start;
             double rate = servers * 1000.0 / intervalMs;
             long downs = haproxy.changes().stream().filter(c -> !c.up()).count();
+            long failed = haproxy.failedChecks();
             Figure f = new Figure("haproxy", protocol, rate, rate, (double) cpu / elapsed,
-                    downs == 0 ? "every server stayed UP" : downs + " servers went DOWN during the window");
+                    failed + " failed checks since its start; "
+                            + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN"));
             LOG.info("peer {}", f);
             return f;
         }

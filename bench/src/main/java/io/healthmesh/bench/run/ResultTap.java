@@ -34,6 +34,7 @@ public final class ResultTap extends TopicTap<ProbeResult> {
     private final AtomicLong results = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final Map<ProbeOutcome, AtomicLong> byOutcome = new ConcurrentHashMap<>();
+    private final Map<ProbeOutcome, String> details = new ConcurrentHashMap<>();
     private final LongSamples lags = new LongSamples(30_000_000);
     private final Map<String, List<Observation>> tracked = new ConcurrentHashMap<>();
     private volatile Set<String> trackedIds = Set.of();
@@ -52,6 +53,9 @@ public final class ResultTap extends TopicTap<ProbeResult> {
         if (!success) {
             failures.incrementAndGet();
             byOutcome.computeIfAbsent(value.getOutcome(), o -> new AtomicLong()).incrementAndGet();
+            if (value.getDetail() != null) {
+                details.putIfAbsent(value.getOutcome(), value.getDetail());
+            }
         }
         lags.add(value.getSchedulingLagMicros());
         if (trackedIds.contains(key)) {
@@ -71,12 +75,14 @@ public final class ResultTap extends TopicTap<ProbeResult> {
         results.set(0);
         failures.set(0);
         byOutcome.clear();
+        details.clear();
         windowStart = System.nanoTime();
     }
 
     public Window window() {
         Map<String, Long> outcomes = new java.util.TreeMap<>();
-        byOutcome.forEach((outcome, count) -> outcomes.put(outcome.name(), count.get()));
+        byOutcome.forEach((outcome, count) -> outcomes.put(outcome.name() + (details.containsKey(outcome)
+                ? " (e.g. \"" + details.get(outcome) + "\")" : ""), count.get()));
         return new Window(results.get(), failures.get(), System.nanoTime() - windowStart, lags.sorted(), outcomes);
     }
 

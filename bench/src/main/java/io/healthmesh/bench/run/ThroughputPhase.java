@@ -25,11 +25,12 @@ public final class ThroughputPhase {
      * @param offeredPerSecond probes per second the schedule asks for ({@code targets / interval})
      * @param achievedPerSecond results per second that reached Kafka in the window
      * @param proberCores CPU time of the prober JVM per second of the window (1.0 = one core busy)
+     * @param systemShare the part of that CPU time spent in the kernel (system calls: connect, close, epoll, send)
      */
     public record Figure(Protocol protocol, int targets, int intervalMs, double offeredPerSecond,
                          double achievedPerSecond, double proberCores, long failures, Map<String, Long> failuresByOutcome,
                          double lagP50Micros,
-                         double lagP99Micros, double lagMaxMicros, double windowSeconds) {
+                         double lagP99Micros, double lagMaxMicros, double windowSeconds, double systemShare) {
 
         /** Probes per second per CPU core of the prober. */
         public double perCore() {
@@ -55,9 +56,11 @@ public final class ThroughputPhase {
         awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
         results.reset();
         long cpuBefore = prober.cpuNanos();
+        long systemBefore = prober.systemNanos();
         long start = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
         long cpu = prober.cpuNanos() - cpuBefore;
+        long system = prober.systemNanos() - systemBefore;
         long elapsed = System.nanoTime() - start;
         ResultTap.Window w = results.window();
         loader.delete(specs.stream().map(TargetSpec::id).toList());
@@ -65,7 +68,7 @@ public final class ThroughputPhase {
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9);
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu);
         LOG.info("throughput {}", figure);
         return figure;
     }

@@ -1,5 +1,7 @@
 package io.healthmesh.bench.run;
 
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.prober.ProberWorker;
@@ -25,12 +27,9 @@ public final class WorkerMain {
             return;
         }
         Map<String, String> settings = Settings.load(Path.of(args[1]), Map.of());
-        if (!args[0].equals("prober")) {
-            System.err.println("the aggregator worker is not available in this build");
-            System.exit(2);
-            return;
-        }
-        AutoCloseable worker = ProberWorker.start(ProberConfig.from(settings));
+        AutoCloseable worker = args[0].equals("prober")
+                ? ProberWorker.start(ProberConfig.from(settings))
+                : AggregatorWorker.start(AggregatorConfig.from(settings));
         System.out.println("worker started: " + args[0]);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

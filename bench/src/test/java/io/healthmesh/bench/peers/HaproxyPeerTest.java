@@ -40,6 +40,18 @@ class HaproxyPeerTest {
     }
 
     @Test
+    void sumsFailedChecksOverServersOnly() {
+        String csv = "# pxname,svname,qcur,chkfail,status\n"
+                + "tcp_0,s0,0,3,UP\n"
+                + "tcp_0,s1,0,4,DOWN\n"
+                + "tcp_0,BACKEND,0,,UP\n"
+                + "http_t_0_0,s0,0,0,UP\n";
+        assertThat(HaproxyPeer.sumServerColumn(csv, "chkfail")).isEqualTo(7);
+        assertThatThrownBy(() -> HaproxyPeer.sumServerColumn(csv, "nope"))
+                .hasMessageStartingWith("show stat: no nope column");
+    }
+
+    @Test
     void refusesProtocolsHaproxyDoesNotCheckLikeHealthmesh() {
         FarmTarget udp = new FarmTarget("udp-0", Protocol.UDP, "127.1.0.9", 6000, null);
         assertThatThrownBy(() -> HaproxyPeer.config(List.of(udp), 1000, 500, 3, 3, 10,
