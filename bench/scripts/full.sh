@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The full benchmark of docs/BENCHMARKS.md (about 10 minutes on 2 cores): the short mode's phases with more targets
+# and longer windows, plus heap per target and the 100k-target capacity phase, and the aggregator's catch-up
+# throughput. The prober and the aggregator are recorded with JFR; their hot spots are printed at the end.
+# Usage: bench/scripts/full.sh [more LoadDriver flags]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash bench/scripts/install-peers.sh
+if [ ! -f bench/target/benchmarks.jar ]; then
+  mvn -B -q -pl bench -am package -DskipTests
+fi
+jfr=bench/target/jfr
+rm -rf "$jfr" && mkdir -p "$jfr"
+java -Xmx3g -cp bench/target/benchmarks.jar io.healthmesh.bench.LoadDriver --jfr "$jfr" \
+  --out bench/target/bench-report.md "$@"
+for f in "$jfr"/*.jfr; do
+  [ -f "$f" ] && java -cp bench/target/benchmarks.jar io.healthmesh.bench.JfrHotMethods "$f" 15
+done

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The JMH benchmarks of the hot paths (scheduler tick, state-machine step, serde, publishing to a real broker),
+# one fork each, results also in bench/target/jmh.json. Usage: bench/scripts/jmh.sh [JMH flags, e.g. a regex]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ ! -f bench/target/benchmarks.jar ]; then
+  mvn -B -q -pl bench -am package -DskipTests
+fi
+exec java -jar bench/target/benchmarks.jar -rf json -rff bench/target/jmh.json "$@"

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The short benchmark (under 2 minutes of running on 2 cores): healthmesh's prober and aggregator against the
+# loopback farm, HAProxy and blackbox_exporter side by side. Writes bench/target/bench-report.md.
+# Usage: bench/scripts/short.sh [more LoadDriver flags]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash bench/scripts/install-peers.sh
+if [ ! -f bench/target/benchmarks.jar ]; then
+  mvn -B -q -pl bench -am package -DskipTests
+fi
+exec java -Xmx2g -cp bench/target/benchmarks.jar io.healthmesh.bench.LoadDriver --short "$@"
