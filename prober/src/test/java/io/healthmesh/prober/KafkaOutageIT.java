@@ -39,8 +39,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KafkaOutageIT {
 
-    private static final int CAPACITY = 20;
-    private static final Duration OUTAGE = Duration.ofSeconds(3);
+    private static final int TARGETS = 10;
+    private static final int INTERVAL_MS = 200;
+    /** Two seconds of results (50 a second): more than the publisher needs to reconnect once Kafka is back. */
+    private static final int CAPACITY = 100;
+    /**
+     * 250 results: more than the buffer plus what the producer may hold unacknowledged (2 x CAPACITY), so some
+     * must be dropped.
+     */
+    private static final Duration OUTAGE = Duration.ofSeconds(5);
 
     @Test
     @Timeout(120)
@@ -65,6 +72,9 @@ class KafkaOutageIT {
             settings.put("buffer.capacity", Integer.toString(CAPACITY));
             settings.put("kafka.session.timeout.ms", "10000");
             settings.put("kafka.heartbeat.interval.ms", "1000");
+            // reconnect soon once Kafka is back, so that the buffer still holds results from the outage then
+            settings.put("kafka.max.block.ms", "500");
+            settings.put("kafka.reconnect.backoff.max.ms", "250");
             try (ProberWorker worker = ProberWorker.start(ProberConfig.from(settings));
                  ResultCollector before = new ResultCollector(broker.bootstrapServers(), Map.of("schema.registry.url", registry),
                          topics.probeResults(), 1)) {
@@ -78,8 +88,8 @@ class KafkaOutageIT {
                 Await.until(OUTAGE.plusSeconds(5), () -> System.currentTimeMillis() - outageStart >= OUTAGE.toMillis(),
                         () -> "outage");
                 double probedDuringOutage = probes(worker) - probesAtStart;
-                // five targets every 200 ms: about 75 probes in 3 s; the scheduler must not have waited for Kafka
-                assertThat(probedDuringOutage).isGreaterThan(40);
+                // ten targets every 200 ms: about 250 probes in 5 s; the scheduler must not have waited for Kafka
+                assertThat(probedDuringOutage).isGreaterThan(150);
                 assertThat(gauge(worker, "healthmesh_prober_buffered_results")).isLessThanOrEqualTo(CAPACITY);
                 assertThat(counter(worker, "healthmesh_prober_buffer_dropped")).isPositive();
 
@@ -106,9 +116,9 @@ class KafkaOutageIT {
                 Map.of("schema.registry.url", registry));
         try (KafkaProducer<String, TargetDefinition> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), serde.serializer())) {
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < TARGETS; i++) {
                 TargetSpec spec = TargetSpec.of("t-" + i, "g", at.getAddress().getHostAddress(), at.getPort(),
-                        Protocol.TCP).withTiming(200, 100);
+                        Protocol.TCP).withTiming(INTERVAL_MS, 100);
                 producer.send(new ProducerRecord<>(topics.targets(), spec.id(), TargetSpecs.toAvro(spec))).get();
             }
         }
