@@ -46,7 +46,7 @@ public final class TargetAssignment implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TargetAssignment.class);
     static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
-    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
