@@ -2,7 +2,6 @@ package io.healthmesh.cli.demo;
 
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.AggregatorWorker;
-import io.healthmesh.cli.kafka.TopicBootstrap;
 import io.healthmesh.embedded.EmbeddedKafka;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
 import io.healthmesh.prober.ProberConfig;
@@ -13,6 +12,7 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.schemas.TopicSetup;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.registry.RegistryClients;
 import io.healthmesh.schemas.registry.SchemaRegistryClient;
@@ -83,7 +83,7 @@ public final class DemoStack implements AutoCloseable {
         registry = keep(SchemaRegistryServer.start(new RegistryConfig(kafka.bootstrapServers(), Topics.SCHEMAS, HOST,
                 settings.registryPort(), Map.of())));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            TopicBootstrap.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, (short) 1);
+            TopicSetup.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, (short) 1);
         }
         registerSchemas();
         Map<String, String> aggregator = new LinkedHashMap<>();

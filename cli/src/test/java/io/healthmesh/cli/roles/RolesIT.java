@@ -1,9 +1,9 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.cli.CliRun;
-import io.healthmesh.cli.kafka.TopicBootstrap;
 import io.healthmesh.embedded.KafkaExtension;
 import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.schemas.TopicSetup;
 import io.healthmesh.schemas.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class RolesIT {
     void proberRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("prober") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicBootstrap.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, (short) 1);
         }
         Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix=" + topics.prefix()

@@ -5,7 +5,7 @@ import io.healthmesh.cli.kafka.CompactedTopicReader;
 import io.healthmesh.embedded.KafkaExtension;
 import io.healthmesh.embedded.TestKafka;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.cli.kafka.TopicBootstrap;
+import io.healthmesh.schemas.TopicSetup;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.serde.AvroSerde;
 import org.apache.kafka.clients.admin.Admin;
@@ -43,7 +43,7 @@ class TargetsCommandIT {
     void createTopics() {
         topics = new Topics(kafka.uniqueTopic("it") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicBootstrap.ensure(admin, topics, 3, (short) 1);
+            TopicSetup.ensure(admin, topics, 3, (short) 1);
         }
     }
 

@@ -8,7 +8,7 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.cli.kafka.TopicBootstrap;
+import io.healthmesh.schemas.TopicSetup;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.serde.AvroSerde;
 import org.apache.avro.specific.SpecificRecord;
@@ -42,7 +42,7 @@ class WatchCommandIT {
     void createTopics() {
         topics = new Topics(kafka.uniqueTopic("watch") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicBootstrap.ensure(admin, topics, 3, (short) 1);
+            TopicSetup.ensure(admin, topics, 3, (short) 1);
         }
     }
 
