@@ -34,6 +34,9 @@ final class KafkaClients {
         // the targets topic is quiet: without this a partition taken over waits behind a fetch the broker holds
         // for up to 500 ms, which is hand-over time
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
+        // a prober started before the topics exist must not create the config topic with broker defaults
+        // (not compacted, any partition count): it waits, not ready, until the topic is there
+        props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         boolean newProtocol = "consumer".equalsIgnoreCase(String.valueOf(props.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)));

@@ -33,4 +33,21 @@ final class Await {
             throw new AssertionError("not within " + patience + ": " + whatFailed.get());
         }
     }
+
+    /** Checks that a condition keeps holding for a while (polled), e.g. that something does not happen. */
+    static void holdsFor(Duration period, BooleanSupplier condition, Supplier<String> whatFailed) {
+        long end = System.nanoTime() + period.toNanos();
+        long polls = period.toMillis() / POLL_MS + 1;
+        for (long i = 0; i <= polls && System.nanoTime() - end < 0; i++) {
+            if (!condition.getAsBoolean()) {
+                throw new AssertionError(whatFailed.get());
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while watching", e);
+            }
+        }
+    }
 }

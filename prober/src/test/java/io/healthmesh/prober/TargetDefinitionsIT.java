@@ -14,6 +14,7 @@ import io.healthmesh.schemas.RejectedHeaders;
 import io.healthmesh.schemas.TargetSpecs;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.serde.AvroSerde;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,6 +32,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -207,6 +213,39 @@ class TargetDefinitionsIT {
             assertThat(outages.get()).isNegative();
             assertThat(rejections.get()).isZero();
             assertThat(assignment.ownedTargets()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void notReadyUntilTheTargetsTopicExistsAndNeverCreatesIt(TestKafka kafka) throws Exception {
+        Topics topics = new Topics("late-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        String region = "late-" + UUID.randomUUID().toString().substring(0, 8);
+        HttpClient http = HttpClient.newHttpClient();
+        try (ProberWorker worker = worker(kafka, topics, region)) {
+            URI base = URI.create("http://127.0.0.1:" + worker.opsPort());
+            Await.holdsFor(Duration.ofSeconds(3), () -> status(http, base.resolve("/readyz")) == 503
+                            && status(http, base.resolve("/healthz")) == 200,
+                    () -> "ready (or unhealthy) without a targets topic");
+            try (Admin admin = kafka.admin()) {
+                assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).doesNotContain(topics.targets());
+            }
+
+            kafka.createTopic(topics.targets(), 3, true);
+            kafka.createTopic(topics.probeResults(), 3, false);
+            Await.until(Duration.ofSeconds(30), worker::ready, () -> "worker not ready after the topic appeared");
+            assertThat(status(http, base.resolve("/readyz"))).isEqualTo(200);
+        }
+    }
+
+    private static int status(HttpClient http, URI uri) {
+        try {
+            return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 

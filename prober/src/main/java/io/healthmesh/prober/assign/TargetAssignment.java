@@ -50,6 +50,7 @@ public final class TargetAssignment implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration TOPIC_CHECK_INTERVAL = Duration.ofSeconds(1);
 
     private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final String topic;
@@ -64,6 +65,9 @@ public final class TargetAssignment implements AutoCloseable {
     private final Map<TopicPartition, Long> catchUpTo = new HashMap<>();
     private final Map<TopicPartition, Long> pausedUntil = new HashMap<>();
     private boolean assignedOnce;
+    private long topicCheckedAt;
+    private boolean topicSeen;
+    private boolean missingReported;
     private volatile boolean running = true;
     private volatile boolean ready;
     private volatile int ownedCount;
@@ -207,11 +211,33 @@ public final class TargetAssignment implements AutoCloseable {
             return;
         }
         catchUpTo.entrySet().removeIf(e -> position(e.getKey()) >= e.getValue());
-        boolean caughtUp = catchUpTo.isEmpty();
+        // an empty assignment is normal with more workers than partitions, but also what a missing topic gives
+        boolean caughtUp = catchUpTo.isEmpty() && (!consumer.assignment().isEmpty() || topicExists());
         if (caughtUp && !ready) {
             LOG.info("read of the assigned target partitions caught up: {} targets", owned.count());
         }
         ready = caughtUp;
+    }
+
+    /** Whether the targets topic exists, asked at most once a second (only while nothing is assigned). */
+    private boolean topicExists() {
+        long now = System.nanoTime();
+        if (now - topicCheckedAt < TOPIC_CHECK_INTERVAL.toNanos() && topicCheckedAt != 0) {
+            return topicSeen;
+        }
+        topicCheckedAt = now;
+        boolean seen;
+        try {
+            seen = !consumer.partitionsFor(topic, POSITION_TIMEOUT).isEmpty();
+        } catch (RetriableException e) {
+            seen = false;
+        }
+        if (!seen && (topicSeen || !missingReported)) {   // once, and again if it vanishes
+            LOG.warn("targets topic {} does not exist (yet): not ready until it does", topic);
+            missingReported = true;
+        }
+        topicSeen = seen;
+        return seen;
     }
 
     /** Commits read positions that are past what the group had already judged (never moves a commit back). */
