@@ -31,12 +31,47 @@ public final class JfrHotMethods {
         Map<String, Long> byMethod = new HashMap<>();
         Map<String, Long> byPackage = new HashMap<>();
         Map<String, Long> byThread = new HashMap<>();
+        Map<String, Double> threadCpu = new HashMap<>();
+        Map<String, Double> threadSystem = new HashMap<>();
         long samples = 0;
+        long cpuLoads = 0;
+        double jvmUser = 0;
+        double jvmSystem = 0;
+        long gcPauseNanos = 0;
+        long compileNanos = 0;
+        long threadLoadEvents = 0;
         try (RecordingFile file = new RecordingFile(Path.of(args[0]))) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
-                if (!event.getEventType().getName().equals("jdk.ExecutionSample")) {
-                    continue;
+                switch (event.getEventType().getName()) {
+                    case "jdk.CPULoad" -> {
+                        cpuLoads++;
+                        jvmUser += event.getFloat("jvmUser");
+                        jvmSystem += event.getFloat("jvmSystem");
+                        continue;
+                    }
+                    case "jdk.ThreadCPULoad" -> {
+                        threadLoadEvents++;
+                        RecordedThread t = event.getThread("eventThread");
+                        String name = t == null ? "?" : threadGroup(t.getJavaName());
+                        threadCpu.merge(name, (double) event.getFloat("user") + event.getFloat("system"), Double::sum);
+                        threadSystem.merge(name, (double) event.getFloat("system"), Double::sum);
+                        continue;
+                    }
+                    case "jdk.GarbageCollection" -> {
+                        gcPauseNanos += event.getDuration("sumOfPauses").toNanos();
+                        continue;
+                    }
+                    case "jdk.Compilation" -> {
+                        compileNanos += event.getDuration().toNanos();
+                        continue;
+                    }
+                    case "jdk.ExecutionSample" -> {
+                        // handled below
+                    }
+                    default -> {
+                        continue;
+                    }
                 }
                 RecordedStackTrace stack = event.getStackTrace();
                 if (stack == null || stack.getFrames().isEmpty()) {
@@ -51,7 +86,25 @@ public final class JfrHotMethods {
                 byThread.merge(thread == null ? "?" : threadGroup(thread.getJavaName()), 1L, Long::sum);
             }
         }
-        System.out.printf(Locale.ROOT, "%d execution samples in %s%n", samples, args[0]);
+        System.out.printf(Locale.ROOT, "%s%n", args[0]);
+        if (cpuLoads > 0) {
+            // jdk.CPULoad: the JVM's share of the machine (all cores), averaged over the recording
+            int cores = Runtime.getRuntime().availableProcessors();
+            System.out.printf(Locale.ROOT, "JVM CPU: %.2f cores user + %.2f cores system (average of %d readings)%n",
+                    jvmUser / cpuLoads * cores, jvmSystem / cpuLoads * cores, cpuLoads);
+        }
+        System.out.printf(Locale.ROOT, "GC pauses: %.1f s in all; JIT compilations: %.1f s in all%n",
+                gcPauseNanos / 1e9, compileNanos / 1e9);
+        if (threadLoadEvents > 0) {
+            double total = threadCpu.values().stream().mapToDouble(Double::doubleValue).sum();
+            System.out.println("\nCPU by Java thread (jdk.ThreadCPULoad, share of the Java threads' CPU; of which system):");
+            threadCpu.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(top)
+                    .forEach(e -> System.out.printf(Locale.ROOT, "  %5.1f%%  %s (system %.0f%%)%n",
+                            100 * e.getValue() / total, e.getKey(),
+                            e.getValue() == 0 ? 0 : 100 * threadSystem.get(e.getKey()) / e.getValue()));
+        }
+        System.out.printf(Locale.ROOT, "%n%d execution samples (Java code only; time in system calls and native code "
+                + "is not sampled)%n", samples);
         print("threads", byThread, samples, top);
         print("packages of the leaf frame", byPackage, samples, top);
         print("leaf methods", byMethod, samples, top);

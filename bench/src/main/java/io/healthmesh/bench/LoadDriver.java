@@ -60,6 +60,8 @@ public final class LoadDriver implements Callable<Integer> {
     int intervalMs;
     @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 8).")
     Integer windowSeconds;
+    @Option(names = "--warmup-s", description = "Warm-up at full rate before each throughput window (default 20, short 6).")
+    Integer warmupSeconds;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -165,6 +167,7 @@ public final class LoadDriver implements Callable<Integer> {
         tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 8);
+        warmupSeconds = orDefault(warmupSeconds, 20, 6);
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
@@ -183,7 +186,8 @@ public final class LoadDriver implements Callable<Integer> {
             List<FarmTarget> pool = farm.targets(protocol);
             ThroughputPhase.Figure hm;
             try {
-                hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs, window);
+                hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
+                        Duration.ofSeconds(warmupSeconds), window);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);

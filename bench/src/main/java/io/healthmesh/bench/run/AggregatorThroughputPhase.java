@@ -20,8 +20,9 @@ import java.util.function.Supplier;
 
 /**
  * Aggregator throughput on one instance: with the aggregator stopped, {@code count} results for the given targets
- * are produced (current generation, start times in order, 4 successes then 4 failures per target so that states
- * flip and events are written); the aggregator is started again and the time it takes to commit past all of them
+ * are produced (current generation, start times in order; per target a cycle of 17 successes then 3 failures, so
+ * that one result in ten changes a state and writes a target and a group event, the rest only update counters);
+ * the aggregator is started again and the time it takes to commit past all of them
  * is measured from its first committed progress (start-up and rebalance excluded; both are reported).
  */
 public final class AggregatorThroughputPhase {
@@ -93,7 +94,7 @@ public final class AggregatorThroughputPhase {
                         .setProberId("bench-preload")
                         .setProtocol(Protocol.valueOf(spec.protocol().name()))
                         .setStartedAtMs(baseMs + round * 10)
-                        .setOutcome(round % 8 < 4 ? ProbeOutcome.SUCCESS : ProbeOutcome.CONNECTION_REFUSED)
+                        .setOutcome(round % 20 < 17 ? ProbeOutcome.SUCCESS : ProbeOutcome.CONNECTION_REFUSED)
                         .setLatencyMicros(150)
                         .setSchedulingLagMicros(0)
                         .build();

@@ -121,7 +121,7 @@ public final class BenchReport {
     public void capacity(CapacityPhase.Figure f) {
         ThroughputPhase.Figure l = f.load();
         section(4).append("\n### 4. Heap per target, and 6. targets held by one prober at a 10 s interval\n\n")
-                .append("Heap after a full GC (`jcmd GC.run`, then `jstat -gc` used young + old) before and after "
+                .append("Live heap (total of `jcmd GC.class_histogram`, which collects first) before and after "
                         + "the targets were applied and probed (prober) or consumed (aggregator; its state lives "
                         + "in RocksDB, off the heap).\n\n")
                 .append("| targets | prober heap before / after | prober bytes per target | per 100k targets | "
@@ -134,6 +134,9 @@ public final class BenchReport {
                         mib((long) (f.aggregatorBytesPerTarget() * 100_000))))
                 .append(f.aggregatorCaughtUp() ? "" : "\nThe aggregator had not consumed every definition when its "
                         + "heap was read.\n")
+                .append("\nWhere the heap goes (`jcmd GC.class_histogram`, largest classes first):\n\nprober:\n```\n")
+                .append(f.proberHistogram()).append("\n```\naggregator:\n```\n").append(f.aggregatorHistogram())
+                .append("\n```\n")
                 .append("\n| targets x interval | asked /s | done /s | prober CPU (cores) | lag p50 / p99 / max (ms) "
                         + "| failed probes |\n|---|---|---|---|---|---|\n")
                 .append(String.format(Locale.ROOT, "| %d x %d ms | %.0f | %.0f | %.2f | %s | %s |%n", l.targets(),
@@ -150,9 +153,10 @@ public final class BenchReport {
 
     public void aggregator(AggregatorThroughputPhase.Figure f, int targets) {
         section(5).append("\n### 5. Aggregator throughput, one instance\n\n")
-                .append(String.format(Locale.ROOT, "%d results for %d targets pre-produced with the aggregator "
-                        + "stopped, then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
-                        targets))
+                .append(String.format(Locale.ROOT, "%d results for %d targets (groups of %d) pre-produced with "
+                        + "the aggregator stopped, each target cycling 17 successes then 3 failures (one result in ten "
+                        + "changes a state), then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
+                        targets, FarmSpecs.GROUP_SIZE))
                 .append("| results | start-up to first commit | catch-up time | results/s |\n|---|---|---|---|\n")
                 .append(f.finished()
                         ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f |%n", f.results(),

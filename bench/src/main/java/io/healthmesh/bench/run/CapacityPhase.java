@@ -25,7 +25,8 @@ public final class CapacityPhase {
 
     /** Heap in bytes before and after; the throughput figure of the prober holding every target. */
     public record Figure(int targets, long proberHeapBefore, long proberHeapAfter, long aggregatorHeapBefore,
-                         long aggregatorHeapAfter, ThroughputPhase.Figure load, boolean aggregatorCaughtUp) {
+                         long aggregatorHeapAfter, ThroughputPhase.Figure load, boolean aggregatorCaughtUp,
+                         String proberHistogram, String aggregatorHistogram) {
 
         public double proberBytesPerTarget() {
             return (double) (proberHeapAfter - proberHeapBefore) / targets;
@@ -64,7 +65,8 @@ public final class CapacityPhase {
         boolean caughtUp = awaitQuietly(admin, aggregatorGroup, targetsTopic);
         long proberAfter = prober.heapUsedAfterGc();
         long aggregatorAfter = aggregator.heapUsedAfterGc();
-        Figure f = new Figure(specs.size(), proberBefore, proberAfter, aggregatorBefore, aggregatorAfter, load, caughtUp);
+        Figure f = new Figure(specs.size(), proberBefore, proberAfter, aggregatorBefore, aggregatorAfter, load, caughtUp,
+                prober.classHistogram(12), aggregator.classHistogram(12));
         LOG.info("capacity {}", f);
         return f;
     }

@@ -15,16 +15,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A healthmesh worker in its own JVM, started with this JVM's class path, a settings file and optionally a JFR
- * recording. Its CPU time is read from {@code /proc}, its heap after a full GC through {@code jcmd} and
- * {@code jstat} (both in the JDK), so that figures per probe and per target belong to the worker alone.
+ * recording. Its CPU time is read from {@code /proc}, its live heap through {@code jcmd} (in the JDK), so that
+ * figures per probe and per target belong to the worker alone.
  */
 public final class ChildJvm implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChildJvm.class);
     private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
     private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    private static final Path JSTAT = Path.of(System.getProperty("java.home"), "bin", "jstat");
-
+    
     private final String name;
     private final Process process;
 
@@ -77,24 +76,25 @@ public final class ChildJvm implements AutoCloseable {
         return ProcessCpu.systemNanos(process.pid());
     }
 
-    /** Heap in use right after a full collection, in bytes (young and old generations as {@code jstat} reports). */
+    /**
+     * Live heap in bytes: the total of {@code jcmd GC.class_histogram}, which runs a full collection and counts what
+     * survived in the same step (a separate GC then read would count what a busy worker allocated in between).
+     */
     public long heapUsedAfterGc() throws IOException, InterruptedException {
-        run(List.of(JCMD.toString(), Long.toString(pid()), "GC.run"));
-        String out = run(List.of(JSTAT.toString(), "-gc", Long.toString(pid())));
-        return parseJstatUsedBytes(out);
+        return parseHistogramTotal(run(List.of(JCMD.toString(), Long.toString(pid()), "GC.class_histogram")));
     }
 
-    static long parseJstatUsedBytes(String jstat) {
-        String[] lines = jstat.strip().split("\n");
-        String[] head = lines[0].trim().split("\\s+");
-        String[] values = lines[lines.length - 1].trim().split("\\s+");
-        double kib = 0;
-        for (int i = 0; i < head.length; i++) {
-            if (head[i].equals("S0U") || head[i].equals("S1U") || head[i].equals("EU") || head[i].equals("OU")) {
-                kib += Double.parseDouble(values[i]);
-            }
-        }
-        return (long) (kib * 1024);
+    static long parseHistogramTotal(String histogram) {
+        return histogram.lines().map(String::trim).filter(l -> l.startsWith("Total")).findFirst()
+                .map(l -> Long.parseLong(l.split("\\s+")[2]))
+                .orElseThrow(() -> new IllegalArgumentException("class histogram without a Total line"));
+    }
+
+    /** The {@code top} classes with the most live bytes ({@code jcmd GC.class_histogram}, which collects first). */
+    public String classHistogram(int top) throws IOException, InterruptedException {
+        String out = run(List.of(JCMD.toString(), Long.toString(pid()), "GC.class_histogram"));
+        return out.lines().filter(l -> !l.isBlank()).skip(1).limit(top + 2L)
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     private static String run(List<String> command) throws IOException, InterruptedException {

@@ -16,9 +16,13 @@ public final class FarmSpecs {
     private FarmSpecs() {
     }
 
+    /** Targets per group: a backend pool or listener of a realistic size (every change re-emits its group). */
+    public static final int GROUP_SIZE = 100;
+
     /**
      * {@code count} definitions named {@code <prefix>-<n>}, target {@code n} probing farm target {@code n mod size}
-     * (so several definitions may probe one listener when there are more definitions than listeners).
+     * (so several definitions may probe one listener when there are more definitions than listeners), in groups of
+     * {@value #GROUP_SIZE} ({@code <prefix>-g<n / 100>}).
      */
     public static List<TargetSpec> over(List<FarmTarget> farm, int count, String prefix, int intervalMs, int timeoutMs,
                                         int healthyThreshold, int unhealthyThreshold) {
@@ -28,7 +32,7 @@ public final class FarmSpecs {
         List<TargetSpec> specs = new ArrayList<>(count);
         for (int n = 0; n < count; n++) {
             specs.add(spec(prefix + "-" + n, farm.get(n % farm.size()), intervalMs, timeoutMs, healthyThreshold,
-                    unhealthyThreshold));
+                    unhealthyThreshold).withGroup(prefix + "-g" + n / GROUP_SIZE));
         }
         return specs;
     }

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Probe throughput of one prober (in its child JVM) for one protocol: applies {@code targets} definitions at
- * {@code interval}, waits until the rate has ramped up, then measures over a window the results that reached
+ * {@code interval}, waits until the rate has ramped up and a warm-up has passed, then measures over a window the results that reached
  * Kafka, the prober's CPU time and the scheduling lags; then deletes the definitions and waits for the results
  * to stop.
  */
@@ -47,13 +47,15 @@ public final class ThroughputPhase {
     }
 
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
-                             Protocol protocol, int targets, int intervalMs, Duration window)
+                             Protocol protocol, int targets, int intervalMs, Duration warmup, Duration window)
             throws InterruptedException {
         List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3);
         double offered = targets * 1000.0 / intervalMs;
         loader.apply(specs);
         awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+        // the JIT compiles the hot paths in the first seconds at full rate: keep that out of the window
+        TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
         results.reset();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
