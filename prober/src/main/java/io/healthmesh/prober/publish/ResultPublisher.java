@@ -6,7 +6,6 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
@@ -111,8 +110,14 @@ public final class ResultPublisher implements AutoCloseable {
         try {
             while (stop.getCount() > 0 || (buffer.size() > 0 && System.nanoTime() - drainDeadlineNanos < 0)) {
                 CompletedProbe next = buffer.poll(POLL_MS, TimeUnit.MILLISECONDS);
-                if (next != null && !publish(next)) {
+                if (next == null) {
+                    continue;
+                }
+                Handover handover = publish(next);
+                if (handover != Handover.SENT) {
                     putBack(next);
+                }
+                if (handover == Handover.REFUSED) {
                     stop.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
                 }
             }
@@ -125,23 +130,32 @@ public final class ResultPublisher implements AutoCloseable {
         }
     }
 
-    /** Hands one result to the producer; false when it must be tried again later. */
-    private boolean publish(CompletedProbe probe) throws InterruptedException {
+    /** What became of one attempt to hand a result to the producer. */
+    private enum Handover {
+        /** Handed over (or dropped for good and counted): take the next one. */
+        SENT,
+        /** Too many unacknowledged already: keep it and try again at once (the wait for a permit was the pause). */
+        NO_PERMIT,
+        /** Kafka or the registry cannot take it now: keep it and back off. */
+        REFUSED
+    }
+
+    private Handover publish(CompletedProbe probe) throws InterruptedException {
         if (!unacknowledged.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
-            return false;   // Kafka is not acknowledging: keep results in the bounded buffer
+            return Handover.NO_PERMIT;   // Kafka is slow to acknowledge: results wait in the bounded buffer
         }
         String key = probe.target().id();
         Delivery delivery = new Delivery(key);
         try {
             byte[] value = serializer.serialize(topic, ProbeResults.toAvro(probe, region, proberId));
             producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value), delivery);
-        } catch (KafkaException e) {
+        } catch (RuntimeException e) {
             delivery.refused = e;
         }
         delivery.sending = false;
         if (delivery.refused == null) {
             refusing = false;
-            return true;
+            return Handover.SENT;
         }
         unacknowledged.release();
         if (delivery.refused instanceof RetriableException || delivery.refused instanceof SerializationException) {
@@ -150,11 +164,12 @@ public final class ResultPublisher implements AutoCloseable {
                 LOG.warn("cannot publish results now, retrying every {} while results wait in the buffer: {}",
                         RETRY_BACKOFF, delivery.refused.toString());
             }
-            return false;
+            return Handover.REFUSED;
         }
+        // anything else will never succeed for this result (a closed producer, a record Kafka rejects)
         onFailed.run();
         LOG.warn("result of {} cannot be published, dropped: {}", key, delivery.refused.toString());
-        return true;
+        return Handover.SENT;
     }
 
     /**
