@@ -80,6 +80,9 @@ public final class LoadDriver implements Callable<Integer> {
     Path jfrDir;
     @Option(names = "--out", defaultValue = "bench/target/bench-report.md", description = "Markdown report file.")
     Path out;
+    @Option(names = "--jitter-fraction", defaultValue = "1.0",
+            description = "The prober's jitter.fraction (first starts spread over this share of the interval).")
+    double jitterFraction;
     @Option(names = "--events-csv", description = "Also write every state event received (CSV) to this file.")
     Path eventsCsv;
     @Option(names = "--prober-heap", defaultValue = "1g", description = "-Xmx and -Xms of the prober JVM.")
@@ -104,7 +107,7 @@ public final class LoadDriver implements Callable<Integer> {
             Files.createDirectories(jfrDir);
         }
         BenchReport report = new BenchReport(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-                Machine.describe(), shortMode ? "short" : "full");
+                Machine.describe(), (shortMode ? "short" : "full") + ", prober jitter.fraction " + jitterFraction);
         long started = System.nanoTime();
         int tcpListeners = Math.max(detectTargets, 200);
         int httpListeners = Math.max(1, (detectTargets + 19) / 20);
@@ -219,8 +222,9 @@ public final class LoadDriver implements Callable<Integer> {
         try {
             DetectionPhase.Result r = DetectionPhase.run(farm, loader, results, states, work.resolve("haproxy-detect"),
                     detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
-                            Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))));
-            report.latency(r.latencyMicros(), 100);
+                            Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))),
+                    Duration.ofSeconds(shortMode ? 4 : 15));
+            report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), 100);
             report.detection(r);
         } catch (IOException | RuntimeException e) {
             report.failed(3, "detection", e);
@@ -279,6 +283,9 @@ public final class LoadDriver implements Callable<Integer> {
                 "http.host", "127.0.0.1",
                 "http.port", "0",
                 "max.in.flight", "10000",
+                // first starts spread over the whole interval, as HAProxy spreads its checks: with the default 0.1
+                // every fixed-rate target of one interval fires within its first tenth, a burst every interval
+                "jitter.fraction", String.valueOf(jitterFraction),
                 "buffer.capacity", "200000"), proberHeap, jfr("prober.jfr"), work);
     }
 

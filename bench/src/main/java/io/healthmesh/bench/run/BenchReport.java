@@ -71,16 +71,17 @@ public final class BenchReport {
         }
     }
 
-    public void latency(long[] micros, long commitIntervalMs) {
+    public void latency(long[] micros, long[] toAggregator, long[] toConsumer, long commitIntervalMs) {
         section(2).append("\n### 2. Probe completion to state event at a consumer\n\n")
                 .append("A state-changing probe's completion (its start plus its latency, stamped by the prober) to "
                         + "the instant a `read_committed` consumer received the event (aggregator with exactly-once, "
                         + "commit interval ").append(commitIntervalMs).append(" ms). Samples: the state changes of "
                         + "the detection phase.\n\n")
-                .append(String.format(Locale.ROOT, "| samples | p50 | p99 | max |%n|---|---|---|---|%n"
-                                + "| %d | %s ms | %s ms | %s ms |%n", micros.length,
-                        ms(LongSamples.percentile(micros, 50)), ms(LongSamples.percentile(micros, 99)),
-                        ms(LongSamples.percentile(micros, 100))));
+                .append("| span | samples | p50 | p99 | max |\n|---|---|---|---|---|\n")
+                .append(latencyRow("probe completion -> event at the consumer", micros))
+                .append(latencyRow("of which: completion -> aggregator wrote the event", toAggregator))
+                .append(latencyRow("of which: aggregator wrote -> consumer received (commit, read_committed)",
+                        toConsumer));
         double p99 = LongSamples.percentile(micros, 99) / 1000;
         double goal = 100 + commitIntervalMs;
         if (micros.length == 0) {
@@ -196,6 +197,12 @@ public final class BenchReport {
 
     private static String lag(ThroughputPhase.Figure f) {
         return ms(f.lagP50Micros()) + " / " + ms(f.lagP99Micros()) + " / " + ms(f.lagMaxMicros());
+    }
+
+    private static String latencyRow(String span, long[] micros) {
+        return String.format(Locale.ROOT, "| %s | %d | %s ms | %s ms | %s ms |%n", span, micros.length,
+                ms(LongSamples.percentile(micros, 50)), ms(LongSamples.percentile(micros, 99)),
+                ms(LongSamples.percentile(micros, 100)));
     }
 
     private static String failures(ThroughputPhase.Figure f) {

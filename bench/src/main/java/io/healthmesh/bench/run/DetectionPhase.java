@@ -43,15 +43,21 @@ public final class DetectionPhase {
                          long[] haproxyMs, String formula, int missedHealthmesh, int missedHaproxy) {
     }
 
-    /** Both directions of both protocols, and the latency samples (µs). */
-    public record Result(List<Figure> figures, long[] latencyMicros, int intervalMs, int thresholds) {
+    /**
+     * Both directions of both protocols, and the latency samples (µs): whole, and split at the instant the aggregator
+     * wrote the event ({@code updatedAtMs}, millisecond precision): probe completion to the aggregator's processing
+     * (prober publishing, broker, aggregator fetch and step), then processing to the consumer (exactly-once commit,
+     * {@code read_committed} fetch).
+     */
+    public record Result(List<Figure> figures, long[] latencyMicros, long[] toAggregatorMicros,
+                         long[] toConsumerMicros, int intervalMs, int thresholds) {
     }
 
     private DetectionPhase() {
     }
 
     public static Result run(TargetFarm farm, TargetLoader loader, ResultTap results, StateTap states, Path workDir,
-                             int perProtocol, int intervalMs, int threshold, Duration downFor)
+                             int perProtocol, int intervalMs, int threshold, Duration downFor, Duration warmup)
             throws IOException, InterruptedException {
         int timeoutMs = Math.min(intervalMs, 1_000);
         List<FarmTarget> flipped = new ArrayList<>();
@@ -71,6 +77,8 @@ public final class DetectionPhase {
         try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, workDir, flipped, intervalMs,
                 timeoutMs, threshold, threshold, 100)) {
             awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 20_000));
+            // steady probing before the flips, so that neither JVM is still compiling its hot paths
+            TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
             long flipStartMicros = nowMicros();
             Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
             Duration upFor = downFor;
@@ -90,12 +98,18 @@ public final class DetectionPhase {
                     figures.add(figure(protocol, toUp, flips, specOf, results, events, peer, intervalMs, threshold));
                 }
             }
-            long[] latency = events.stream()
+            List<StateTap.StateEvent> changes = events.stream()
                     .filter(e -> e.receivedEpochMicros() >= flipStartMicros && byId.containsKey(e.targetId()))
                     .filter(e -> e.previousStatus() != null && !e.previousStatus().equals(e.status()))
                     .filter(e -> e.lastResultAtMs() != null)
+                    .toList();
+            long[] latency = changes.stream()
                     .mapToLong(e -> e.receivedEpochMicros() - e.probeCompletedEpochMicros()).sorted().toArray();
-            return new Result(figures, latency, intervalMs, threshold);
+            long[] toAggregator = changes.stream()
+                    .mapToLong(e -> e.updatedAtMs() * 1_000 - e.probeCompletedEpochMicros()).sorted().toArray();
+            long[] toConsumer = changes.stream()
+                    .mapToLong(e -> e.receivedEpochMicros() - e.updatedAtMs() * 1_000).sorted().toArray();
+            return new Result(figures, latency, toAggregator, toConsumer, intervalMs, threshold);
         } finally {
             loader.delete(byId.keySet());
             results.track(Set.of());
