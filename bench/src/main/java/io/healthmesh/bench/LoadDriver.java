@@ -58,7 +58,7 @@ public final class LoadDriver implements Callable<Integer> {
     Integer httpTargets;
     @Option(names = "--interval-ms", defaultValue = "1000", description = "Interval of the throughput phase.")
     int intervalMs;
-    @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 8).")
+    @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 6).")
     Integer windowSeconds;
     @Option(names = "--warmup-s", description = "Warm-up at full rate before each throughput window (default 20, short 6).")
     Integer warmupSeconds;
@@ -169,7 +169,7 @@ public final class LoadDriver implements Callable<Integer> {
     private void applyModeDefaults() {
         tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
-        windowSeconds = orDefault(windowSeconds, 20, 8);
+        windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupSeconds = orDefault(warmupSeconds, 20, 6);
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
