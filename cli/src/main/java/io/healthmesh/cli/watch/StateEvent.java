@@ -11,8 +11,8 @@ public sealed interface StateEvent {
 
     boolean current();
 
-    /** A target state event. */
-    record Target(TargetHealth health, boolean current) implements StateEvent {
+    /** A target state event, with the target's previous state when the feed knows it. */
+    record Target(TargetHealth health, TargetHealth previous, boolean current) implements StateEvent {
     }
 
     /** A group state event, with the group's previous state when the feed knows it. */

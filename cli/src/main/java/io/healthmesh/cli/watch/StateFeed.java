@@ -42,6 +42,7 @@ public final class StateFeed implements AutoCloseable {
     private final AvroSerde<TargetHealth> targetSerde;
     private final AvroSerde<GroupHealth> groupSerde;
     private final Map<String, GroupHealth> groups = new HashMap<>();
+    private final Map<String, TargetHealth> targetStates = new HashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KafkaConsumer<String, byte[]> consumer;
 
@@ -131,15 +132,14 @@ public final class StateFeed implements AutoCloseable {
         }
         boolean isTarget = r.topic().equals(topics.healthState());
         if (r.value() == null) {
-            if (!isTarget) {
-                groups.remove(r.key());
-            }
+            (isTarget ? targetStates : groups).remove(r.key());
             return new StateEvent.Removed(isTarget ? StateEvent.Kind.TARGET : StateEvent.Kind.GROUP, r.key(),
                     current);
         }
         try {
             if (isTarget) {
-                return new StateEvent.Target(targetSerde.deserializer().deserialize(r.topic(), r.value()), current);
+                TargetHealth now = targetSerde.deserializer().deserialize(r.topic(), r.value());
+                return new StateEvent.Target(now, targetStates.put(r.key(), now), current);
             }
             GroupHealth now = groupSerde.deserializer().deserialize(r.topic(), r.value());
             GroupHealth previous = groups.put(r.key(), now);

@@ -38,7 +38,7 @@ public final class StateLines {
 
     private String renderText(StateEvent event) {
         if (event instanceof StateEvent.Target t) {
-            return target(t.health(), t.current());
+            return target(t.health(), t.previous(), t.current());
         }
         if (event instanceof StateEvent.Group g) {
             return group(g.health(), g.previous(), g.current());
@@ -54,9 +54,12 @@ public final class StateLines {
         return "warning: undecodable record in " + u.topic() + " key " + u.key() + ": " + u.reason();
     }
 
-    private String target(TargetHealth h, boolean current) {
+    private String target(TargetHealth h, TargetHealth previous, boolean current) {
         StringBuilder line = new StringBuilder(160);
-        line.append(at(h.getUpdatedAtMs())).append("  target ").append(pad(h.getTargetId(), 20))
+        boolean transition = !current && h.getPreviousStatus() != h.getStatus();
+        // a transition is dated when the target entered its new status (by its results), not when the event was
+        // written: an aggregator catching up on a backlog writes many events in the same millisecond
+        line.append(at(transition ? h.getSinceMs() : h.getUpdatedAtMs())).append("  target ").append(pad(h.getTargetId(), 20))
                 .append("  group ").append(pad(h.getGroup(), 16)).append("  ");
         if (current) {
             line.append("= ").append(h.getStatus()).append(" (current, since ").append(at(h.getSinceMs())).append(')');
@@ -75,8 +78,8 @@ public final class StateLines {
         }
         if (h.getStale()) {
             line.append("  STALE (no recent results; status kept)");
-        } else if (!current && h.getPreviousStatus() == h.getStatus()) {
-            line.append("  fresh (results resumed)");
+        } else if (!current && !transition && previous != null) {
+            line.append(sameStatusChange(h, previous));
         }
         List<RegionHealth> regions = h.getRegions();
         if (regions.size() > 1) {
@@ -90,6 +93,20 @@ public final class StateLines {
             line.append(" quorum ").append(h.getQuorum());
         }
         return line.toString();
+    }
+
+    /** What an event that kept the status changed, as far as the previous event tells. */
+    private static String sameStatusChange(TargetHealth h, TargetHealth previous) {
+        if (previous.getStale()) {
+            return "  fresh (results resumed)";
+        }
+        if (!previous.getGroup().equals(h.getGroup())) {
+            return "  moved from group " + previous.getGroup();
+        }
+        if (previous.getGeneration() != h.getGeneration()) {
+            return "  re-configured (new probe definition)";
+        }
+        return h.getRegions().size() > 1 ? "  region breakdown changed" : "";
     }
 
     private String group(GroupHealth g, GroupHealth previous, boolean current) {

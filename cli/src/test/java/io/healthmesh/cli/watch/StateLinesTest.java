@@ -39,28 +39,43 @@ class StateLinesTest {
     }
 
     @Test
-    void aChangeShowsOldArrowNewAndTheReason() {
+    void aChangeShowsOldArrowNewAndTheReasonDatedWhenTheTargetChanged() {
         String line = text.render(new StateEvent.Target(
-                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), false));
-        assertThat(line).isEqualTo("22:13:20.000  target web-1                 group pool              "
+                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), null, false));
+        // sinceMs (22:12:20), not updatedAtMs (22:13:20): an aggregator catching up writes events late
+        assertThat(line).isEqualTo("22:12:20.000  target web-1                 group pool              "
                 + "DETECTING -> HEALTHY  reason SUCCESS");
     }
 
     @Test
     void theStateFoundAtStartIsMarkedCurrent() {
         String line = text.render(new StateEvent.Target(
-                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), true));
+                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), null, true));
         assertThat(line).contains("= HEALTHY (current, since 22:12:20.000)");
     }
 
     @Test
     void staleAndResumedAreSaid() {
         assertThat(text.render(new StateEvent.Target(
-                health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, true, List.of()), false)))
+                health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, true, List.of()), null, false)))
                 .contains("HEALTHY  reason SUCCESS  STALE (no recent results; status kept)");
+        TargetHealth wasStale = health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, true, List.of());
         assertThat(text.render(new StateEvent.Target(
-                health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), false)))
-                .contains("fresh (results resumed)");
+                health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), wasStale,
+                false)))
+                .startsWith("22:13:20.000").contains("fresh (results resumed)");
+    }
+
+    @Test
+    void aSameStatusEventSaysWhatChangedAccordingToThePreviousOne() {
+        TargetHealth before = health(HealthStatus.HEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of());
+        TargetHealth moved = TargetHealth.newBuilder(before).setGroup("pool-2").build();
+        TargetHealth reconfigured = TargetHealth.newBuilder(before).setGeneration(43L).build();
+
+        assertThat(text.render(new StateEvent.Target(moved, before, false))).endsWith("moved from group pool");
+        assertThat(text.render(new StateEvent.Target(reconfigured, before, false)))
+                .endsWith("re-configured (new probe definition)");
+        assertThat(text.render(new StateEvent.Target(before, null, false))).doesNotContain("fresh");
     }
 
     @Test
@@ -69,10 +84,10 @@ class StateLinesTest {
                 RegionHealth.newBuilder().setRegion("eu").setStatus(HealthStatus.HEALTHY).build(),
                 RegionHealth.newBuilder().setRegion("us").setStatus(HealthStatus.UNHEALTHY).setStale(true).build());
         assertThat(text.render(new StateEvent.Target(
-                health(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, regions), false)))
+                health(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, regions), null, false)))
                 .endsWith("regions eu=HEALTHY us=UNHEALTHY(stale) quorum MAJORITY");
         assertThat(text.render(new StateEvent.Target(
-                health(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, regions.subList(0, 1)),
+                health(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, regions.subList(0, 1)), null,
                 false))).doesNotContain("regions");
     }
 
@@ -87,7 +102,7 @@ class StateLinesTest {
     @Test
     void jsonLinesCarryEveryFieldAndTheKind() {
         String line = json.render(new StateEvent.Target(
-                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), false));
+                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), null, false));
         assertThat(line).startsWith("{\"targetId\":\"web-1\",\"group\":\"pool\",\"status\":\"HEALTHY\","
                 + "\"previousStatus\":\"DETECTING\"").contains("\"kind\":\"target\"", "\"current\":false");
         assertThat(json.render(new StateEvent.Group(group(true, List.of("a"), 1), null, true)))
@@ -106,7 +121,7 @@ class StateLinesTest {
     @Test
     void filterKeepsTheAskedGroupAndTarget() {
         StateEvent target = new StateEvent.Target(
-                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), false);
+                health(HealthStatus.DETECTING, HealthStatus.HEALTHY, ProbeOutcome.SUCCESS, false, List.of()), null, false);
         StateEvent groupEvent = new StateEvent.Group(group(false, List.of("a"), 1), null, false);
         assertThat(WatchCommand.filter(null, null).test(target)).isTrue();
         assertThat(WatchCommand.filter(List.of("pool"), null).test(groupEvent)).isTrue();
