@@ -136,6 +136,7 @@ public final class LoadDriver implements Callable<Integer> {
                     capacitySpecs = FarmSpecs.over(farm.targets(Protocol.TCP), capacityTargets, "cap",
                             capacityIntervalMs, 1_000, 3, 3);
                     capacity(report, prober, aggregator, stack, loader, results, farm, capacitySpecs);
+                    aggregator = null;   // closed by the capacity phase
                 }
                 if (aggregatorResults > 0) {
                     prober.close();

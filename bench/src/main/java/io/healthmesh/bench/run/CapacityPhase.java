@@ -17,7 +17,8 @@ import java.util.concurrent.TimeoutException;
  * Heap per target and the target count one prober holds: heap after a full GC in the prober and the aggregator
  * before and after {@code targets} TCP definitions at {@code intervalMs} are loaded, and the scheduling lag of the
  * prober over a window while it probes all of them. The definitions stay applied (the aggregator-throughput phase
- * reuses them).
+ * reuses them). The aggregator's heap is read once it has consumed the definitions and one interval of results;
+ * it is then stopped (closed here), so that the prober's window does not share the 2 cores with it.
  */
 public final class CapacityPhase {
 
@@ -51,7 +52,13 @@ public final class CapacityPhase {
         ThroughputPhase.awaitRate(results, offered * 0.9, Duration.ofMillis(2L * intervalMs + 60_000));
         // one more interval so every target has been probed at least once and its state sized
         TimeUnit.MILLISECONDS.sleep(intervalMs);
+        boolean caughtUp = awaitQuietly(admin, aggregatorGroup, targetsTopic);
+        long aggregatorAfter = aggregator.heapUsedAfterGc();
+        String aggregatorHistogram = aggregator.classHistogram(12);
+        // the prober's window runs without the aggregator: the prober is measured, not the machine's sharing
+        aggregator.close();
         results.reset();
+        KernelTcpCounters kernelBefore = KernelTcpCounters.read();
         long cpuBefore = prober.cpuNanos();
         long start = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
@@ -61,12 +68,11 @@ public final class CapacityPhase {
         ThroughputPhase.Figure load = new ThroughputPhase.Figure(Protocol.TCP, specs.size(), intervalMs, offered,
                 w.results() * 1e9 / elapsed, (double) cpu / elapsed, w.failures(), w.failuresByOutcome(),
                 LongSamples.percentile(w.lagMicrosSorted(), 50), LongSamples.percentile(w.lagMicrosSorted(), 99),
-                LongSamples.percentile(w.lagMicrosSorted(), 100), elapsed / 1e9, Double.NaN);
-        boolean caughtUp = awaitQuietly(admin, aggregatorGroup, targetsTopic);
+                LongSamples.percentile(w.lagMicrosSorted(), 100), elapsed / 1e9, Double.NaN,
+                KernelTcpCounters.read().minus(kernelBefore));
         long proberAfter = prober.heapUsedAfterGc();
-        long aggregatorAfter = aggregator.heapUsedAfterGc();
         Figure f = new Figure(specs.size(), proberBefore, proberAfter, aggregatorBefore, aggregatorAfter, load, caughtUp,
-                prober.classHistogram(12), aggregator.classHistogram(12));
+                prober.classHistogram(12), aggregatorHistogram);
         LOG.info("capacity {}", f);
         return f;
     }

@@ -26,11 +26,13 @@ public final class ThroughputPhase {
      * @param achievedPerSecond results per second that reached Kafka in the window
      * @param proberCores CPU time of the prober JVM per second of the window (1.0 = one core busy)
      * @param systemShare the part of that CPU time spent in the kernel (system calls: connect, close, epoll, send)
+     * @param kernel SYNs dropped by full accept queues and SYNs retransmitted on the machine during the window
      */
     public record Figure(Protocol protocol, int targets, int intervalMs, double offeredPerSecond,
                          double achievedPerSecond, double proberCores, long failures, Map<String, Long> failuresByOutcome,
                          double lagP50Micros,
-                         double lagP99Micros, double lagMaxMicros, double windowSeconds, double systemShare) {
+                         double lagP99Micros, double lagMaxMicros, double windowSeconds, double systemShare,
+                         KernelTcpCounters kernel) {
 
         /** Probes per second per CPU core of the prober. */
         public double perCore() {
@@ -59,10 +61,12 @@ public final class ThroughputPhase {
         results.reset();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
+        KernelTcpCounters kernelBefore = KernelTcpCounters.read();
         long start = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
         long cpu = prober.cpuNanos() - cpuBefore;
         long system = prober.systemNanos() - systemBefore;
+        KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
         long elapsed = System.nanoTime() - start;
         ResultTap.Window w = results.window();
         loader.delete(specs.stream().map(TargetSpec::id).toList());
@@ -70,7 +74,7 @@ public final class ThroughputPhase {
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu);
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel);
         LOG.info("throughput {}", figure);
         return figure;
     }
