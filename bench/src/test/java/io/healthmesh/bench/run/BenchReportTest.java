@@ -1,0 +1,53 @@
+package io.healthmesh.bench.run;
+
+import io.healthmesh.core.target.Protocol;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BenchReportTest {
+
+    private static ThroughputPhase.Figure tcp(double achieved, double cores, double lagP99Micros, long failures) {
+        return new ThroughputPhase.Figure(Protocol.TCP, 16_000, 1_000, 16_000, achieved, cores, failures, Map.of(),
+                5_000, lagP99Micros, 90_000, 20, 0.6, new KernelTcpCounters(0, 0));
+    }
+
+    private static ThroughputPhase.Figure capacity(double achieved, long failures) {
+        return new ThroughputPhase.Figure(Protocol.TCP, 100_000, 10_000, 10_000, achieved, 0.6, failures, Map.of(),
+                5_000, 14_000, 90_000, 20, Double.NaN, new KernelTcpCounters(0, 0));
+    }
+
+    @Test
+    void saysByHowMuchAThroughputTargetIsMissedAndComparesWithThePeers() {
+        BenchReport report = new BenchReport("cmd", "2026-11-30T14:00:00Z", "2 cores", "full");
+        report.throughput(tcp(9_000, 1.0, 60_000, 0));
+        report.peers(List.of(new PeerCpuPhase.Figure("haproxy", Protocol.TCP, 16_000, 16_000, 0.45, "ok"),
+                new PeerCpuPhase.Figure("blackbox_exporter", Protocol.TCP, 9_000, 3_000, 0.9, "ok")));
+        String md = report.markdown();
+
+        assertThat(md).contains("| TCP | 16000 x 1000 ms | 16000 | 9000 | 1.00 | 9000 | 111.1 | 60% |");
+        assertThat(md).contains("TCP probes/s per core: 9000 against >= 18000 (missed by 9000, 50% of the goal); "
+                + "lag p99 60.0 ms against < 50 ms (missed by 10.00 ms)");
+        // healthmesh 111.1 µs per probe, HAProxy 0.45 cores / 16000 = 28.1 µs per check
+        assertThat(md).contains("TCP CPU per check vs HAProxy: 3.95x against <= 1.3x (missed by 2.65x)");
+        // blackbox_exporter 0.9 cores / 3000 = 300 µs per probe: 2.7x ours
+        assertThat(md).contains("TCP CPU per check vs blackbox_exporter: 2.7x below it against >= 10x");
+    }
+
+    @Test
+    void aTargetCountIsHeldOnlyWithLowLagFullRateAndFewFailures() {
+        BenchReport held = new BenchReport("cmd", "d", "m", "full");
+        held.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
+                capacity(10_000, 100), true, "h1", "h2"));
+        assertThat(held.markdown()).contains("(held: lag p99 < 50 ms").contains("prober heap per target: 524 bytes "
+                + "against <= 1024 (met)");
+
+        BenchReport failing = new BenchReport("cmd", "d", "m", "full");
+        failing.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
+                capacity(10_000, 40_000), true, "h1", "h2"));
+        assertThat(failing.markdown()).contains("20.0% failed").contains("(not held:");
+    }
+}
