@@ -2,7 +2,7 @@ package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.ops.Settings;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;

@@ -3,7 +3,7 @@ package io.healthmesh.aggregator;
 import io.healthmesh.aggregator.query.QueryApi;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.OpsServer;
-import io.healthmesh.schemas.TopicSetup;
+import io.healthmesh.contract.TopicSetup;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,10 +1,11 @@
 package io.healthmesh.aggregator;
 
-import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.testkit.TopicReads;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -68,54 +69,15 @@ final class BrokerRecords implements AutoCloseable {
         producer.flush();
     }
 
-    /**
-     * Reads {@code topic} from the beginning with {@code read_committed} until {@code done} holds for what was read,
-     * or fails after {@code timeout}.
-     */
+    /** Reads {@code topic}'s committed records from the beginning until {@code done} holds, or fails after {@code timeout}. */
     <V> List<ConsumerRecord<String, V>> readUntil(String topic, Deserializer<V> values,
                                                   Predicate<List<ConsumerRecord<String, V>>> done, Duration timeout) {
-        List<ConsumerRecord<String, V>> read = new ArrayList<>();
-        try (KafkaConsumer<String, V> consumer = committedReader(values)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!done.test(read)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("after " + timeout + ", " + read.size() + " records on " + topic
-                            + " and the condition still false");
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(read::add);
-            }
-        }
-        return read;
+        return TopicReads.readCommittedUntil(kafka.bootstrapServers(), topic, values, done, timeout);
     }
 
     /** Every committed record of {@code topic}, read up to its last stable offset. */
     <V> List<ConsumerRecord<String, V>> readAll(String topic, Deserializer<V> values, Duration timeout) {
-        List<ConsumerRecord<String, V>> read = new ArrayList<>();
-        try (KafkaConsumer<String, V> consumer = committedReader(values)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions); // the LSO under read_committed
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end within " + timeout);
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(read::add);
-            }
-        }
-        return read;
-    }
-
-    private <V> KafkaConsumer<String, V> committedReader(Deserializer<V> values) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + System.nanoTime()),
-                new StringDeserializer(), values);
+        return TopicReads.readCommitted(kafka.bootstrapServers(), topic, values, timeout);
     }
 
     /** A deserializer of raw bytes, for the rejected topic. */

@@ -1,5 +1,6 @@
 package io.healthmesh.e2e;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.e2e.StackExtension.Stack;
 import io.healthmesh.e2e.TargetsYaml.Target;
 import io.healthmesh.schema.HealthStatus;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -123,7 +124,7 @@ class AggregatorFailoverIT {
                     .get(topic).partitions().size();
             TopicPartition partition = new TopicPartition(topic,
                     Utils.toPositive(Utils.murmur2(targetId.getBytes(StandardCharsets.UTF_8))) % partitions);
-            return Await.until(Duration.ofSeconds(60), () -> "an aggregator assigned " + partition, () -> {
+            return Await.value(Duration.ofSeconds(60), () -> {
                 try {
                     ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(APPLICATION_ID))
                             .describedGroups().get(APPLICATION_ID).get(30, TimeUnit.SECONDS);
@@ -137,7 +138,7 @@ class AggregatorFailoverIT {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException(e);
                 }
-            });
+            }, () -> "an aggregator assigned " + partition);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot describe " + topic, e);
         } catch (InterruptedException e) {

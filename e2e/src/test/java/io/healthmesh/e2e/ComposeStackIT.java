@@ -3,7 +3,7 @@ package io.healthmesh.e2e;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;

@@ -56,6 +56,22 @@ class HealthmeshImageIT {
         assertThat(jar).as("the jar's layer").isNotNegative().isLessThan(lib);
     }
 
+    @Test
+    void carriesNoTestLibraries() {
+        // test support lives in the test-scoped testkit module: JUnit and Testcontainers must not reach the product
+        try (GenericContainer<?> listing = new GenericContainer<>(images.healthmesh())
+                .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/bin/ls", "-1", "/app/lib"))
+                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(60)))) {
+            listing.start();
+            List<String> jars = List.of(listing.getLogs().split("\\R"));
+            assertThat(jars).as("/app/lib").anyMatch(j -> j.startsWith("kafka-clients-"));
+            assertThat(jars).as("/app/lib")
+                    .noneMatch(j -> j.startsWith("junit-") || j.startsWith("testcontainers")
+                            || j.startsWith("healthmesh-testkit") || j.startsWith("opentest4j")
+                            || j.startsWith("docker-java"));
+        }
+    }
+
     private static int indexOf(List<String> createdBy, String destination) {
         for (int i = 0; i < createdBy.size(); i++) {
             // legacy builder: "COPY dir:<hash> in /app/lib/"; BuildKit: "COPY cli/target/lib/ /app/lib/ # buildkit"

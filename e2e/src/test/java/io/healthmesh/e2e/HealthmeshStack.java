@@ -1,5 +1,6 @@
 package io.healthmesh.e2e;
 
+import io.healthmesh.testkit.Await;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotModifiedException;
 import com.github.dockerjava.api.model.ExposedPort;
@@ -255,7 +256,7 @@ final class HealthmeshStack implements AutoCloseable {
     /** Waits (bounded) until a restarted worker's /healthz answers 200, checked inside its container. */
     void awaitHealthy(String name, Duration timeout) {
         GenericContainer<?> c = containers.get(name);
-        Await.until(timeout, () -> name + " /healthz to answer 200", () -> {
+        Await.value(timeout, () -> {
             try {
                 return c.execInContainer("/usr/local/bin/healthmesh-healthcheck").getExitCode() == 0
                         ? Optional.of(true) : Optional.empty();
@@ -268,7 +269,7 @@ final class HealthmeshStack implements AutoCloseable {
                 // not running yet
                 return Optional.empty();
             }
-        });
+        }, () -> name + " /healthz to answer 200");
     }
 
     /** The last {@code lines} lines of every container's output, for a failure report. */

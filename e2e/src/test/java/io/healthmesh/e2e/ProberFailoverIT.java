@@ -1,5 +1,6 @@
 package io.healthmesh.e2e;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.e2e.StackExtension.Stack;
 import io.healthmesh.e2e.TargetsYaml.Target;
 import io.healthmesh.schema.ProbeResult;
@@ -46,9 +47,7 @@ class ProberFailoverIT {
         Set<String> ids = targets.stream().map(Target::id).collect(Collectors.toCollection(TreeSet::new));
 
         // who probes what in region a: the prober of each target's latest region-a result
-        Map<String, String> owner = Await.until(Duration.ofSeconds(120),
-                () -> "region-a results for every one of " + ids + ", seen: " + owners(stack, ids).keySet(),
-                () -> Optional.of(owners(stack, ids)).filter(o -> o.keySet().containsAll(ids)));
+        Map<String, String> owner = Await.value(Duration.ofSeconds(120), () -> Optional.of(owners(stack, ids)).filter(o -> o.keySet().containsAll(ids)), () -> "region-a results for every one of " + ids + ", seen: " + owners(stack, ids).keySet());
         Map<String, List<String>> byProber = owner.entrySet().stream().collect(Collectors.groupingBy(
                 Map.Entry::getValue, Collectors.mapping(Map.Entry::getKey, Collectors.toList())));
         String victim = byProber.entrySet().stream().max(Comparator.comparingInt(e -> e.getValue().size()))
@@ -61,11 +60,9 @@ class ProberFailoverIT {
         try {
             Duration bound = HealthmeshStack.SESSION_TIMEOUT.plusMillis(2L * INTERVAL_MS);
             // the bound is on when the probes started; observing them takes a publish and a fetch more
-            Map<String, Long> resumedAfterMs = Await.until(bound.plus(OBSERVE),
-                    () -> "results from another region-a prober for every target of " + victim + " " + orphans
-                            + ", resumed so far: " + resumed(stack, orphans, victim, killedAt).keySet(),
-                    () -> Optional.of(resumed(stack, orphans, victim, killedAt))
-                            .filter(r -> r.keySet().containsAll(orphans)));
+            Map<String, Long> resumedAfterMs = Await.value(bound.plus(OBSERVE), () -> Optional.of(resumed(stack, orphans, victim, killedAt))
+                            .filter(r -> r.keySet().containsAll(orphans)), () -> "results from another region-a prober for every target of " + victim + " " + orphans
+                            + ", resumed so far: " + resumed(stack, orphans, victim, killedAt).keySet());
             LOG.info("after killing {} at {}: first results from the others after {} ms (bound {} ms)",
                     victim, killedAt, resumedAfterMs, bound.toMillis());
             assertThat(resumedAfterMs.values()).allSatisfy(ms -> assertThat(ms).isLessThanOrEqualTo(bound.toMillis()));

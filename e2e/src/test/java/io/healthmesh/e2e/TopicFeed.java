@@ -1,6 +1,7 @@
 package io.healthmesh.e2e;
 
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.testkit.Await;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -64,8 +65,7 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
                 AvroSerde.forValues(type, serdeConfig).deserializer());
         TopicFeed<T> feed = new TopicFeed<>(topic, consumer);
         try {
-            List<TopicPartition> partitions = Await.until(TOPIC_WAIT, () -> "topic " + topic + " to exist",
-                    () -> partitionsOf(consumer, topic));
+            List<TopicPartition> partitions = Await.value(TOPIC_WAIT, () -> partitionsOf(consumer, topic), () -> "topic " + topic + " to exist");
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
         } catch (RuntimeException | AssertionError e) {
@@ -122,8 +122,7 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
 
     /** Waits for the first event (from index {@code from} on) that matches, bounded by {@code timeout}. */
     Event<T> await(int from, Duration timeout, String what, Predicate<Event<T>> matches) {
-        return Await.until(timeout, () -> what + " on " + topic + "; seen since: " + tail(from),
-                () -> {
+        return Await.value(timeout, () -> {
                     List<Event<T>> now = events();
                     for (int i = from; i < now.size(); i++) {
                         if (matches.test(now.get(i))) {
@@ -131,7 +130,7 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
                         }
                     }
                     return Optional.empty();
-                });
+                }, () -> what + " on " + topic + "; seen since: " + tail(from));
     }
 
     /** How many events were seen so far: a position to await from. */

@@ -1,12 +1,14 @@
 package io.healthmesh.pipeline;
 
+import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.TopicRecorder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.embedded.KafkaExtension;
-import io.healthmesh.embedded.TestKafka;
-import io.healthmesh.pipeline.TopicLog.Received;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.testkit.TopicRecorder.Received;
 import io.healthmesh.prober.ProberWorker;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.ProbeOutcome;

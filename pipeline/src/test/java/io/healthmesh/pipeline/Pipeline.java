@@ -1,11 +1,13 @@
 package io.healthmesh.pipeline;
 
+import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.TopicRecorder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.prober.ProberWorker;
@@ -13,9 +15,9 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -72,9 +74,9 @@ final class Pipeline implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private AggregatorWorker aggregator;
     private KafkaProducer<String, TargetDefinition> definitions;
-    private TopicLog<TargetHealth> health;
-    private TopicLog<GroupHealth> groups;
-    private TopicLog<ProbeResult> results;
+    private TopicRecorder<TargetHealth> health;
+    private TopicRecorder<GroupHealth> groups;
+    private TopicRecorder<ProbeResult> results;
 
     private Pipeline(TestKafka kafka, String run, AggregatorConfig aggregatorConfig) {
         this.kafka = kafka;
@@ -121,15 +123,15 @@ final class Pipeline implements AutoCloseable {
         closing.push(definitions);
         AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, serde);
         closing.push(healthSerde);
-        health = new TopicLog<>(kafka.bootstrapServers(), topics.healthState(), healthSerde.deserializer());
+        health = new TopicRecorder<>(kafka.bootstrapServers(), topics.healthState(), healthSerde.deserializer());
         closing.push(health);
         AvroSerde<GroupHealth> groupSerde = AvroSerde.forValues(GroupHealth.class, serde);
         closing.push(groupSerde);
-        groups = new TopicLog<>(kafka.bootstrapServers(), topics.groupState(), groupSerde.deserializer());
+        groups = new TopicRecorder<>(kafka.bootstrapServers(), topics.groupState(), groupSerde.deserializer());
         closing.push(groups);
         AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, serde);
         closing.push(resultSerde);
-        results = new TopicLog<>(kafka.bootstrapServers(), topics.probeResults(), resultSerde.deserializer());
+        results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(), resultSerde.deserializer());
         closing.push(results);
         Await.until(STARTUP, aggregator::isRunning, () -> "aggregator state " + aggregator.state());
     }
@@ -192,17 +194,17 @@ final class Pipeline implements AutoCloseable {
     }
 
     /** Target state events, as a user of {@code health-state} sees them. */
-    TopicLog<TargetHealth> health() {
+    TopicRecorder<TargetHealth> health() {
         return health;
     }
 
     /** Group routing events, as a user of {@code group-state} sees them. */
-    TopicLog<GroupHealth> groups() {
+    TopicRecorder<GroupHealth> groups() {
         return groups;
     }
 
     /** Every probe result published by the probers. */
-    TopicLog<ProbeResult> results() {
+    TopicRecorder<ProbeResult> results() {
         return results;
     }
 

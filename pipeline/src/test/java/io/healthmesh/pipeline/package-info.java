@@ -3,6 +3,6 @@
  * stops answering is detected within the SPEC section 5 window, a group whose members are all down fails open,
  * probers in several regions are combined by the target's quorum policy, and a region whose probers all stop does
  * not turn a target unhealthy. Test code only: the fixtures here ({@link io.healthmesh.pipeline.Pipeline},
- * {@link io.healthmesh.pipeline.LoopbackHttpBackend}, {@link io.healthmesh.pipeline.TopicLog}) start real workers.
+ * {@link io.healthmesh.pipeline.LoopbackHttpBackend}) and the testkit's {@link io.healthmesh.testkit.TopicRecorder} start real workers.
  */
 package io.healthmesh.pipeline;

@@ -2,7 +2,7 @@ package io.healthmesh.prober;
 
 import io.healthmesh.ops.Settings;
 import io.healthmesh.probe.ProbeEngineConfig;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -16,7 +16,7 @@ import io.healthmesh.prober.schedule.SkipReason;
 import io.healthmesh.prober.schedule.Ticker;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.serde.AvroSerde;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;

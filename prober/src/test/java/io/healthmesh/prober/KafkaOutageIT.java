@@ -1,5 +1,7 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.testkit.TopicRecorder;
+import io.healthmesh.testkit.Await;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.embedded.EmbeddedKafka;
@@ -7,10 +9,10 @@ import io.healthmesh.embedded.EmbeddedKafkaConfig;
 import io.healthmesh.embedded.FreePorts;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.TopicSetup;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import org.apache.kafka.clients.admin.Admin;
@@ -76,10 +78,10 @@ class KafkaOutageIT {
             settings.put("kafka.max.block.ms", "500");
             settings.put("kafka.reconnect.backoff.max.ms", "250");
             try (ProberWorker worker = ProberWorker.start(ProberConfig.from(settings));
-                 ResultCollector before = new ResultCollector(broker.bootstrapServers(), Map.of("schema.registry.url", registry),
-                         topics.probeResults(), 1)) {
-                Await.until(Duration.ofSeconds(20), () -> before.results().size() >= 20,
-                        () -> "results before the outage: " + before.results().size());
+                 TopicRecorder<ProbeResult> before = new TopicRecorder<>(broker.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", registry)).deserializer())) {
+                Await.until(Duration.ofSeconds(20), () -> before.values().size() >= 20,
+                        () -> "results before the outage: " + before.values().size());
                 before.close();
 
                 broker.close();
@@ -95,11 +97,11 @@ class KafkaOutageIT {
 
                 broker = EmbeddedKafka.start(brokerConfig);
                 long outageEnd = System.currentTimeMillis();
-                try (ResultCollector after = new ResultCollector(broker.bootstrapServers(),
-                        Map.of("schema.registry.url", registry), topics.probeResults(), 1)) {
-                    Await.until(Duration.ofSeconds(60), () -> !after.results(r -> r.getStartedAtMs() > outageEnd + 1_000).isEmpty(),
-                            () -> "no result after the restart yet; " + after.results().size() + " results read");
-                    List<ProbeResult> fromOutage = after.results(r -> r.getStartedAtMs() >= outageStart
+                try (TopicRecorder<ProbeResult> after = new TopicRecorder<>(broker.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", registry)).deserializer())) {
+                    Await.until(Duration.ofSeconds(60), () -> !after.values(r -> r.getStartedAtMs() > outageEnd + 1_000).isEmpty(),
+                            () -> "no result after the restart yet; " + after.values().size() + " results read");
+                    List<ProbeResult> fromOutage = after.values(r -> r.getStartedAtMs() >= outageStart
                             && r.getStartedAtMs() <= outageEnd);
                     assertThat(fromOutage).as("results probed while Kafka was away, published later").isNotEmpty();
                     assertThat(fromOutage.size()).isLessThanOrEqualTo((int) probedDuringOutage);

@@ -1,15 +1,17 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.testkit.TopicRecorder;
+import io.healthmesh.testkit.Await;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.embedded.KafkaExtension;
-import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -72,8 +74,8 @@ class ProberHandoverIT {
         String region = "it-" + UUID.randomUUID().toString().substring(0, 8);
 
         try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(4);
-             ResultCollector collector = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
-                     topics.probeResults(), Topics.DEFAULT_PARTITIONS)) {
+             TopicRecorder<ProbeResult> collector = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer())) {
             Set<String> all = publishTargets(kafka, topics, listeners);
 
             Map<String, String> settingsOfA = settings(kafka, topics, region, "A");
@@ -98,20 +100,20 @@ class ProberHandoverIT {
                 Set<String> ownedByA = a.probedTargets();
                 Await.until(Duration.ofSeconds(15), () -> everyTargetHasResultsAfter(collector, all, splitAt, 2),
                         () -> "targets without 2 results since the split: " + missing(collector, all, splitAt, 2));
-                Map<String, Set<String>> probersSinceSplit = probersByTarget(collector.results(r -> r.getStartedAtMs() > splitAt));
+                Map<String, Set<String>> probersSinceSplit = probersByTarget(collector.values(r -> r.getStartedAtMs() > splitAt));
                 assertThat(probersSinceSplit).hasSize(TARGETS)
                         .allSatisfy((id, probers) -> assertThat(probers).as(id).hasSize(1));
                 assertThat(probersSinceSplit.values().stream().flatMap(Set::stream).collect(Collectors.toSet()))
                         .containsExactlyInAnyOrder("A", "B");
-                List<ProbeResult> sinceSplit = collector.results(r -> r.getStartedAtMs() > splitAt);
+                List<ProbeResult> sinceSplit = collector.values(r -> r.getStartedAtMs() > splitAt);
                 assertThat(sinceSplit).allSatisfy(r -> assertThat(r.getRegion()).isEqualTo(region));
                 // the listeners answer; a rare timeout on a loaded build machine is not what this test is about
                 assertThat(sinceSplit.stream().filter(r -> r.getOutcome() == ProbeOutcome.SUCCESS).count())
                         .isGreaterThanOrEqualTo(sinceSplit.size() * 95L / 100);
 
-                printDistribution("scheduling lag", collector.results(r -> r.getStartedAtMs() > splitAt).stream()
+                printDistribution("scheduling lag", collector.values(r -> r.getStartedAtMs() > splitAt).stream()
                         .mapToLong(ProbeResult::getSchedulingLagMicros).sorted().toArray());
-                printDistribution("TCP connect latency", collector.results(r -> r.getStartedAtMs() > splitAt).stream()
+                printDistribution("TCP connect latency", collector.values(r -> r.getStartedAtMs() > splitAt).stream()
                         .mapToLong(ProbeResult::getLatencyMicros).sorted().toArray());
 
                 // 2. A stops: B probes everything within session timeout + two intervals
@@ -131,9 +133,9 @@ class ProberHandoverIT {
                 long windowStart = System.currentTimeMillis();
                 Await.until(Duration.ofSeconds(10), () -> everyTargetHasResultsAfter(collector, all, windowStart, 2),
                         () -> "targets without 2 results after hand-over: " + missing(collector, all, windowStart, 2));
-                assertThat(collector.results(r -> r.getStartedAtMs() > stoppedAt))
+                assertThat(collector.values(r -> r.getStartedAtMs() > stoppedAt))
                         .allSatisfy(r -> assertThat(r.getProberId()).isEqualTo("B"));
-                assertNoInterleaving(collector.results());
+                assertNoInterleaving(collector.values());
                 System.out.printf("hand-over (%s): A stopped in %d ms, last of A's %d targets taken over %d ms after "
                                 + "the stop (bound %d ms)%n", vanish ? "vanished" : "left the group", stoppedAt - stopAt, ownedByA.size(),
                         takeover.values().stream().mapToLong(t -> t - stopAt).max().orElse(0),
@@ -215,12 +217,12 @@ class ProberHandoverIT {
                 .contains("healthmesh_prober_scheduling_lag_seconds_bucket");
     }
 
-    private static boolean everyTargetHasResultsAfter(ResultCollector c, Set<String> all, long after, int n) {
+    private static boolean everyTargetHasResultsAfter(TopicRecorder<ProbeResult> c, Set<String> all, long after, int n) {
         return missing(c, all, after, n).isEmpty();
     }
 
-    private static Set<String> missing(ResultCollector c, Set<String> all, long after, int n) {
-        Map<String, Long> counts = c.results(r -> r.getStartedAtMs() > after).stream()
+    private static Set<String> missing(TopicRecorder<ProbeResult> c, Set<String> all, long after, int n) {
+        Map<String, Long> counts = c.values(r -> r.getStartedAtMs() > after).stream()
                 .collect(Collectors.groupingBy(ProbeResult::getTargetId, Collectors.counting()));
         return all.stream().filter(id -> counts.getOrDefault(id, 0L) < n).collect(Collectors.toCollection(java.util.TreeSet::new));
     }
@@ -231,9 +233,9 @@ class ProberHandoverIT {
         return by;
     }
 
-    private static Map<String, Long> firstResultOfBAfter(ResultCollector c, Set<String> ids, long after) {
+    private static Map<String, Long> firstResultOfBAfter(TopicRecorder<ProbeResult> c, Set<String> ids, long after) {
         Map<String, Long> first = new HashMap<>();
-        for (ProbeResult r : c.results(r -> "B".equals(r.getProberId()) && r.getStartedAtMs() >= after
+        for (ProbeResult r : c.values(r -> "B".equals(r.getProberId()) && r.getStartedAtMs() >= after
                 && ids.contains(r.getTargetId()))) {
             first.merge(r.getTargetId(), r.getStartedAtMs(), Math::min);
         }

@@ -1,19 +1,21 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.testkit.TopicRecorder;
+import io.healthmesh.testkit.Await;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.embedded.KafkaExtension;
-import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.RejectedHeaders;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.RejectedHeaders;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -73,8 +75,8 @@ class TargetDefinitionsIT {
         String region = "it-" + UUID.randomUUID().toString().substring(0, 8);
         try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
-             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
-                     topics.probeResults(), 3);
+             TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker worker = worker(kafka, topics, region)) {
             InetSocketAddress at = listeners.address(0);
             writer.put(tcp("good-1", at));
@@ -85,7 +87,7 @@ class TargetDefinitionsIT {
             writer.put(tcp("good-2", at));
 
             Await.until(Duration.ofSeconds(20), () -> countFor(results, "good-1") >= 3 && countFor(results, "good-2") >= 3,
-                    () -> "results: " + results.results().size());
+                    () -> "results: " + results.values().size());
             List<ConsumerRecord<byte[], byte[]>> rejected = readRejected(kafka, topics, 2);
 
             ConsumerRecord<byte[], byte[]> junkRecord = byKey(rejected, "junk");
@@ -102,7 +104,7 @@ class TargetDefinitionsIT {
             assertThat(header(badRecord, RejectedHeaders.DETAIL)).contains("intervalMs: 50 (expected: 100..600000)");
 
             assertThat(worker.probedTargets()).containsExactlyInAnyOrder("good-1", "good-2");
-            assertThat(results.results(r -> !r.getTargetId().startsWith("good"))).isEmpty();
+            assertThat(results.values(r -> !r.getTargetId().startsWith("good"))).isEmpty();
             assertThat(counter(worker, "INVALID_DEFINITION")).isEqualTo(1.0);
             assertThat(counter(worker, "NOT_AVRO_WIRE_FORMAT")).isEqualTo(1.0);
         }
@@ -115,8 +117,8 @@ class TargetDefinitionsIT {
         String region = "eu-" + UUID.randomUUID().toString().substring(0, 8);
         try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
-             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
-                     topics.probeResults(), 3);
+             TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker worker = worker(kafka, topics, region)) {
             InetSocketAddress first = listeners.address(0);
             InetSocketAddress second = listeners.address(1);
@@ -142,7 +144,7 @@ class TargetDefinitionsIT {
             for (String stopped : List.of("disabled", "deleted", "elsewhere")) {
                 assertThat(countAfter(results, stopped, changedAt)).as(stopped).isZero();
             }
-            List<ProbeResult> movedAfter = results.results(r -> r.getTargetId().equals("moved")
+            List<ProbeResult> movedAfter = results.values(r -> r.getTargetId().equals("moved")
                     && r.getStartedAtMs() > changedAt);
             assertThat(movedAfter).isNotEmpty().allSatisfy(r ->
                     assertThat(r.getGeneration()).isEqualTo(ProbeFingerprint.of(moved)));
@@ -159,8 +161,8 @@ class TargetDefinitionsIT {
         String west = "west-" + suffix;
         try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
-             ResultCollector results = new ResultCollector(kafka.bootstrapServers(), kafka.serdeConfig(),
-                     topics.probeResults(), 3);
+             TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
+                     AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker eastWorker = worker(kafka, topics, east);
              ProberWorker westWorker = worker(kafka, topics, west)) {
             InetSocketAddress at = listeners.address(0);
@@ -249,8 +251,8 @@ class TargetDefinitionsIT {
         }
     }
 
-    private static java.util.Set<String> regionsOf(ResultCollector results, String id) {
-        return results.results(r -> r.getTargetId().equals(id)).stream().map(ProbeResult::getRegion)
+    private static java.util.Set<String> regionsOf(TopicRecorder<ProbeResult> results, String id) {
+        return results.values(r -> r.getTargetId().equals(id)).stream().map(ProbeResult::getRegion)
                 .collect(java.util.stream.Collectors.toSet());
     }
 
@@ -259,12 +261,12 @@ class TargetDefinitionsIT {
                 .withTiming(INTERVAL_MS, 200);
     }
 
-    private static long countFor(ResultCollector results, String id) {
-        return results.results(r -> r.getTargetId().equals(id)).size();
+    private static long countFor(TopicRecorder<ProbeResult> results, String id) {
+        return results.values(r -> r.getTargetId().equals(id)).size();
     }
 
-    private static long countAfter(ResultCollector results, String id, long after) {
-        return results.results(r -> r.getTargetId().equals(id) && r.getStartedAtMs() > after).size();
+    private static long countAfter(TopicRecorder<ProbeResult> results, String id, long after) {
+        return results.values(r -> r.getTargetId().equals(id) && r.getStartedAtMs() > after).size();
     }
 
     private static double counter(ProberWorker worker, String reason) {

@@ -1,8 +1,8 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.schemas.registry.RegistryException;
-import io.healthmesh.schemas.registry.RegistryLog;
-import io.healthmesh.schemas.registry.RegistryRecord;
+import io.healthmesh.contract.registry.RegistryException;
+import io.healthmesh.contract.registry.RegistryLog;
+import io.healthmesh.contract.registry.RegistryRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;

@@ -1,12 +1,9 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.ops.MetricsText;
 import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -18,10 +15,7 @@ import java.util.Optional;
  */
 final class OpsRoutes {
 
-    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-
     private final PrometheusRegistry metrics = new PrometheusRegistry();
-    private final ExpositionFormats formats = ExpositionFormats.init();
     private final Counter requests = Counter.builder()
             .name("healthmesh_registry_requests_total")
             .help("Registry API requests by method and HTTP status.")
@@ -36,7 +30,7 @@ final class OpsRoutes {
         return switch (path.get(0)) {
             case "healthz" -> Optional.of(ApiResponse.text(200, "text/plain", "ok\n".getBytes(StandardCharsets.UTF_8)));
             case "readyz" -> Optional.of(ApiResponse.text(200, "text/plain", "ready\n".getBytes(StandardCharsets.UTF_8)));
-            case "metrics" -> Optional.of(ApiResponse.text(200, PROMETHEUS_TEXT, scrape()));
+            case "metrics" -> Optional.of(ApiResponse.text(200, MetricsText.CONTENT_TYPE, MetricsText.scrape(metrics)));
             default -> Optional.empty();
         };
     }
@@ -44,15 +38,5 @@ final class OpsRoutes {
     /** Counts one answered API request. */
     void count(String method, int status) {
         requests.labelValues(method, Integer.toString(status)).inc();
-    }
-
-    private byte[] scrape() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-        try {
-            formats.getPrometheusTextFormatWriter().write(out, metrics.scrape());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
     }
 }

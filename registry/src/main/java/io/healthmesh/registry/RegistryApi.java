@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.healthmesh.schemas.registry.CompatibilityLevel;
-import io.healthmesh.schemas.registry.RegisteredSchema;
-import io.healthmesh.schemas.registry.RegistryException;
-import io.healthmesh.schemas.registry.SchemaRegistry;
+import io.healthmesh.contract.registry.CompatibilityLevel;
+import io.healthmesh.contract.registry.RegisteredSchema;
+import io.healthmesh.contract.registry.RegistryException;
+import io.healthmesh.contract.registry.SchemaRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package io.healthmesh.registry;
 
 import io.healthmesh.ops.Settings;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -3,11 +3,11 @@ package io.healthmesh.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.healthmesh.schemas.registry.CompatibilityLevel;
-import io.healthmesh.schemas.registry.RegistryRecord;
-import io.healthmesh.schemas.registry.RegistryRecord.Config;
-import io.healthmesh.schemas.registry.RegistryRecord.SchemaVersion;
-import io.healthmesh.schemas.registry.RegistryRecord.SchemaVersionRemoved;
+import io.healthmesh.contract.registry.CompatibilityLevel;
+import io.healthmesh.contract.registry.RegistryRecord;
+import io.healthmesh.contract.registry.RegistryRecord.Config;
+import io.healthmesh.contract.registry.RegistryRecord.SchemaVersion;
+import io.healthmesh.contract.registry.RegistryRecord.SchemaVersionRemoved;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

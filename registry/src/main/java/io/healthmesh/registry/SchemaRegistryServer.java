@@ -1,6 +1,6 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.schemas.registry.SchemaRegistry;
+import io.healthmesh.contract.registry.SchemaRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;

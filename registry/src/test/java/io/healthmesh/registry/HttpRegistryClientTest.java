@@ -3,12 +3,12 @@ package io.healthmesh.registry;
 import com.sun.net.httpserver.HttpServer;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.registry.HttpRegistryClient;
-import io.healthmesh.schemas.registry.RegisteredSchema;
-import io.healthmesh.schemas.registry.RegistryClients;
-import io.healthmesh.schemas.registry.RegistryException;
-import io.healthmesh.schemas.registry.SchemaRegistryClient;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.registry.HttpRegistryClient;
+import io.healthmesh.contract.registry.RegisteredSchema;
+import io.healthmesh.contract.registry.RegistryClients;
+import io.healthmesh.contract.registry.RegistryException;
+import io.healthmesh.contract.registry.SchemaRegistryClient;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.schemas.registry.CompatibilityLevel;
-import io.healthmesh.schemas.registry.RegistryRecord;
-import io.healthmesh.schemas.registry.RegistryRecord.Config;
-import io.healthmesh.schemas.registry.RegistryRecord.SchemaVersion;
-import io.healthmesh.schemas.registry.RegistryRecord.SchemaVersionRemoved;
+import io.healthmesh.contract.registry.CompatibilityLevel;
+import io.healthmesh.contract.registry.RegistryRecord;
+import io.healthmesh.contract.registry.RegistryRecord.Config;
+import io.healthmesh.contract.registry.RegistryRecord.SchemaVersion;
+import io.healthmesh.contract.registry.RegistryRecord.SchemaVersionRemoved;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

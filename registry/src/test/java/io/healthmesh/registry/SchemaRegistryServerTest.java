@@ -1,7 +1,7 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.schemas.registry.InMemoryRegistryLog;
-import io.healthmesh.schemas.registry.SchemaRegistry;
+import io.healthmesh.contract.registry.InMemoryRegistryLog;
+import io.healthmesh.contract.registry.SchemaRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

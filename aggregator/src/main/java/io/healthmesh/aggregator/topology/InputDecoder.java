@@ -7,8 +7,8 @@ import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.serde.RecordDecodeException;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.serde.RecordDecodeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 

@@ -2,7 +2,7 @@ package io.healthmesh.bench.jmh;
 
 import io.healthmesh.prober.publish.ProbeResults;
 import io.healthmesh.schema.ProbeResult;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -2,7 +2,7 @@ package io.healthmesh.bench.run;
 
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.serde.AvroSerde;
 
 import java.util.ArrayList;
 import java.util.List;

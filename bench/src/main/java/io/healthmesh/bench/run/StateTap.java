@@ -1,7 +1,7 @@
 package io.healthmesh.bench.run;
 
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.serde.AvroSerde;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.healthmesh.bench.run;
 
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;

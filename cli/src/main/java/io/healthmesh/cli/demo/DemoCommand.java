@@ -8,7 +8,7 @@ import io.healthmesh.cli.watch.StateFeed;
 import io.healthmesh.cli.watch.StateLines;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.embedded.FreePorts;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package io.healthmesh.cli.kafka;
 
 import io.healthmesh.cli.BadInputException;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.Option;
 

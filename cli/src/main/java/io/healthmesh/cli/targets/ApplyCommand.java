@@ -5,7 +5,7 @@ import io.healthmesh.cli.kafka.KafkaOptions;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
+import io.healthmesh.contract.TargetSpecs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

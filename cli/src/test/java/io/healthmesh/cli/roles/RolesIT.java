@@ -1,10 +1,10 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.cli.CliRun;
-import io.healthmesh.embedded.KafkaExtension;
-import io.healthmesh.embedded.TestKafka;
-import io.healthmesh.schemas.TopicSetup;
-import io.healthmesh.schemas.Topics;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -2,12 +2,12 @@ package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.CliRun;
 import io.healthmesh.cli.kafka.CompactedTopicReader;
-import io.healthmesh.embedded.KafkaExtension;
-import io.healthmesh.embedded.TestKafka;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TopicSetup;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,6 @@
 package io.healthmesh.prober.assign;
 
-import io.healthmesh.schemas.RejectedHeaders;
+import io.healthmesh.contract.RejectedHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -3,8 +3,8 @@ package io.healthmesh.prober.assign;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;

@@ -7,7 +7,7 @@ import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
-import io.healthmesh.schemas.serde.AvroSerde;
+import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;

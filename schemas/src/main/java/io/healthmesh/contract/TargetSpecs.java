@@ -1,0 +1,94 @@
+package io.healthmesh.contract;
+
+import io.healthmesh.core.target.HttpMethod;
+import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.core.target.TcpSpec;
+import io.healthmesh.core.target.UdpMode;
+import io.healthmesh.core.target.UdpSpec;
+import io.healthmesh.schema.HttpCheck;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TcpCheck;
+import io.healthmesh.schema.UdpCheck;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/** Maps the Avro contract's {@link TargetDefinition} to the domain's {@link TargetSpec} and back. */
+public final class TargetSpecs {
+
+    private TargetSpecs() {
+    }
+
+    /** The domain view of a definition, with the defaults of absent sections applied. */
+    public static TargetSpec fromAvro(TargetDefinition d) {
+        requireNonNull(d, "definition");
+        return new TargetSpec(d.getId(), d.getGroup(), d.getAddress(), d.getPort(),
+                Protocol.valueOf(d.getProtocol().name()), d.getIntervalMs(), d.getTimeoutMs(),
+                d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
+                d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
+                QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast());
+    }
+
+    /** The Avro record of a spec; every section is written out, so the record is self-describing. */
+    public static TargetDefinition toAvro(TargetSpec s) {
+        requireNonNull(s, "spec");
+        return TargetDefinition.newBuilder()
+                .setId(s.id())
+                .setGroup(s.group())
+                .setAddress(s.address())
+                .setPort(s.port())
+                .setProtocol(io.healthmesh.schema.Protocol.valueOf(s.protocol().name()))
+                .setIntervalMs(s.intervalMs())
+                .setTimeoutMs(s.timeoutMs())
+                .setHealthyThreshold(s.healthyThreshold())
+                .setUnhealthyThreshold(s.unhealthyThreshold())
+                .setEnabled(s.enabled())
+                .setWeight(s.weight())
+                .setLabels(new LinkedHashMap<>(s.labels()))
+                .setHttp(s.protocol().isLayer7() ? HttpCheck.newBuilder()
+                        .setMethod(io.healthmesh.schema.HttpMethod.valueOf(s.http().method().name()))
+                        .setPath(s.http().path())
+                        .setHost(s.http().host())
+                        .setExpectedStatuses(new ArrayList<>(s.http().expectedStatuses()))
+                        .setFollowRedirects(s.http().followRedirects())
+                        .setHeaders(new LinkedHashMap<>(s.http().headers()))
+                        .setBodyContains(s.http().bodyContains())
+                        .setTlsVerify(s.http().tlsVerify())
+                        .build() : null)
+                .setUdp(s.protocol() == Protocol.UDP ? UdpCheck.newBuilder()
+                        .setMode(io.healthmesh.schema.UdpMode.valueOf(s.udp().mode().name()))
+                        .setRequest(s.udp().request())
+                        .setExpectedResponse(s.udp().expectedResponse())
+                        .build() : null)
+                .setTcp(s.protocol() == Protocol.TCP && s.tcp().hasPayload()
+                        ? TcpCheck.newBuilder().setSend(s.tcp().send()).setExpect(s.tcp().expect()).build()
+                        : null)
+                .setRegions(new ArrayList<>(s.regions()))
+                .setQuorum(io.healthmesh.schema.QuorumPolicy.valueOf(s.quorum().name()))
+                .setQuorumAtLeast(s.quorumAtLeast())
+                .build();
+    }
+
+    private static HttpSpec http(HttpCheck h) {
+        if (h == null) {
+            return HttpSpec.DEFAULTS;
+        }
+        return new HttpSpec(HttpMethod.valueOf(h.getMethod().name()), h.getPath(), h.getHost(),
+                h.getExpectedStatuses(), h.getFollowRedirects(), h.getHeaders(), h.getBodyContains(),
+                h.getTlsVerify());
+    }
+
+    private static UdpSpec udp(UdpCheck u) {
+        return u == null ? UdpSpec.DEFAULTS
+                : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse());
+    }
+
+    private static TcpSpec tcp(TcpCheck t) {
+        return t == null ? TcpSpec.CONNECT_ONLY : new TcpSpec(t.getSend(), t.getExpect());
+    }
+}

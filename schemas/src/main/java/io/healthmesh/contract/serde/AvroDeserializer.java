@@ -1,0 +1,111 @@
+package io.healthmesh.contract.serde;
+
+import io.healthmesh.contract.registry.RegistryException;
+import io.healthmesh.contract.registry.SchemaRegistry;
+import io.healthmesh.contract.registry.SchemaRegistryClient;
+import io.healthmesh.contract.serde.RecordDecodeException.Reason;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Reads Confluent's wire format into a generated class: the writer schema is fetched by the id in
+ * the header (once per id) and resolved against the class's schema, so records written by older
+ * and newer producers both decode. Bytes that cannot be decoded raise a
+ * {@link RecordDecodeException} saying why; a registry that cannot be reached a plain
+ * {@link SerializationException} (the record may be fine).
+ */
+final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
+
+    /** How to read records of one writer id: a reader, or why they cannot be read as {@code T}. */
+    private record WriterReader<T>(Schema writerSchema, SpecificDatumReader<T> reader, String refusal) {
+    }
+
+    private final Class<T> type;
+    private final SpecificData model;
+    private final Schema readerSchema;
+    private final SchemaRegistryClient client;
+    private final Map<Integer, WriterReader<T>> readers = new ConcurrentHashMap<>();
+
+    AvroDeserializer(Class<T> type, SchemaRegistryClient client) {
+        this.type = type;
+        this.model = SpecificData.getForClass(type);
+        this.readerSchema = model.getSchema(type);
+        this.client = client;
+    }
+
+    @Override
+    public T deserialize(String topic, byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        if (bytes.length < WireFormat.HEADER_SIZE || bytes[0] != WireFormat.MAGIC_BYTE) {
+            throw new RecordDecodeException(Reason.NOT_AVRO_WIRE_FORMAT, "Not Confluent's Avro wire format: "
+                    + (bytes.length < WireFormat.HEADER_SIZE ? bytes.length + " bytes (expected: at least 5)"
+                    : "magic byte " + bytes[0] + " (expected: 0)"));
+        }
+        int id = ((bytes[1] & 0xff) << 24) | ((bytes[2] & 0xff) << 16) | ((bytes[3] & 0xff) << 8) | (bytes[4] & 0xff);
+        WriterReader<T> writerReader = readers.get(id);
+        if (writerReader == null) {
+            writerReader = writerReader(id);
+            readers.put(id, writerReader);
+        }
+        if (writerReader.refusal() != null) {
+            throw new RecordDecodeException(Reason.UNDECODABLE, writerReader.refusal());
+        }
+        try {
+            // Avro allocates a string or bytes field at the length its prefix claims before reading it, so a
+            // corrupt prefix could claim 2 GB; a first pass that only skips proves every length fits the input
+            BinaryDecoder check = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, null);
+            GenericDatumReader.skip(writerReader.writerSchema(), check);
+            if (!check.isEnd()) {
+                throw new RecordDecodeException(Reason.UNDECODABLE, "Trailing bytes after a " + type.getSimpleName()
+                        + " written with schema id " + id);
+            }
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, check);
+            return writerReader.reader().read(null, decoder);
+        } catch (RecordDecodeException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new RecordDecodeException(Reason.UNDECODABLE, "Cannot decode a " + type.getSimpleName()
+                    + " written with schema id " + id + ": " + e, e);
+        }
+    }
+
+    private WriterReader<T> writerReader(int id) {
+        String schemaText;
+        try {
+            schemaText = client.schemaById(id);
+        } catch (RegistryException e) {
+            if (e.errorCode() == RegistryException.SCHEMA_NOT_FOUND) {
+                throw new RecordDecodeException(Reason.UNKNOWN_SCHEMA, "Unknown schema id " + id + ": " + e.getMessage(), e);
+            }
+            throw new SerializationException("Cannot fetch schema id " + id + ": " + e.getMessage() + " (error code " + e.errorCode() + ")", e);
+        }
+        Schema writerSchema;
+        try {
+            writerSchema = SchemaRegistry.parse(schemaText);
+        } catch (RegistryException e) {
+            return new WriterReader<>(null, null, "Schema id " + id + " is not a valid Avro schema: " + e.getMessage());
+        }
+        SchemaPairCompatibility compatibility = SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writerSchema);
+        if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            return new WriterReader<>(writerSchema, null, "Records written with schema id " + id + " cannot be read as "
+                    + type.getSimpleName() + ": " + compatibility.getResult().getIncompatibilities().stream()
+                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).toList());
+        }
+        return new WriterReader<>(writerSchema, new SpecificDatumReader<>(writerSchema, readerSchema, model), null);
+    }
+}

@@ -1,2 +1,0 @@
-/** The Avro contract's adapters: topic names, the domain mapping, the Confluent-wire-format serde. */
-package io.healthmesh.schemas;

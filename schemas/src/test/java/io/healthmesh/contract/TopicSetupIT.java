@@ -1,0 +1,79 @@
+package io.healthmesh.contract;
+
+import io.healthmesh.embedded.EmbeddedKafka;
+import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TopicSetupIT {
+
+    // schemas sits below testkit (whose extension needs the registry built on schemas): a broker of its own.
+    private static EmbeddedKafka broker;
+    private static Admin admin;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        admin.close();
+        broker.close();
+    }
+
+    @Test
+    void createsEveryTopicAsDesignedAndIsIdempotent() throws Exception {
+        Topics topics = new Topics("setup-" + UUID.randomUUID() + ".");
+
+        TopicSetup.ensure(admin, topics, 3, (short) 1);
+        TopicSetup.ensure(admin, topics, 3, (short) 1);
+
+        var names = List.of(topics.targets(), topics.probeResults(), topics.healthState(), topics.groupState(),
+                topics.rejected());
+        var descriptions = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+        assertThat(descriptions.get(topics.targets()).partitions()).hasSize(3);
+        assertThat(descriptions.get(topics.probeResults()).partitions()).hasSize(3);
+        assertThat(descriptions.get(topics.healthState()).partitions()).hasSize(3);
+        assertThat(cleanupPolicy(topics.targets())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(cleanupPolicy(topics.healthState())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(cleanupPolicy(topics.groupState())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(cleanupPolicy(topics.probeResults())).isEqualTo(TopicConfig.CLEANUP_POLICY_DELETE);
+    }
+
+    @Test
+    void refusesTopicsThatDisagree() throws Exception {
+        Topics topics = new Topics("bad-" + UUID.randomUUID() + ".");
+        admin.createTopics(List.of(new NewTopic(topics.probeResults(), 2, (short) 1),
+                new NewTopic(topics.healthState(), 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+
+        assertThatThrownBy(() -> TopicSetup.ensure(admin, topics, 3, (short) 1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(topics.probeResults() + ": 2 partitions (expected: 3)")
+                .hasMessageContaining(topics.healthState() + ": cleanup.policy=delete (expected: compact)");
+    }
+
+    private static String cleanupPolicy(String topic) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<ConfigResource, org.apache.kafka.clients.admin.Config> configs =
+                admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS);
+        ConfigEntry entry = configs.get(resource).get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        return entry.value();
+    }
+}
