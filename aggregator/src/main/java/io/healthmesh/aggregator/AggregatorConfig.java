@@ -1,22 +1,19 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
+import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.contract.Topics;
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -25,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  * Every setting of the aggregator, validated once by {@link #from}. Settings come from
  * {@link Settings#load} (file, then {@code HEALTHMESH_*} environment); keys under {@code kafka.} pass through to
  * Kafka Streams and its clients with the prefix removed; any other unknown key is refused. Each key is declared
- * once in {@link #DEFINITION} with its type, default, validator and doc (docs/CONFIGURATION.md lists them).
+ * once in {@link #SETTINGS} and read through the shared {@link SettingsReader} (docs/CONFIGURATION.md lists them).
  *
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
@@ -44,48 +41,44 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
+    private static final Pattern NOT_BLANK = Pattern.compile(".*\\S.*");
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.\\-]+:[0-9]{1,5}|\\[[0-9A-Fa-f:.]+\\]:[0-9]{1,5}");
 
-    /** Every key, with type, default, validator and doc. */
-    public static final ConfigDef DEFINITION = new ConfigDef()
-            .define("bootstrap.servers", ConfigDef.Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Expect.notBlank(),
-                    ConfigDef.Importance.HIGH, "Kafka bootstrap servers, host:port[,host:port...] (required).")
-            .define("application.id", ConfigDef.Type.STRING, DEFAULT_APPLICATION_ID, Expect.matching(NAME,
-                    "1-200 of [A-Za-z0-9._-]"), ConfigDef.Importance.HIGH,
-                    "Kafka Streams application id: consumer group, transactional id prefix and internal topic prefix.")
-            .define("topic.prefix", ConfigDef.Type.STRING, Topics.DEFAULT_PREFIX, Expect.matching(PREFIX,
-                    "0-200 of [A-Za-z0-9._-]"), ConfigDef.Importance.MEDIUM, "Prefix of every healthmesh topic name.")
-            .define("schema.registry.url", ConfigDef.Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Expect.notBlank(),
-                    ConfigDef.Importance.HIGH, "Schema registry URL, http(s)://... or mem://<scope> (required).")
-            .define("basic.auth.credentials.source", ConfigDef.Type.STRING, null, Expect.oneOfOrNull("URL", "USER_INFO"),
-                    ConfigDef.Importance.LOW, "How the registry client authenticates (Confluent's key): URL or USER_INFO.")
-            .define("basic.auth.user.info", ConfigDef.Type.PASSWORD, null, ConfigDef.Importance.LOW,
-                    "Registry credentials user:password, with USER_INFO.")
-            .define("state.dir", ConfigDef.Type.STRING, Path.of(System.getProperty("java.io.tmpdir"),
-                    DEFAULT_APPLICATION_ID).toString(), Expect.notBlank(), ConfigDef.Importance.MEDIUM,
-                    "Directory of the local state stores (RocksDB); keep it across restarts to avoid a full restore.")
-            .define("http.host", ConfigDef.Type.STRING, "0.0.0.0", Expect.notBlank(), ConfigDef.Importance.LOW,
-                    "Bind address of /metrics, /healthz, /readyz and the query API.")
-            .define("http.port", ConfigDef.Type.INT, DEFAULT_HTTP_PORT, Expect.between(0, 65_535),
-                    ConfigDef.Importance.MEDIUM, "Port of /metrics, /healthz, /readyz and the query API (0 = any free port).")
-            .define("application.server", ConfigDef.Type.STRING, "", Expect.emptyOr(HOST_PORT, "host:port"),
-                    ConfigDef.Importance.MEDIUM, "host:port at which other instances reach this one's query API; "
-                            + "empty = <http.host, or 127.0.0.1 when it is 0.0.0.0>:<bound http port> (one instance).")
-            .define("staleness.factor", ConfigDef.Type.DOUBLE, StalenessRule.DEFAULT_FACTOR, Expect.between(1.0, 100.0),
-                    ConfigDef.Importance.MEDIUM, "A region (and a target) is stale after factor x interval + timeout "
-                            + "without a result.")
-            .define("punctuate.interval.ms", ConfigDef.Type.LONG, DEFAULT_PUNCTUATE_INTERVAL_MS,
-                    Expect.between(100L, 60_000L), ConfigDef.Importance.LOW,
-                    "How often staleness is checked (wall-clock punctuation); adds at most this much to detection.")
-            .define("commit.interval.ms", ConfigDef.Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Expect.between(10L, 60_000L),
-                    ConfigDef.Importance.LOW, "Kafka Streams commit interval: with exactly-once, how long state "
-                            + "events wait before read_committed consumers see them.")
-            .define("partitions", ConfigDef.Type.INT, Topics.DEFAULT_PARTITIONS, Expect.between(1, 10_000),
-                    ConfigDef.Importance.MEDIUM, "Partitions of the topics created at start (targets and probe-results "
-                            + "share it); existing topics are checked, never changed.")
-            .define("replication.factor", ConfigDef.Type.SHORT, (short) 1, Expect.between((short) 1, (short) 32),
-                    ConfigDef.Importance.MEDIUM, "Replication of the topics created at start and of Kafka Streams' "
-                            + "internal topics.");
+    private static final String DEFAULT_STATE_DIR =
+            Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_APPLICATION_ID).toString();
+
+    /** Every key besides {@code kafka.*}, with its default, range and doc (docs/CONFIGURATION.md lists them). */
+    public static final List<Setting> SETTINGS = List.of(
+            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
+            new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>", "Schema registry URL (required)."),
+            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
+                    "How the registry client authenticates (Confluent's key)."),
+            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
+            new Setting("application.id", DEFAULT_APPLICATION_ID, "1-200 of [A-Za-z0-9._-]",
+                    "Kafka Streams application id: consumer group, transactional id prefix and internal topic prefix."),
+            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]",
+                    "Prefix of every healthmesh topic name."),
+            new Setting("state.dir", "<java.io.tmpdir>/" + DEFAULT_APPLICATION_ID, "a directory",
+                    "Directory of the local state stores (RocksDB); keep it across restarts to avoid a full restore."),
+            new Setting("http.host", "0.0.0.0", "an address of this host",
+                    "Bind address of /metrics, /healthz, /readyz and the query API."),
+            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
+                    "Port of /metrics, /healthz, /readyz and the query API."),
+            new Setting("application.server", "", "empty or host:port",
+                    "host:port at which other instances reach this one's query API; empty = <http.host, or 127.0.0.1"
+                            + " when it is 0.0.0.0>:<bound http port> (one instance)."),
+            new Setting("staleness.factor", Double.toString(StalenessRule.DEFAULT_FACTOR), "1.0..100.0",
+                    "A region (and a target) is stale after factor x interval + timeout without a result."),
+            new Setting("punctuate.interval.ms", Long.toString(DEFAULT_PUNCTUATE_INTERVAL_MS), "100..60000",
+                    "How often staleness is checked (wall-clock punctuation); adds at most this much to detection."),
+            new Setting("commit.interval.ms", Long.toString(DEFAULT_COMMIT_INTERVAL_MS), "10..60000",
+                    "Kafka Streams commit interval: with exactly-once, how long state events wait before"
+                            + " read_committed consumers see them."),
+            new Setting("partitions", Integer.toString(Topics.DEFAULT_PARTITIONS), "1..10000",
+                    "Partitions of the topics created at start (targets and probe-results share it); existing topics"
+                            + " are checked, never changed."),
+            new Setting("replication.factor", "1", "1..32",
+                    "Replication of the topics created at start and of Kafka Streams' internal topics."));
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -108,52 +101,30 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
      */
     public static AggregatorConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        List<String> problems = new ArrayList<>();
-        for (String key : new TreeSet<>(settings.keySet())) {
-            if (!DEFINITION.names().contains(key) && !key.startsWith(Settings.KAFKA_PREFIX)) {
-                problems.add(key + ": unknown setting (expected: one of " + new TreeSet<>(DEFINITION.names())
-                        + " or kafka.*)");
-            }
+        SettingsReader r = new SettingsReader("aggregator", settings, SETTINGS);
+        String bootstrap = r.required("bootstrap.servers");
+        String registry = r.required("schema.registry.url");
+        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
+        String userInfo = r.optional("basic.auth.user.info");
+        String applicationId = r.matching("application.id", DEFAULT_APPLICATION_ID, NAME, "1-200 of [A-Za-z0-9._-]");
+        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, PREFIX, "0-200 of [A-Za-z0-9._-]");
+        String stateDir = r.matching("state.dir", DEFAULT_STATE_DIR, NOT_BLANK, "a directory");
+        String httpHost = r.matching("http.host", "0.0.0.0", NOT_BLANK, "an address of this host");
+        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
+        String server = r.text("application.server", "");
+        if (!server.isEmpty() && !HOST_PORT.matcher(server).matches()) {
+            r.problem("application.server", server, "empty or host:port");
         }
-        Map<String, Object> values = new HashMap<>();
-        for (ConfigDef.ConfigKey key : DEFINITION.configKeys().values()) {
-            String raw = settings.get(key.name);
-            try {
-                Object value;
-                if (raw == null) {
-                    if (key.defaultValue == ConfigDef.NO_DEFAULT_VALUE) {
-                        problems.add(key.name + ": missing (expected: a value, it is required)");
-                        continue;
-                    }
-                    value = key.defaultValue;
-                } else {
-                    value = ConfigDef.parseType(key.name, raw, key.type);
-                }
-                if (key.validator != null) {
-                    key.validator.ensureValid(key.name, value);
-                }
-                values.put(key.name, value);
-            } catch (ConfigException e) {
-                problems.add(e.getMessage().startsWith(key.name + ":") ? e.getMessage()
-                        : key.name + ": " + raw + " (expected: " + key.type.toString().toLowerCase() + ")");
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException("invalid aggregator settings:\n  " + String.join("\n  ", problems));
-        }
-        Map<String, String> kafka = new TreeMap<>();
-        Settings.kafka(settings).forEach((k, v) -> kafka.put((String) k, (String) v));
-        String server = (String) values.get("application.server");
-        Password userInfo = (Password) values.get("basic.auth.user.info");
-        return new AggregatorConfig((String) values.get("bootstrap.servers"), (String) values.get("application.id"),
-                new Topics((String) values.get("topic.prefix")), (String) values.get("schema.registry.url"),
-                (String) values.get("basic.auth.credentials.source"), userInfo == null ? null : userInfo.value(),
-                Path.of((String) values.get("state.dir")), (String) values.get("http.host"),
-                (Integer) values.get("http.port"), server.isEmpty() ? null : server,
-                new StalenessRule((Double) values.get("staleness.factor")),
-                Duration.ofMillis((Long) values.get("punctuate.interval.ms")),
-                Duration.ofMillis((Long) values.get("commit.interval.ms")), (Integer) values.get("partitions"),
-                (Short) values.get("replication.factor"), kafka);
+        double factor = r.decimal("staleness.factor", StalenessRule.DEFAULT_FACTOR, 1.0, 100.0);
+        long punctuate = r.longInteger("punctuate.interval.ms", DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000);
+        long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
+        int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
+        int replication = r.integer("replication.factor", 1, 1, 32);
+        Map<String, String> kafka = r.kafka();
+        r.finish();
+        return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
+                Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
+                Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -189,65 +160,15 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         return props;
     }
 
-    /** Validators whose messages read {@code key: value (expected: ...)}. */
-    static final class Expect {
-
-        private Expect() {
-        }
-
-        static ConfigDef.Validator between(Number min, Number max) {
-            return new Described(min + ".." + max, (name, value) -> {
-                double v = ((Number) value).doubleValue();
-                if (!(v >= min.doubleValue() && v <= max.doubleValue())) {
-                    throw new ConfigException(name + ": " + value + " (expected: " + min + ".." + max + ")");
-                }
-            });
-        }
-
-        static ConfigDef.Validator notBlank() {
-            return new Described("not blank", (name, value) -> {
-                if (value == null || value.toString().isBlank()) {
-                    throw new ConfigException(name + ": \"" + value + "\" (expected: not blank)");
-                }
-            });
-        }
-
-        static ConfigDef.Validator matching(Pattern pattern, String description) {
-            return new Described(description, (name, value) -> {
-                if (value == null || !pattern.matcher(value.toString()).matches()) {
-                    throw new ConfigException(name + ": \"" + value + "\" (expected: " + description + ")");
-                }
-            });
-        }
-
-        static ConfigDef.Validator emptyOr(Pattern pattern, String description) {
-            return new Described("empty or " + description, (name, value) -> {
-                if (value != null && !value.toString().isEmpty() && !pattern.matcher(value.toString()).matches()) {
-                    throw new ConfigException(name + ": \"" + value + "\" (expected: empty or " + description + ")");
-                }
-            });
-        }
-
-        static ConfigDef.Validator oneOfOrNull(String... allowed) {
-            List<String> options = List.of(allowed);
-            return new Described(String.join(" or ", options), (name, value) -> {
-                if (value != null && !options.contains(value.toString())) {
-                    throw new ConfigException(name + ": " + value + " (expected: " + String.join(" or ", options) + ")");
-                }
-            });
-        }
-
-        /** A validator that renders as its expectation in generated docs. */
-        private record Described(String expectation, ConfigDef.Validator check) implements ConfigDef.Validator {
-            @Override
-            public void ensureValid(String name, Object value) {
-                check.ensureValid(name, value);
-            }
-
-            @Override
-            public String toString() {
-                return expectation;
-            }
-        }
+    @Override
+    public String toString() {
+        // never print credentials: kafka.* may hold sasl.jaas.config, the registry user info a password
+        return "AggregatorConfig[bootstrapServers=" + bootstrapServers + ", applicationId=" + applicationId
+                + ", topicPrefix=" + topics.prefix() + ", schemaRegistryUrl=" + schemaRegistryUrl
+                + ", basicAuthUserInfo=" + (basicAuthUserInfo == null ? "(none)" : "[hidden]") + ", stateDir="
+                + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
+                + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
+                + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
+                + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }
 }

@@ -82,24 +82,24 @@ class AggregatorConfigTest {
     @Test
     void everyRuleHasAClearMessage() {
         refused("staleness.factor", "0.5", "staleness.factor: 0.5 (expected: 1.0..100.0)");
-        refused("staleness.factor", "lots", "staleness.factor: lots (expected: double)");
+        refused("staleness.factor", "lots", "staleness.factor: lots (expected: 1.0..100.0)");
         refused("http.port", "70000", "http.port: 70000 (expected: 0..65535)");
         refused("punctuate.interval.ms", "10", "punctuate.interval.ms: 10 (expected: 100..60000)");
         refused("commit.interval.ms", "0", "commit.interval.ms: 0 (expected: 10..60000)");
         refused("partitions", "0", "partitions: 0 (expected: 1..10000)");
         refused("replication.factor", "0", "replication.factor: 0 (expected: 1..32)");
-        refused("application.id", "a b", "application.id: \"a b\" (expected: 1-200 of [A-Za-z0-9._-])");
-        refused("topic.prefix", "a/b", "topic.prefix: \"a/b\" (expected: 0-200 of [A-Za-z0-9._-])");
-        refused("application.server", "nohost", "application.server: \"nohost\" (expected: empty or host:port)");
+        refused("application.id", "a b", "application.id: a b (expected: 1-200 of [A-Za-z0-9._-])");
+        refused("topic.prefix", "a/b", "topic.prefix: a/b (expected: 0-200 of [A-Za-z0-9._-])");
+        refused("application.server", "nohost", "application.server: nohost (expected: empty or host:port)");
         refused("basic.auth.credentials.source", "SASL", "basic.auth.credentials.source: SASL (expected: URL or USER_INFO)");
-        refused("state.dir", " ", "state.dir: \"\" (expected: not blank)");
-        refused("staleness", "3", "staleness: unknown setting (expected: one of [");
+        refused("state.dir", " ", "state.dir: \"\" (expected: a directory)");
+        refused("staleness", "3", "staleness: unknown setting (expected: a key of docs/CONFIGURATION.md");
     }
 
     @Test
     void missingRequiredKeysAndSeveralProblemsAreReportedTogether() {
         assertThatThrownBy(() -> AggregatorConfig.from(Map.of("partitions", "-1", "typo.key", "x")))
-                .hasMessageContaining("bootstrap.servers: missing (expected: a value, it is required)")
+                .hasMessageContaining("bootstrap.servers: missing (expected: a value, this setting is required)")
                 .hasMessageContaining("schema.registry.url: missing")
                 .hasMessageContaining("partitions: -1 (expected: 1..10000)")
                 .hasMessageContaining("typo.key: unknown setting");

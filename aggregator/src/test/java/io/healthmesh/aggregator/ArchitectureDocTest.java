@@ -1,7 +1,6 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.topology.AggregatorTopology;
-import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -43,18 +42,5 @@ class ArchitectureDocTest {
         assertThat(documented.strip())
                 .as("docs/ARCHITECTURE.md '## Aggregator' topology block; paste the new describe() output")
                 .isEqualTo(actual.strip());
-    }
-
-    @Test
-    void everySettingIsDocumentedWithItsDefault() throws IOException {
-        String section = aggregatorSection(doc("CONFIGURATION.md"));
-        for (ConfigDef.ConfigKey key : AggregatorConfig.DEFINITION.configKeys().values()) {
-            assertThat(section).as("row of %s", key.name).contains("| `" + key.name + "` |");
-            if (key.defaultValue != null && key.defaultValue != ConfigDef.NO_DEFAULT_VALUE
-                    && !key.name.equals("state.dir") && !key.defaultValue.toString().isEmpty()) {
-                assertThat(section).as("default of %s", key.name)
-                        .contains("| `" + key.name + "` | `" + key.defaultValue + "` |");
-            }
-        }
     }
 }

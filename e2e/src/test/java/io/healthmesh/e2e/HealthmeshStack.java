@@ -145,7 +145,7 @@ final class HealthmeshStack implements AutoCloseable {
                 .withCommand("registry")
                 .withEnv(Map.of(
                         "HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092",
-                        "HEALTHMESH_REGISTRY_PORT", Integer.toString(REGISTRY_PORT),
+                        "HEALTHMESH_HTTP_PORT", Integer.toString(REGISTRY_PORT),
                         "JAVA_OPTS", JAVA_OPTS))
                 .withExposedPorts(REGISTRY_PORT)
                 .waitingFor(Wait.forHttp("/readyz").forPort(REGISTRY_PORT).forStatusCode(200)

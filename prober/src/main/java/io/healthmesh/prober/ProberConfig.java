@@ -1,20 +1,17 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
+import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.contract.Topics;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -48,10 +45,6 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka) {
-
-    /** One setting: its key, default (null = required or absent), range and meaning. */
-    public record Setting(String key, String defaultValue, String range, String doc) {
-    }
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -96,8 +89,6 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("event.loop.threads", "<available processors>", "1..256",
                     "Threads of the probe engine's Netty event loop."));
 
-    private static final Set<String> KEYS = Set.copyOf(SETTINGS.stream().map(Setting::key).toList());
-
     public ProberConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
         requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
@@ -117,7 +108,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
      */
     public static ProberConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        Reader r = new Reader(settings);
+        SettingsReader r = new SettingsReader("prober", settings, SETTINGS);
         String bootstrap = r.required("bootstrap.servers");
         String registry = r.required("schema.registry.url");
         String authSource = r.optional("basic.auth.credentials.source");
@@ -146,21 +137,13 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 : Arrays.stream(denyText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
         int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
-        Map<String, String> kafka = new TreeMap<>();
-        Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
-        settings.keySet().stream()
-                .filter(k -> !KEYS.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX))
-                .sorted()
-                .forEach(k -> r.problems.add(k + ": unknown setting (expected: a key of docs/CONFIGURATION.md"
-                        + " \"## Prober\", or kafka.<Kafka client property>)"));
+        Map<String, String> kafka = r.kafka();
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
-            r.problems.add("deny.list: " + e.getMessage());
+            r.problem("deny.list: " + e.getMessage());
         }
-        if (!r.problems.isEmpty()) {
-            throw new IllegalArgumentException("invalid prober settings: " + String.join("; ", r.problems));
-        }
+        r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka);
@@ -212,70 +195,5 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         }
         String id = host.replaceAll("[^A-Za-z0-9._:@-]", "_") + "-" + ProcessHandle.current().pid();
         return id.length() <= 128 ? id : id.substring(id.length() - 128);
-    }
-
-    /** Reads settings and gathers every problem so that one error lists them all. */
-    private static final class Reader {
-        private final Map<String, String> settings;
-        private final List<String> problems = new ArrayList<>();
-
-        Reader(Map<String, String> settings) {
-            this.settings = settings;
-        }
-
-        String optional(String key) {
-            String v = settings.get(key);
-            return v == null ? null : v.trim();
-        }
-
-        String required(String key) {
-            String v = optional(key);
-            if (v == null || v.isEmpty()) {
-                problems.add(key + ": missing (expected: a value, this setting is required)");
-                return "";
-            }
-            return v;
-        }
-
-        String matching(String key, String defaultValue, Pattern pattern, String expected) {
-            String v = optional(key);
-            if (v == null) {
-                return defaultValue;
-            }
-            if (!pattern.matcher(v).matches()) {
-                problem(key, v, expected);
-            }
-            return v;
-        }
-
-        int integer(String key, int defaultValue, int min, int max) {
-            return number(key, defaultValue, Integer::parseInt, v -> v >= min && v <= max, min + ".." + max);
-        }
-
-        double fraction(String key, double defaultValue) {
-            return number(key, defaultValue, Double::parseDouble, v -> v >= 0 && v <= 1, "0..1");
-        }
-
-        private <T> T number(String key, T defaultValue, Function<String, T> parse,
-                             Predicate<T> inRange, String expected) {
-            String v = optional(key);
-            if (v == null) {
-                return defaultValue;
-            }
-            try {
-                T parsed = parse.apply(v);
-                if (inRange.test(parsed)) {
-                    return parsed;
-                }
-            } catch (NumberFormatException e) {
-                // reported below with the expected range
-            }
-            problem(key, v, expected);
-            return defaultValue;
-        }
-
-        void problem(String key, String value, String expected) {
-            problems.add(key + ": " + value + " (expected: " + expected + ")");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.Setting;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -103,7 +104,7 @@ class ProberConfigTest {
     @Test
     void eachRangeHasItsMessage() {
         expectProblem("region", "eu west", "region: eu west (expected: 1-64 of [A-Za-z0-9._-])");
-        expectProblem("prober.id", "", "prober.id:  (expected: 1-128 of [A-Za-z0-9._:@-])");
+        expectProblem("prober.id", "", "prober.id: \"\" (expected: 1-128 of [A-Za-z0-9._:@-])");
         expectProblem("topic.prefix", "a/b", "topic.prefix: a/b (expected: 0-200 of [A-Za-z0-9._-])");
         expectProblem("http.port", "65536", "http.port: 65536 (expected: 0..65535)");
         expectProblem("http.port", "http", "http.port: http (expected: 0..65535)");
@@ -128,6 +129,6 @@ class ProberConfigTest {
     @Test
     void everyDocumentedKeyIsAccepted() {
         ProberConfig.SETTINGS.forEach(s -> assertThat(s.doc()).as(s.key()).isNotBlank());
-        assertThat(ProberConfig.SETTINGS).extracting(ProberConfig.Setting::key).doesNotHaveDuplicates();
+        assertThat(ProberConfig.SETTINGS).extracting(Setting::key).doesNotHaveDuplicates();
     }
 }

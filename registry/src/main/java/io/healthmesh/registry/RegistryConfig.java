@@ -1,14 +1,13 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.ops.Settings;
+import io.healthmesh.ops.Setting;
+import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.contract.Topics;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -26,8 +25,19 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
     /** Confluent's default port. */
     public static final int DEFAULT_PORT = 8081;
 
-    /** The keys {@link #from} accepts besides {@code kafka.*}. */
-    public static final Set<String> KEYS = Set.of("bootstrap.servers", "registry.topic", "registry.host", "registry.port");
+    /**
+     * Every key {@link #from} accepts besides {@code kafka.*}. The listener's keys are {@code http.host} and
+     * {@code http.port}, as for every other role; {@code registry.topic} names what only a registry has.
+     */
+    public static final List<Setting> SETTINGS = List.of(
+            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
+            new Setting("registry.topic", Topics.SCHEMAS, "1-249 of [A-Za-z0-9._-]",
+                    "The compacted topic holding the schemas (created with one partition when missing)."),
+            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of the registry's HTTP API."),
+            new Setting("http.port", Integer.toString(DEFAULT_PORT), "0..65535 (0 = any free port)",
+                    "Port of the registry's HTTP API, /metrics, /healthz and /readyz."));
+
+    private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,249}");
 
     public RegistryConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -51,44 +61,18 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
     }
 
     /**
-     * Reads the role's settings: {@code bootstrap.servers} (required), {@code registry.topic}
-     * (default {@code _schemas}), {@code registry.host} (default {@code 0.0.0.0}),
-     * {@code registry.port} (default 8081) and {@code kafka.*} passed to the Kafka clients.
+     * Reads the role's settings ({@link #SETTINGS}, and {@code kafka.*} passed to the Kafka clients).
      *
-     * @throws IllegalArgumentException listing every unknown key and invalid value
+     * @throws io.healthmesh.ops.InvalidSettingsException listing every unknown key and invalid value
      */
     public static RegistryConfig from(Map<String, String> settings) {
-        List<String> problems = new ArrayList<>();
-        new TreeMap<>(settings).keySet().stream()
-                .filter(k -> !KEYS.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX))
-                .forEach(k -> problems.add(k + ": unknown setting (expected: one of " + String.join(", ", new TreeSet<>(KEYS))
-                        + ", or kafka.<Kafka client property>)"));
-        String bootstrap = settings.get("bootstrap.servers");
-        if (bootstrap == null || bootstrap.isBlank()) {
-            problems.add("bootstrap.servers: missing (expected: host:port[,host:port...])");
-        }
-        String topic = settings.getOrDefault("registry.topic", Topics.SCHEMAS);
-        if (!topic.matches("[A-Za-z0-9._-]{1,249}")) {
-            problems.add("registry.topic: '" + topic + "' (expected: 1-249 of [A-Za-z0-9._-])");
-        }
-        String host = settings.getOrDefault("registry.host", "0.0.0.0");
-        int port = DEFAULT_PORT;
-        String portText = settings.get("registry.port");
-        if (portText != null) {
-            try {
-                port = Integer.parseInt(portText.trim());
-            } catch (NumberFormatException e) {
-                port = -1;
-            }
-            if (port < 0 || port > 65535) {
-                problems.add("registry.port: " + portText + " (expected: 0..65535)");
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
-        Map<String, String> kafka = new TreeMap<>();
-        Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
+        SettingsReader r = new SettingsReader("registry", settings, SETTINGS);
+        String bootstrap = r.required("bootstrap.servers");
+        String topic = r.matching("registry.topic", Topics.SCHEMAS, TOPIC, "1-249 of [A-Za-z0-9._-]");
+        String host = r.text("http.host", "0.0.0.0");
+        int port = r.integer("http.port", DEFAULT_PORT, 0, 65_535);
+        Map<String, String> kafka = r.kafka();
+        r.finish();
         return new RegistryConfig(bootstrap, topic, host, port, kafka);
     }
 

@@ -21,7 +21,7 @@ class RegistryConfigTest {
     @Test
     void settingsWithKafkaPassThrough() {
         RegistryConfig config = RegistryConfig.from(Map.of("bootstrap.servers", "b:9092", "registry.topic", "_s2",
-                "registry.port", "18081", "kafka.security.protocol", "SASL_SSL", "kafka.sasl.jaas.config", "secret"));
+                "http.port", "18081", "kafka.security.protocol", "SASL_SSL", "kafka.sasl.jaas.config", "secret"));
         assertThat(config.bootstrapServers()).isEqualTo("b:9092");
         assertThat(config.topic()).isEqualTo("_s2");
         assertThat(config.host()).isEqualTo("0.0.0.0");
@@ -32,12 +32,12 @@ class RegistryConfigTest {
 
     @Test
     void everyProblemIsReportedAtOnce() {
-        assertThatThrownBy(() -> RegistryConfig.from(Map.of("registry.port", "70000", "registry.topic", "bad topic!", "colour", "red")))
+        assertThatThrownBy(() -> RegistryConfig.from(Map.of("http.port", "70000", "registry.topic", "bad topic!", "colour", "red")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("colour: unknown setting")
                 .hasMessageContaining("bootstrap.servers: missing")
-                .hasMessageContaining("registry.port: 70000 (expected: 0..65535)")
-                .hasMessageContaining("registry.topic: 'bad topic!'");
+                .hasMessageContaining("http.port: 70000 (expected: 0..65535)")
+                .hasMessageContaining("registry.topic: bad topic! (expected: 1-249 of [A-Za-z0-9._-])");
     }
 
     @Test

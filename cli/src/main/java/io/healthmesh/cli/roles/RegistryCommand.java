@@ -9,8 +9,8 @@ import java.util.Map;
 /** {@code healthmesh registry}: the Confluent-compatible schema registry, schemas kept in a compacted topic. */
 @Command(name = "registry", mixinStandardHelpOptions = true,
         description = "Run the schema registry (Confluent-compatible REST API, schemas in a compacted topic).",
-        footer = {"", "Settings (file or HEALTHMESH_<KEY>): bootstrap.servers, registry.topic, registry.host, "
-                + "registry.port and kafka.* (see docs/CONFIGURATION.md)."})
+        footer = {"", "Settings (file or HEALTHMESH_<KEY>): bootstrap.servers, registry.topic, http.host, "
+                + "http.port and kafka.* (see docs/CONFIGURATION.md)."})
 public final class RegistryCommand extends WorkerRole {
 
     @Override

@@ -4,6 +4,7 @@ import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
+import io.healthmesh.ops.InvalidSettingsException;
 import io.healthmesh.ops.Settings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -14,7 +15,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -65,12 +65,13 @@ abstract class WorkerRole implements Callable<Integer> {
         AutoCloseable worker;
         try {
             worker = start(settings);
+        } catch (InvalidSettingsException e) {
+            signal.closed();
+            // every role reads its settings through the same reader: all problems at once, one per line here
+            throw new BadInputException("invalid " + spec.name() + " settings", e.problems());
         } catch (IllegalArgumentException e) {
             signal.closed();
-            // the role configs list every problem at once, separated by newlines or semicolons
-            List<String> problems = Arrays.stream(e.getMessage().split("\\R|; "))
-                    .map(String::trim).filter(s -> !s.isEmpty()).toList();
-            throw new BadInputException("invalid " + spec.name() + " settings", problems);
+            throw new BadInputException("invalid " + spec.name() + " settings", List.of(e.getMessage()));
         } catch (RuntimeException e) {
             signal.closed();
             throw e;

@@ -29,7 +29,7 @@ class RolesIT {
     @Test
     void registryRoleServesAndStops(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("registry.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
-                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nregistry.host=127.0.0.1\nregistry.port=0\n");
+                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nhttp.host=127.0.0.1\nhttp.port=0\n");
         CliRun run = CliRun.of("registry", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).containsPattern("schema registry running at http://127\\.0\\.0\\.1:\\d+")

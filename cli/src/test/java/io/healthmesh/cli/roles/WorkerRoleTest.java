@@ -30,10 +30,10 @@ class WorkerRoleTest {
 
     @Test
     void registryWithoutBootstrapServersIsBadInput(@TempDir Path dir) throws IOException {
-        Path config = Files.writeString(dir.resolve("registry.properties"), "registry.port=99999\n");
+        Path config = Files.writeString(dir.resolve("registry.properties"), "http.port=99999\n");
         CliRun run = CliRun.of("registry", "--config", config.toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("bootstrap.servers: missing", "registry.port: 99999 (expected: 0..65535)");
+        assertThat(run.err()).contains("bootstrap.servers: missing", "http.port: 99999 (expected: 0..65535)");
     }
 
     @Test
@@ -54,10 +54,10 @@ class WorkerRoleTest {
 
     @Test
     void theSettingsFileMayBeGivenAsAnArgumentButOnlyOnce(@TempDir Path dir) throws IOException {
-        Path config = Files.writeString(dir.resolve("registry.properties"), "registry.port=-1\n");
+        Path config = Files.writeString(dir.resolve("registry.properties"), "http.port=-1\n");
         CliRun positional = CliRun.of("registry", config.toString());
         assertThat(positional.exitCode()).isEqualTo(2);
-        assertThat(positional.err()).contains("registry.port: -1 (expected: 0..65535)");
+        assertThat(positional.err()).contains("http.port: -1 (expected: 0..65535)");
         CliRun twice = CliRun.of("registry", config.toString(), "--config", config.toString());
         assertThat(twice.exitCode()).isEqualTo(2);
         assertThat(twice.err()).contains("give the settings file once");

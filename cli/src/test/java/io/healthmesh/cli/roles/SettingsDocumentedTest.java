@@ -1,0 +1,62 @@
+package io.healthmesh.cli.roles;
+
+import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.ops.Setting;
+import io.healthmesh.prober.ProberConfig;
+import io.healthmesh.registry.RegistryConfig;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every setting a role declares is documented in docs/CONFIGURATION.md, in that role's section, with the default the
+ * code uses: the declaration ({@link Setting}) is the source, the document must follow it.
+ */
+class SettingsDocumentedTest {
+
+    static Stream<Arguments> roles() {
+        return Stream.of(
+                Arguments.of("Prober", ProberConfig.SETTINGS),
+                Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
+                Arguments.of("Registry", RegistryConfig.SETTINGS));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("roles")
+    void everySettingHasARowWithItsDefault(String role, List<Setting> settings) throws IOException {
+        String section = section(Files.readString(Path.of("..", "docs", "CONFIGURATION.md"), StandardCharsets.UTF_8),
+                role);
+
+        assertThat(settings).extracting(Setting::key).doesNotHaveDuplicates();
+        for (Setting s : settings) {
+            String row = "| `" + s.key() + "` | ";
+            assertThat(section).as("%s: a row for %s", role, s.key()).contains(row);
+            String documented = section.substring(section.indexOf(row) + row.length()).split(" \\|", 2)[0];
+            if (s.defaultValue() == null) {
+                assertThat(documented).as("%s: default of %s", role, s.key()).isIn("(required)", "(none)");
+            } else if (s.defaultValue().isEmpty()) {
+                assertThat(documented).as("%s: default of %s", role, s.key()).isIn("(empty)", "(none)");
+            } else {
+                assertThat(documented).as("%s: default of %s", role, s.key()).isEqualTo("`" + s.defaultValue() + "`");
+            }
+            assertThat(s.doc()).as("%s: doc of %s", role, s.key()).isNotBlank();
+        }
+    }
+
+    /** The text of {@code ## <role>} up to the next second-level heading. */
+    private static String section(String doc, String role) {
+        int start = doc.indexOf("\n## " + role + "\n");
+        assertThat(start).as("docs/CONFIGURATION.md has a section '## %s'", role).isNotNegative();
+        int end = doc.indexOf("\n## ", start + 1);
+        return end < 0 ? doc.substring(start) : doc.substring(start, end);
+    }
+}

@@ -1,0 +1,163 @@
+package io.healthmesh.ops;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The one way every role reads its settings: typed reads against the role's declared {@link Setting}s, every
+ * problem gathered rather than the first thrown, unknown keys refused (except {@code kafka.*}, passed through to the
+ * Kafka clients), and one message format, {@code key: value (expected: ...)}. {@link #finish()} throws
+ * {@link InvalidSettingsException} listing them all.
+ */
+public final class SettingsReader {
+
+    private final String role;
+    private final Map<String, String> settings;
+    private final Set<String> declared;
+    private final List<String> problems = new ArrayList<>();
+
+    /**
+     * @param role the role's name as the messages show it, e.g. {@code prober}
+     * @param settings what {@link Settings#load} gathered
+     * @param declared every setting the role accepts besides {@code kafka.*}
+     */
+    public SettingsReader(String role, Map<String, String> settings, List<Setting> declared) {
+        this.role = requireNonNull(role, "role");
+        this.settings = Map.copyOf(requireNonNull(settings, "settings"));
+        this.declared = declared.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** The trimmed value, or {@code null} when absent. */
+    public String optional(String key) {
+        String v = settings.get(key);
+        return v == null ? null : v.trim();
+    }
+
+    /** The value, or {@code defaultValue} when absent. */
+    public String text(String key, String defaultValue) {
+        String v = optional(key);
+        return v == null ? defaultValue : v;
+    }
+
+    /** The value; a problem when it is absent or empty. */
+    public String required(String key) {
+        String v = optional(key);
+        if (v == null || v.isEmpty()) {
+            problems.add(key + ": missing (expected: a value, this setting is required)");
+            return "";
+        }
+        return v;
+    }
+
+    /** The value when it matches {@code pattern}; {@code defaultValue} when absent; a problem otherwise. */
+    public String matching(String key, String defaultValue, Pattern pattern, String expected) {
+        String v = optional(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!pattern.matcher(v).matches()) {
+            problem(key, v, expected);
+        }
+        return v;
+    }
+
+    /** The value when it is one of {@code allowed}; {@code defaultValue} (may be {@code null}) when absent. */
+    public String oneOf(String key, String defaultValue, String... allowed) {
+        String v = optional(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!List.of(allowed).contains(v)) {
+            problem(key, v, String.join(" or ", allowed));
+        }
+        return v;
+    }
+
+    public int integer(String key, int defaultValue, int min, int max) {
+        return number(key, defaultValue, Integer::parseInt, v -> v >= min && v <= max, min + ".." + max);
+    }
+
+    public long longInteger(String key, long defaultValue, long min, long max) {
+        return number(key, defaultValue, Long::parseLong, v -> v >= min && v <= max, min + ".." + max);
+    }
+
+    public double decimal(String key, double defaultValue, double min, double max) {
+        return number(key, defaultValue, Double::parseDouble, v -> v >= min && v <= max, min + ".." + max);
+    }
+
+    /** A number in {@code 0..1}. */
+    public double fraction(String key, double defaultValue) {
+        return number(key, defaultValue, Double::parseDouble, v -> v >= 0 && v <= 1, "0..1");
+    }
+
+    public boolean bool(String key, boolean defaultValue) {
+        String v = optional(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            problem(key, v, "true or false");
+            return defaultValue;
+        }
+        return Boolean.parseBoolean(v);
+    }
+
+    private <T> T number(String key, T defaultValue, Function<String, T> parse, Predicate<T> inRange, String expected) {
+        String v = optional(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            T parsed = parse.apply(v);
+            if (inRange.test(parsed)) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the expected range
+        }
+        problem(key, v, expected);
+        return defaultValue;
+    }
+
+    /** Records a problem with a value. */
+    public void problem(String key, String value, String expected) {
+        problems.add(key + ": " + (value.isEmpty() ? "\"\"" : value) + " (expected: " + expected + ")");
+    }
+
+    /** Records a problem found by a check of the caller's own, already in {@code key: ...} form. */
+    public void problem(String message) {
+        problems.add(message);
+    }
+
+    /** The {@code kafka.*} settings with the prefix removed, for the Kafka clients. */
+    public Map<String, String> kafka() {
+        Map<String, String> kafka = new TreeMap<>();
+        Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
+        return kafka;
+    }
+
+    /**
+     * Ends the reading: refuses unknown keys, then throws when anything was wrong.
+     *
+     * @throws InvalidSettingsException listing every problem
+     */
+    public void finish() {
+        new TreeMap<>(settings).keySet().stream()
+                .filter(k -> !declared.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX))
+                .forEach(k -> problems.add(k + ": unknown setting (expected: a key of docs/CONFIGURATION.md \"## "
+                        + Character.toUpperCase(role.charAt(0)) + role.substring(1)
+                        + "\", or kafka.<Kafka client property>)"));
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(role, problems);
+        }
+    }
+}
