@@ -2,6 +2,7 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ResultBounds;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
@@ -27,9 +28,6 @@ import static java.util.Objects.requireNonNull;
  * be retried, not rejected.
  */
 final class InputDecoder {
-
-    /** Longest probe detail kept (the contract says at most 200 characters; the store relies on it being short). */
-    static final int MAX_DETAIL = 200;
 
     private final Deserializer<TargetDefinition> definitions;
     private final Deserializer<ProbeResult> results;
@@ -57,6 +55,10 @@ final class InputDecoder {
 
     /** A definition, validated, whose id must equal the record key. */
     Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
+        List<Violation> oversized = TargetValidator.validateEncodedSize(value.length);
+        if (!oversized.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_DEFINITION, oversized.get(0).toString());
+        }
         Decoded<TargetDefinition> decoded = decode(definitions, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
@@ -84,6 +86,10 @@ final class InputDecoder {
         if (value == null) {
             return Decoded.rejected(Rejection.INVALID_RESULT, "value: null (expected: a ProbeResult)");
         }
+        List<Violation> oversized = ResultBounds.validateEncodedSize(value.length);
+        if (!oversized.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_RESULT, oversized.get(0).toString());
+        }
         Decoded<ProbeResult> decoded = decode(results, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
@@ -97,10 +103,12 @@ final class InputDecoder {
             return Decoded.rejected(Rejection.INVALID_RESULT, "latencyMicros: " + r.getLatencyMicros()
                     + " (expected: 0 or more)");
         }
-        String detail = r.getDetail();
-        if (detail != null && detail.length() > MAX_DETAIL) {
-            detail = detail.substring(0, MAX_DETAIL);
+        List<Violation> bounds = ResultBounds.validate(r.getRegion(), r.getProberId(), r.getDetail());
+        if (!bounds.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_RESULT,
+                    bounds.stream().map(Violation::toString).collect(Collectors.joining("; ")));
         }
+        String detail = r.getDetail();
         return Decoded.ok(new ProbeObservation(r.getRegion(), r.getGeneration(), Outcome.valueOf(r.getOutcome().name()),
                 r.getStartedAtMs(), r.getLatencyMicros(), detail));
     }
