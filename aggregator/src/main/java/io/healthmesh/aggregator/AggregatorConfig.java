@@ -1,6 +1,8 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.topology.RecordSafeHandlers;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.schemas.Topics;
 import org.apache.kafka.common.config.ConfigDef;
@@ -30,12 +32,13 @@ import static java.util.Objects.requireNonNull;
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
  * @param kafka pass-through Kafka settings, {@code kafka.} removed
+ * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka) {
+                               short replicationFactor, Map<String, String> kafka, ResultTrust trust) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -85,7 +88,13 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                             + "share it); existing topics are checked, never changed.")
             .define("replication.factor", ConfigDef.Type.SHORT, (short) 1, Expect.between((short) 1, (short) 32),
                     ConfigDef.Importance.MEDIUM, "Replication of the topics created at start and of Kafka Streams' "
-                            + "internal topics.");
+                            + "internal topics.")
+            .define("result.max.future.skew.ms", ConfigDef.Type.LONG, ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS,
+                    Expect.between(0L, 86_400_000L), ConfigDef.Importance.LOW, "A result whose probe started more "
+                            + "than this ahead of the aggregator's clock is rejected (FUTURE_RESULT), not applied.")
+            .define("region.eviction.ms", ConfigDef.Type.LONG, ResultTrust.DEFAULT_REGION_EVICTION_MS,
+                    Expect.between(1_000L, 604_800_000L), ConfigDef.Importance.LOW, "A region that stayed stale and "
+                            + "silent this long is removed from its target's state.");
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -98,6 +107,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(punctuateInterval, "punctuateInterval");
         requireNonNull(commitInterval, "commitInterval");
         kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
+        requireNonNull(trust, "trust");
     }
 
     /**
@@ -153,7 +163,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 new StalenessRule((Double) values.get("staleness.factor")),
                 Duration.ofMillis((Long) values.get("punctuate.interval.ms")),
                 Duration.ofMillis((Long) values.get("commit.interval.ms")), (Integer) values.get("partitions"),
-                (Short) values.get("replication.factor"), kafka);
+                (Short) values.get("replication.factor"), kafka,
+                new ResultTrust((Long) values.get("result.max.future.skew.ms"),
+                        (Long) values.get("region.eviction.ms")));
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -186,6 +198,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, requireNonNull(server, "server"));
         // a restart must neither lose nor repeat a state event: not negotiable, so set after the pass-through
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // no record may stop a partition, and none is retried forever (SPEC section 9): not negotiable either
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Processing.class);
+        props.put(StreamsConfig.DEFAULT_PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Production.class);
         return props;
     }
 

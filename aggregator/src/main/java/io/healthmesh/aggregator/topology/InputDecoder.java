@@ -123,7 +123,8 @@ final class InputDecoder {
         } catch (RecordDecodeException e) {
             return Decoded.rejected(e.reason().name(), String.valueOf(e.getMessage()));
         } catch (SerializationException e) {
-            throw e; // the registry could not be asked: retry the record, do not reject it
+            // the registry could not be asked: retry the record, do not reject it
+            throw new RegistryUnavailableException(String.valueOf(e.getMessage()), e);
         } catch (RuntimeException e) {
             // whatever else Avro throws on hostile bytes must not stop the worker
             return Decoded.rejected(RecordDecodeException.Reason.UNDECODABLE.name(), e.toString());
