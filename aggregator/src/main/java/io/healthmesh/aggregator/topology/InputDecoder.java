@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -99,11 +100,9 @@ final class InputDecoder {
             return Decoded.rejected(Rejection.INVALID_RESULT,
                     "targetId: " + r.getTargetId() + " (expected: the record key " + key + ")");
         }
-        if (r.getLatencyMicros() < 0) {
-            return Decoded.rejected(Rejection.INVALID_RESULT, "latencyMicros: " + r.getLatencyMicros()
-                    + " (expected: 0 or more)");
-        }
-        List<Violation> bounds = ResultBounds.validate(r.getRegion(), r.getProberId(), r.getDetail());
+        List<Violation> bounds = new ArrayList<>(ResultBounds.validateNumbers(r.getGeneration(), r.getStartedAtMs(),
+                r.getLatencyMicros()));
+        bounds.addAll(ResultBounds.validate(r.getRegion(), r.getProberId(), r.getDetail()));
         if (!bounds.isEmpty()) {
             return Decoded.rejected(Rejection.INVALID_RESULT,
                     bounds.stream().map(Violation::toString).collect(Collectors.joining("; ")));

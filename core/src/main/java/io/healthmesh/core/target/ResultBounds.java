@@ -21,6 +21,27 @@ public final class ResultBounds {
         return List.of();
     }
 
+    /** The largest magnitude of any {@code long} of the contract: {@code 2^53 - 1}, exact in a JavaScript number. */
+    public static final long MAX_SAFE_LONG = (1L << 53) - 1;
+
+    /**
+     * The result's numbers: each within {@code [0, 2^53)}, so that what the aggregator copies to its own output
+     * (latency, start time) stays decodable by every client, JavaScript ones included.
+     */
+    public static List<Violation> validateNumbers(long generation, long startedAtMs, long latencyMicros) {
+        List<Violation> out = new ArrayList<>();
+        safe(out, "generation", generation);
+        safe(out, "startedAtMs", startedAtMs);
+        safe(out, "latencyMicros", latencyMicros);
+        return List.copyOf(out);
+    }
+
+    private static void safe(List<Violation> out, String field, long value) {
+        if (value < 0 || value > MAX_SAFE_LONG) {
+            out.add(Violation.of(field, Long.toString(value), "0.." + MAX_SAFE_LONG));
+        }
+    }
+
     /** Every violation of the result's text fields, in field order; empty when within bounds. */
     public static List<Violation> validate(String region, String proberId, String detail) {
         List<Violation> out = new ArrayList<>();
