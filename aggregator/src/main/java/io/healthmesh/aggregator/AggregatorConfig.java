@@ -1,6 +1,8 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.topology.RecordSafeHandlers;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
@@ -27,12 +29,13 @@ import static java.util.Objects.requireNonNull;
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
  * @param kafka pass-through Kafka settings, {@code kafka.} removed
+ * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka) {
+                               short replicationFactor, Map<String, String> kafka, ResultTrust trust) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -78,7 +81,12 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                     "Partitions of the topics created at start (targets and probe-results share it); existing topics"
                             + " are checked, never changed."),
             new Setting("replication.factor", "1", "1..32",
-                    "Replication of the topics created at start and of Kafka Streams' internal topics."));
+                    "Replication of the topics created at start and of Kafka Streams' internal topics."),
+            new Setting("result.max.future.skew.ms", Long.toString(ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS), "0..86400000",
+                    "A result whose probe started more than this ahead of the aggregator's clock is rejected"
+                            + " (FUTURE_RESULT), not applied."),
+            new Setting("region.eviction.ms", Long.toString(ResultTrust.DEFAULT_REGION_EVICTION_MS), "1000..604800000",
+                    "A region that stayed stale and silent this long is removed from its target's state."));
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -91,6 +99,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(punctuateInterval, "punctuateInterval");
         requireNonNull(commitInterval, "commitInterval");
         kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
+        requireNonNull(trust, "trust");
     }
 
     /**
@@ -120,11 +129,14 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
         int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
         int replication = r.integer("replication.factor", 1, 1, 32);
+        long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
+        long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
         Map<String, String> kafka = r.kafka();
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
-                Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka);
+                Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
+                new ResultTrust(maxSkew, eviction));
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -157,6 +169,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, requireNonNull(server, "server"));
         // a restart must neither lose nor repeat a state event: not negotiable, so set after the pass-through
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // no record may stop a partition, and none is retried forever (SPEC section 9): not negotiable either
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Processing.class);
+        props.put(StreamsConfig.DEFAULT_PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Production.class);
         return props;
     }
 
@@ -169,6 +184,6 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
                 + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
-                + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
+                + ", trust=" + trust + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }
 }

@@ -13,6 +13,13 @@ import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
 import io.healthmesh.schema.UdpCheck;
 
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 
@@ -32,6 +39,23 @@ public final class TargetSpecs {
                 d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
                 QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast());
+    }
+
+    /**
+     * Bytes a definition of {@code spec} takes on the targets topic: the 5-byte Confluent header plus the Avro
+     * binary body. Compared with {@code Limits.MAX_DEFINITION_BYTES} by {@code targets apply}, so a definition
+     * the CLI writes is never refused by the workers for its size.
+     */
+    public static int encodedSize(TargetSpec spec) {
+        TargetDefinition definition = toAvro(spec);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
+        try {
+            new SpecificDatumWriter<>(TargetDefinition.class).write(definition, encoder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // an in-memory stream does not fail
+        }
+        return 5 + bytes.size();
     }
 
     /** The Avro record of a spec; every section is written out, so the record is self-describing. */

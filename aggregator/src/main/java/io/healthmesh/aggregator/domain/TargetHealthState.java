@@ -133,6 +133,16 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
      * @param notBeforeMs when this aggregator instance started watching the target; silence before it does not count
      */
     public TargetUpdate checkStaleness(long nowMs, long notBeforeMs, StalenessRule rule) {
+        return checkStaleness(nowMs, notBeforeMs, rule, null);
+    }
+
+    /**
+     * Re-checks staleness at aggregator wall-clock time {@code nowMs} and forgets regions that stayed stale and
+     * silent for {@code trust}'s eviction time ({@code null}: none is forgotten).
+     *
+     * @param notBeforeMs when this aggregator instance started watching the target; silence before it does not count
+     */
+    public TargetUpdate checkStaleness(long nowMs, long notBeforeMs, StalenessRule rule, ResultTrust trust) {
         requireNonNull(rule, "rule");
         if (status == HealthStatus.DISABLED) {
             return TargetUpdate.of(this, this);
@@ -143,6 +153,9 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
             // only a result clears staleness: a clock that steps back must not bring a silent region back to vote
             boolean regionStale = region.stale() || rule.isStale(nowMs, region.lastHeardAtMs(), notBeforeMs,
                     spec.intervalMs(), spec.timeoutMs());
+            if (regionStale && trust != null && trust.evicts(nowMs, region.lastHeardAtMs(), notBeforeMs)) {
+                continue; // silent for long: forgotten, so state stays bounded (SPEC section 9)
+            }
             anyVoter |= !regionStale;
             next.put(region.region(), region.withStale(regionStale));
         }

@@ -21,6 +21,7 @@ final class AggregatorMetrics {
     static final String REJECTED = "rejected-records-total";
     static final String IGNORED = "ignored-results-total";
     static final String HEALTH_EVENTS = "health-events-total";
+    static final String PUNCTUATION_FAILURES = "staleness-check-failures-total";
     static final String GROUP_EVENTS = "group-events-total";
 
     private final StreamsMetrics metrics;
@@ -39,6 +40,11 @@ final class AggregatorMetrics {
     void ignored(IgnoredBecause because) {
         count(IGNORED, "Probe results ignored (other generation, out of order, disabled, unlisted region).",
                 "reason", because.name());
+    }
+
+    /** A target whose staleness check failed (its state is left as it was; the others are checked). */
+    void punctuationFailed() {
+        count(PUNCTUATION_FAILURES, "Targets whose staleness check failed.", null, null);
     }
 
     void healthEvent() {

@@ -10,6 +10,7 @@ import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -22,6 +23,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -53,6 +55,12 @@ public final class AggregatorTopology {
 
     /** Builds the topology; {@code serdeConfig} configures the Avro serdes (e.g. {@code schema.registry.url}). */
     public static Topology build(AggregatorConfig config, Map<String, ?> serdeConfig) {
+        return build(config, serdeConfig, UnaryOperator.identity());
+    }
+
+    /** As {@link #build(AggregatorConfig, Map)}, with the definitions' deserializer wrapped (tests inject faults). */
+    static Topology build(AggregatorConfig config, Map<String, ?> serdeConfig,
+                          UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper) {
         requireNonNull(config, "config");
         requireNonNull(serdeConfig, "serdeConfig");
         Topics topics = config.topics();
@@ -60,7 +68,9 @@ public final class AggregatorTopology {
         AvroSerde<ProbeResult> results = AvroSerde.forValues(ProbeResult.class, serdeConfig);
         AvroSerde<TargetHealth> targetHealth = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         AvroSerde<GroupHealth> groupHealth = AvroSerde.forValues(GroupHealth.class, serdeConfig);
-        InputDecoder decoder = new InputDecoder(definitions.deserializer(), results.deserializer());
+        InputDecoder decoder = new InputDecoder(definitionsWrapper.apply(definitions.deserializer()),
+                results.deserializer());
+        long maxRejectedBytes = RecordSafeHandlers.maxRejectedBytes(config.kafka());
 
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TARGET_STORE),
@@ -72,7 +82,8 @@ public final class AggregatorTopology {
                 .stream(List.of(topics.targets(), topics.probeResults()),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
-                        config.punctuateInterval()), Named.as("target-health-processor"), TARGET_STORE)
+                        config.punctuateInterval(), config.trust(), maxRejectedBytes),
+                        Named.as("target-health-processor"), TARGET_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
                 .branch((key, out) -> out instanceof MembershipChange, Branched.as("membership"))

@@ -8,13 +8,24 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Helpers of the compact binary format of the internal stores and the repartition topic: a leading format version
  * byte, then {@link DataOutputStream} primitives; enums by name (safe against reordering), nullable values behind a
  * presence flag.
+ *
+ * <p>Version 2 writes a string as an {@code int} byte count and its UTF-8 bytes, so any string the validator lets
+ * through can be stored (version 1 used {@link DataOutputStream#writeUTF}, which throws above 65,535 encoded bytes:
+ * a valid-but-large value failed the store write and, with it, the partition). Version 1 is still read, so stores
+ * and changelogs written before the change restore. Counts and lengths read are checked against the bytes left
+ * before anything is allocated: a corrupt record fails with a {@link SerializationException}, not an
+ * {@link OutOfMemoryError}.
  */
 final class BinaryFormat {
+
+    /** The oldest format version still read. */
+    static final int FIRST_VERSION = 1;
 
     private BinaryFormat() {
     }
@@ -29,6 +40,18 @@ final class BinaryFormat {
         T read(DataInputStream in) throws IOException;
     }
 
+    /** The input of one record, knowing its format version and how many bytes are left. */
+    private static final class VersionedInput extends DataInputStream {
+        private final int version;
+        private final ByteArrayInputStream bytes;
+
+        VersionedInput(ByteArrayInputStream bytes, int version) {
+            super(bytes);
+            this.bytes = bytes;
+            this.version = version;
+        }
+    }
+
     static byte[] encode(int version, Writer writer) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -40,30 +63,67 @@ final class BinaryFormat {
         return bytes.toByteArray();
     }
 
+    /** Decodes a record of any version from {@link #FIRST_VERSION} to {@code version}. */
     static <T> T decode(byte[] data, int version, String what, Reader<T> reader) {
         if (data == null) {
             return null;
         }
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
-            int found = in.readUnsignedByte();
-            if (found != version) {
-                throw new SerializationException(what + " format version: " + found + " (expected: " + version + ")");
-            }
+        if (data.length == 0) {
+            throw new SerializationException(what + ": 0 bytes (expected: a format version byte)");
+        }
+        int found = data[0] & 0xff;
+        if (found < FIRST_VERSION || found > version) {
+            throw new SerializationException(what + " format version: " + found + " (expected: " + FIRST_VERSION
+                    + ".." + version + ")");
+        }
+        ByteArrayInputStream bytes = new ByteArrayInputStream(data, 1, data.length - 1);
+        try (VersionedInput in = new VersionedInput(bytes, found)) {
             return reader.read(in);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new SerializationException(what + ": truncated or corrupt (" + e + ")", e);
         }
+    }
+
+    /** A string of any length: an {@code int} byte count, then UTF-8. */
+    static void writeString(DataOutputStream out, String value) throws IOException {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    static String readString(DataInputStream in) throws IOException {
+        VersionedInput input = (VersionedInput) in;
+        if (input.version == 1) {
+            return in.readUTF();
+        }
+        int length = in.readInt();
+        if (length < 0 || length > input.bytes.available()) {
+            throw new IOException("string of " + length + " bytes with " + input.bytes.available() + " left");
+        }
+        byte[] utf8 = new byte[length];
+        in.readFully(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /** A count of elements that follow, each at least one byte: never more than the bytes left. */
+    static int readCount(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        int left = ((VersionedInput) in).bytes.available();
+        if (count < 0 || count > left) {
+            throw new IOException("count " + count + " with " + left + " bytes left");
+        }
+        return count;
     }
 
     static void writeNullableString(DataOutputStream out, String value) throws IOException {
         out.writeBoolean(value != null);
         if (value != null) {
-            out.writeUTF(value);
+            writeString(out, value);
         }
     }
 
     static String readNullableString(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
+        return in.readBoolean() ? readString(in) : null;
     }
 
     static void writeNullableEnum(DataOutputStream out, Enum<?> value) throws IOException {
@@ -76,6 +136,6 @@ final class BinaryFormat {
     }
 
     static <E extends Enum<E>> E readEnum(DataInputStream in, Class<E> type) throws IOException {
-        return Enum.valueOf(type, in.readUTF());
+        return Enum.valueOf(type, readString(in));
     }
 }

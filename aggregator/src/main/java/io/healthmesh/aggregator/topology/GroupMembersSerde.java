@@ -12,12 +12,15 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static io.healthmesh.aggregator.topology.BinaryFormat.readString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.readCount;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readEnum;
 
 /** Serde of the {@code group-health} store: the compact binary format, version 1 (see {@link TargetHealthStateSerde}). */
 public final class GroupMembersSerde implements Serde<GroupMembers> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public Serializer<GroupMembers> serializer() {
@@ -30,20 +33,20 @@ public final class GroupMembersSerde implements Serde<GroupMembers> {
     }
 
     private static void write(DataOutputStream out, GroupMembers group) throws IOException {
-        out.writeUTF(group.groupId());
+        writeString(out, group.groupId());
         out.writeInt(group.members().size());
         for (Map.Entry<String, HealthStatus> member : group.members().entrySet()) {
-            out.writeUTF(member.getKey());
-            out.writeUTF(member.getValue().name());
+            writeString(out, member.getKey());
+            writeString(out, member.getValue().name());
         }
     }
 
     private static GroupMembers read(DataInputStream in) throws IOException {
-        String groupId = in.readUTF();
-        int count = in.readInt();
+        String groupId = readString(in);
+        int count = readCount(in);
         TreeMap<String, HealthStatus> members = new TreeMap<>();
         for (int i = 0; i < count; i++) {
-            members.put(in.readUTF(), readEnum(in, HealthStatus.class));
+            members.put(readString(in), readEnum(in, HealthStatus.class));
         }
         return new GroupMembers(groupId, members);
     }

@@ -2,6 +2,7 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ResultBounds;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
@@ -16,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -27,9 +29,6 @@ import static java.util.Objects.requireNonNull;
  * be retried, not rejected.
  */
 final class InputDecoder {
-
-    /** Longest probe detail kept (the contract says at most 200 characters; the store relies on it being short). */
-    static final int MAX_DETAIL = 200;
 
     private final Deserializer<TargetDefinition> definitions;
     private final Deserializer<ProbeResult> results;
@@ -57,6 +56,10 @@ final class InputDecoder {
 
     /** A definition, validated, whose id must equal the record key. */
     Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
+        List<Violation> oversized = TargetValidator.validateEncodedSize(value.length);
+        if (!oversized.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_DEFINITION, oversized.get(0).toString());
+        }
         Decoded<TargetDefinition> decoded = decode(definitions, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
@@ -84,6 +87,10 @@ final class InputDecoder {
         if (value == null) {
             return Decoded.rejected(Rejection.INVALID_RESULT, "value: null (expected: a ProbeResult)");
         }
+        List<Violation> oversized = ResultBounds.validateEncodedSize(value.length);
+        if (!oversized.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_RESULT, oversized.get(0).toString());
+        }
         Decoded<ProbeResult> decoded = decode(results, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
@@ -93,14 +100,14 @@ final class InputDecoder {
             return Decoded.rejected(Rejection.INVALID_RESULT,
                     "targetId: " + r.getTargetId() + " (expected: the record key " + key + ")");
         }
-        if (r.getLatencyMicros() < 0) {
-            return Decoded.rejected(Rejection.INVALID_RESULT, "latencyMicros: " + r.getLatencyMicros()
-                    + " (expected: 0 or more)");
+        List<Violation> bounds = new ArrayList<>(ResultBounds.validateNumbers(r.getGeneration(), r.getStartedAtMs(),
+                r.getLatencyMicros()));
+        bounds.addAll(ResultBounds.validate(r.getRegion(), r.getProberId(), r.getDetail()));
+        if (!bounds.isEmpty()) {
+            return Decoded.rejected(Rejection.INVALID_RESULT,
+                    bounds.stream().map(Violation::toString).collect(Collectors.joining("; ")));
         }
         String detail = r.getDetail();
-        if (detail != null && detail.length() > MAX_DETAIL) {
-            detail = detail.substring(0, MAX_DETAIL);
-        }
         return Decoded.ok(new ProbeObservation(r.getRegion(), r.getGeneration(), Outcome.valueOf(r.getOutcome().name()),
                 r.getStartedAtMs(), r.getLatencyMicros(), detail));
     }
@@ -115,7 +122,8 @@ final class InputDecoder {
         } catch (RecordDecodeException e) {
             return Decoded.rejected(e.reason().name(), String.valueOf(e.getMessage()));
         } catch (SerializationException e) {
-            throw e; // the registry could not be asked: retry the record, do not reject it
+            // the registry could not be asked: retry the record, do not reject it
+            throw new RegistryUnavailableException(String.valueOf(e.getMessage()), e);
         } catch (RuntimeException e) {
             // whatever else Avro throws on hostile bytes must not stop the worker
             return Decoded.rejected(RecordDecodeException.Reason.UNDECODABLE.name(), e.toString());

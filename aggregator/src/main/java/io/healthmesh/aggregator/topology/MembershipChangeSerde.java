@@ -6,18 +6,20 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
+import static io.healthmesh.aggregator.topology.BinaryFormat.readString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 
 /** Serde of the group repartition topic: target id and status (absent when the target leaves), version 1. */
 final class MembershipChangeSerde implements Serde<MembershipChange> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public Serializer<MembershipChange> serializer() {
         return (topic, change) -> change == null ? null : BinaryFormat.encode(VERSION, out -> {
-            out.writeUTF(change.targetId());
+            writeString(out, change.targetId());
             writeNullableEnum(out, change.status());
         });
     }
@@ -25,6 +27,6 @@ final class MembershipChangeSerde implements Serde<MembershipChange> {
     @Override
     public Deserializer<MembershipChange> deserializer() {
         return (topic, data) -> BinaryFormat.decode(data, VERSION, "membership change",
-                in -> new MembershipChange(in.readUTF(), readNullableEnum(in, HealthStatus.class)));
+                in -> new MembershipChange(readString(in), readNullableEnum(in, HealthStatus.class)));
     }
 }

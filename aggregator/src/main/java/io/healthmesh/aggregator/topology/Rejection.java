@@ -17,6 +17,15 @@ record Rejection(String reason, String detail) {
     /** A result for a target this aggregator does not know. */
     static final String UNKNOWN_TARGET = "UNKNOWN_TARGET";
 
+    /** Handling the record failed in a way no rule foresaw (a bug, or input no bound caught): rejected, not retried. */
+    static final String PROCESSING_FAILED = "PROCESSING_FAILED";
+    /** The record cannot be copied to the rejected topic as it is (it would exceed the producer's request size). */
+    static final String TOO_LARGE = "TOO_LARGE";
+    /** A result whose probe started further ahead of the aggregator's clock than the allowed skew. */
+    static final String FUTURE_RESULT = "FUTURE_RESULT";
+    /** A result from a region the target does not list. */
+    static final String UNLISTED_REGION = "UNLISTED_REGION";
+
     Rejection {
         requireNonNull(reason, "reason");
         requireNonNull(detail, "detail");

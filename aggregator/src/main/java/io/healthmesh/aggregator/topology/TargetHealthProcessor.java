@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
@@ -21,6 +22,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,10 +39,15 @@ import static java.util.Objects.requireNonNull;
  */
 final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], AggregatorOutput> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TargetHealthProcessor.class);
+
     private final Topics topics;
     private final InputDecoder decoder;
     private final StalenessRule staleness;
     private final Duration punctuateInterval;
+    private final ResultTrust trust;
+    /** Largest rejected record (key, value, headers) copied as it is; larger ones are reported TOO_LARGE. */
+    private final long maxRejectedBytes;
 
     private ProcessorContext<byte[], AggregatorOutput> context;
     private KeyValueStore<String, TargetHealthState> store;
@@ -47,11 +55,14 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
     private long startedAtMs;
 
-    TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval) {
+    TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
+                          ResultTrust trust, long maxRejectedBytes) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.staleness = requireNonNull(staleness, "staleness");
         this.punctuateInterval = requireNonNull(punctuateInterval, "punctuateInterval");
+        this.trust = requireNonNull(trust, "trust");
+        this.maxRejectedBytes = maxRejectedBytes;
     }
 
     @Override
@@ -63,8 +74,27 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
     }
 
+    /**
+     * Handles one record; whatever goes wrong while it is handled ends with the record in the rejected topic
+     * ({@code PROCESSING_FAILED}) and the next record handled: no input can stop the partition (SPEC section 9). Two
+     * things escape: a registry that cannot be reached (the record may be fine: the task retries it) and the JVM
+     * running out of memory or failing internally (the process must end).
+     */
     @Override
     public void process(Record<byte[], byte[]> record) {
+        try {
+            handle(record);
+        } catch (RegistryUnavailableException e) {
+            throw e;
+        } catch (Throwable t) {
+            if (RecordSafeHandlers.isFatal(t)) {
+                throw t;
+            }
+            reject(record, new Rejection(Rejection.PROCESSING_FAILED, "processing: " + RecordSafeHandlers.describe(t)));
+        }
+    }
+
+    private void handle(Record<byte[], byte[]> record) {
         String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
         Decoded<String> key = InputDecoder.key(record.key());
         if (key.isRejected()) {
@@ -107,7 +137,20 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                     + " (expected: a target defined in " + topics.targets() + ")"));
             return;
         }
-        TargetUpdate update = current.apply(result.value(), context.currentSystemTimeMs());
+        long now = context.currentSystemTimeMs();
+        ProbeObservation observed = result.value();
+        ResultTrust.Distrust distrust = trust.check(current.spec(), observed, now);
+        if (distrust == ResultTrust.Distrust.FUTURE_RESULT) {
+            reject(record, new Rejection(Rejection.FUTURE_RESULT, "startedAtMs: " + observed.startedAtMs()
+                    + " (expected: at most " + trust.maxFutureSkewMs() + " ms after the aggregator's clock, " + now + ")"));
+            return;
+        }
+        if (distrust == ResultTrust.Distrust.UNLISTED_REGION) {
+            reject(record, new Rejection(Rejection.UNLISTED_REGION, "region: " + observed.region()
+                    + " (expected: one of the target's regions " + current.spec().regions() + ")"));
+            return;
+        }
+        TargetUpdate update = current.apply(observed, now);
         if (update.ignored() != null) {
             metrics.ignored(update.ignored());
             return;
@@ -151,30 +194,56 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         List<KeyValue<String, TargetUpdate>> changed = new ArrayList<>();
         try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
             while (all.hasNext()) {
-                TargetUpdate update = all.next().value.checkStaleness(now, startedAtMs, staleness);
-                if (update.stateChanged()) {
-                    changed.add(KeyValue.pair(update.after().targetId(), update));
+                KeyValue<String, TargetHealthState> entry = all.next();
+                try {
+                    TargetUpdate update = entry.value.checkStaleness(now, startedAtMs, staleness, trust);
+                    if (update.stateChanged()) {
+                        changed.add(KeyValue.pair(update.after().targetId(), update));
+                    }
+                } catch (RuntimeException | StackOverflowError e) {
+                    // one broken state must not stop the check of every other target
+                    metrics.punctuationFailed();
+                    LOG.warn("staleness check of target {} failed: {}", RecordSafeHandlers.cut(entry.key),
+                            RecordSafeHandlers.describe(e));
                 }
             }
         }
         // written after the iterator is closed: stores need not support writes during iteration
         for (KeyValue<String, TargetUpdate> entry : changed) {
-            commit(entry.value, now);
+            try {
+                commit(entry.value, now);
+            } catch (RuntimeException | StackOverflowError e) {
+                metrics.punctuationFailed();
+                LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.key),
+                        RecordSafeHandlers.describe(e));
+            }
         }
     }
 
     private void reject(Record<byte[], byte[]> record, Rejection rejection) {
+        byte[] key = record.key();
+        byte[] value = record.value();
         Headers headers = new RecordHeaders(record.headers().toArray());
+        long size = RecordSafeHandlers.size(key, value, headers);
+        if (size > maxRejectedBytes) {
+            // the exact bytes would not fit in one produce request: under exactly-once the failed send would abort
+            // the transaction and the record would come back forever. Say so without the bytes.
+            rejection = new Rejection(Rejection.TOO_LARGE, "record: " + size + " bytes (expected: at most "
+                    + maxRejectedBytes + " to be copied here); was " + rejection.reason() + ": " + rejection.detail());
+            key = key != null && key.length <= RecordSafeHandlers.MAX_KEPT_KEY_BYTES ? key : null;
+            value = null;
+            headers = new RecordHeaders();
+        }
         RecordMetadata source = context.recordMetadata().orElse(null);
         headers.add(RejectedHeaders.REASON, bytes(rejection.reason()));
-        headers.add(RejectedHeaders.DETAIL, bytes(rejection.detail()));
+        headers.add(RejectedHeaders.DETAIL, bytes(RecordSafeHandlers.cut(rejection.detail())));
         headers.add(RejectedHeaders.REJECTED_BY, bytes("aggregator"));
         if (source != null) {
             headers.add(RejectedHeaders.SOURCE_TOPIC, bytes(source.topic()));
             headers.add(RejectedHeaders.SOURCE_PARTITION, bytes(Integer.toString(source.partition())));
             headers.add(RejectedHeaders.SOURCE_OFFSET, bytes(Long.toString(source.offset())));
         }
-        context.forward(new Record<>(record.key(), new Rejected(record.value()), record.timestamp(), headers));
+        context.forward(new Record<>(key, new Rejected(value), record.timestamp(), headers));
         metrics.rejected(rejection.reason());
     }
 

@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 
+import static io.healthmesh.aggregator.topology.BinaryFormat.readString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.readCount;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableString;
@@ -34,7 +37,7 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString
  */
 public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public Serializer<TargetHealthState> serializer() {
@@ -48,8 +51,8 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
     private static void write(DataOutputStream out, TargetHealthState s) throws IOException {
         TargetEssentials e = s.spec();
-        out.writeUTF(e.id());
-        out.writeUTF(e.group());
+        writeString(out, e.id());
+        writeString(out, e.group());
         out.writeBoolean(e.enabled());
         out.writeInt(e.thresholds().healthy());
         out.writeInt(e.thresholds().unhealthy());
@@ -57,12 +60,12 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         out.writeInt(e.timeoutMs());
         out.writeInt(e.regions().size());
         for (String region : e.regions()) {
-            out.writeUTF(region);
+            writeString(out, region);
         }
-        out.writeUTF(e.quorum().policy().name());
+        writeString(out, e.quorum().policy().name());
         out.writeInt(e.quorum().atLeast());
         out.writeLong(e.generation());
-        out.writeUTF(s.status().name());
+        writeString(out, s.status().name());
         writeNullableEnum(out, s.previousStatus());
         out.writeLong(s.sinceMs());
         out.writeBoolean(s.stale());
@@ -70,20 +73,20 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         LastResult last = s.lastResult();
         out.writeBoolean(last != null);
         if (last != null) {
-            out.writeUTF(last.region());
-            out.writeUTF(last.outcome().name());
+            writeString(out, last.region());
+            writeString(out, last.outcome().name());
             writeNullableString(out, last.detail());
             out.writeLong(last.latencyMicros());
             out.writeLong(last.startedAtMs());
         }
         out.writeInt(s.regions().size());
         for (RegionState r : s.regions().values()) {
-            out.writeUTF(r.region());
+            writeString(out, r.region());
             out.writeLong(r.machine().generation());
-            out.writeUTF(r.machine().status().name());
+            writeString(out, r.machine().status().name());
             out.writeInt(r.machine().consecutiveSuccesses());
             out.writeInt(r.machine().consecutiveFailures());
-            out.writeUTF(r.lastOutcome().name());
+            writeString(out, r.lastOutcome().name());
             out.writeLong(r.lastResultAtMs());
             out.writeLong(r.lastHeardAtMs());
             out.writeBoolean(r.stale());
@@ -91,16 +94,16 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
     }
 
     private static TargetHealthState read(DataInputStream in) throws IOException {
-        String id = in.readUTF();
-        String group = in.readUTF();
+        String id = readString(in);
+        String group = readString(in);
         boolean enabled = in.readBoolean();
         Thresholds thresholds = new Thresholds(in.readInt(), in.readInt());
         int interval = in.readInt();
         int timeout = in.readInt();
-        int regionCount = in.readInt();
+        int regionCount = readCount(in);
         List<String> listed = new ArrayList<>(regionCount);
         for (int i = 0; i < regionCount; i++) {
-            listed.add(in.readUTF());
+            listed.add(readString(in));
         }
         QuorumRule quorum = new QuorumRule(readEnum(in, QuorumPolicy.class), in.readInt());
         long generation = in.readLong();
@@ -113,13 +116,13 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         long watchSince = in.readLong();
         LastResult last = null;
         if (in.readBoolean()) {
-            last = new LastResult(in.readUTF(), readEnum(in, Outcome.class), readNullableString(in), in.readLong(),
+            last = new LastResult(readString(in), readEnum(in, Outcome.class), readNullableString(in), in.readLong(),
                     in.readLong());
         }
-        int known = in.readInt();
+        int known = readCount(in);
         TreeMap<String, RegionState> regions = new TreeMap<>();
         for (int i = 0; i < known; i++) {
-            String region = in.readUTF();
+            String region = readString(in);
             HealthStateMachine machine = new HealthStateMachine(in.readLong(), readEnum(in, HealthStatus.class),
                     in.readInt(), in.readInt());
             regions.put(region, new RegionState(region, machine, readEnum(in, Outcome.class), in.readLong(),

@@ -16,6 +16,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import java.util.UUID;
 
 /**
@@ -57,6 +59,12 @@ final class AggregatorDriver implements AutoCloseable {
     private long nowMs = EPOCH;
 
     AggregatorDriver(Path stateDir, Map<String, String> extraSettings) {
+        this(stateDir, extraSettings, UnaryOperator.identity());
+    }
+
+    /** A driver whose definitions' deserializer is wrapped by {@code definitionsWrapper} (fault injection). */
+    AggregatorDriver(Path stateDir, Map<String, String> extraSettings,
+                     UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "bootstrap.servers", "unused:9092",
                 "schema.registry.url", "mem://aggregator-test-" + UUID.randomUUID(),
@@ -69,7 +77,7 @@ final class AggregatorDriver implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(AggregatorTopology.build(config, serdeConfig), props, Instant.ofEpochMilli(EPOCH));
+        driver = new TopologyTestDriver(AggregatorTopology.build(config, serdeConfig, definitionsWrapper), props, Instant.ofEpochMilli(EPOCH));
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
         resultSerde = AvroSerde.forValues(ProbeResult.class, serdeConfig);
         targets = driver.createInputTopic(config.topics().targets(), new StringSerializer(), definitionSerde.serializer());

@@ -155,7 +155,7 @@ class MultiRegionTopologyTest {
     }
 
     @Test
-    void resultsFromRegionsTheTargetDoesNotListAreIgnored() {
+    void resultsFromRegionsTheTargetDoesNotListAreRejected() {
         try (AggregatorDriver d = new AggregatorDriver(stateDir)) {
             TargetSpec listed = WEB.withRegions(List.of("eu"), QuorumPolicy.MAJORITY, 1);
             d.at(0).define(listed);
@@ -166,7 +166,8 @@ class MultiRegionTopologyTest {
             TargetHealth h = last(d.healthEvents());
             assertThat(h.getStatus()).isEqualTo(HealthStatus.HEALTHY);
             assertThat(breakdown(h)).containsOnlyKeys("eu");
-            assertThat(d.metric(AggregatorMetrics.IGNORED, "UNLISTED_REGION")).isEqualTo(3);
+            assertThat(d.metric(AggregatorMetrics.REJECTED, "UNLISTED_REGION")).isEqualTo(3);
+            assertThat(d.rejected.readRecordsToList()).hasSize(3);
         }
     }
 }

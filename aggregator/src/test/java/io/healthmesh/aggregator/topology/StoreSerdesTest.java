@@ -14,6 +14,9 @@ import io.healthmesh.core.target.QuorumPolicy;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -75,6 +78,40 @@ class StoreSerdesTest {
         future[0] = 9;
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", future))
                 .isInstanceOf(SerializationException.class)
-                .hasMessage("target-health state format version: 9 (expected: 1)");
+                .hasMessage("target-health state format version: 9 (expected: 1..2)");
+    }
+
+    @Test
+    void valuesFarAboveWriteUtfsLimitRoundTrip() {
+        // the finding of issue 11: a 70,000-character name made DataOutputStream.writeUTF throw in the store write
+        String huge = "x".repeat(70_000);
+        TargetEssentials spec = new TargetEssentials("t-" + huge, "g-" + huge, true, new Thresholds(3, 3), 1_000, 500,
+                List.of(huge, "é".repeat(40_000)), QuorumRule.MAJORITY, 7L);
+        TargetHealthState s = TargetHealthState.create(spec, 5, 6).after()
+                .apply(new ProbeObservation(huge, 7L, Outcome.SUCCESS, 10, 1_000, "d".repeat(100_000)), 20).after();
+        assertThat(roundTrip(s)).isEqualTo(s);
+    }
+
+    @Test
+    void version1RecordsStillDecode() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF("web-1");
+            out.writeBoolean(true);
+            out.writeUTF("HEALTHY");
+        }
+        assertThat(new MembershipChangeSerde().deserializer().deserialize("t", bytes.toByteArray()))
+                .isEqualTo(new MembershipChange("web-1", HealthStatus.HEALTHY));
+    }
+
+    @Test
+    void aCorruptLengthOrCountFailsBeforeAllocating() {
+        byte[] hugeString = {2, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 'a'};
+        assertThatThrownBy(() -> new MembershipChangeSerde().deserializer().deserialize("t", hugeString))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
+        byte[] hugeCount = {2, 0, 0, 0, 1, 'g', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+        assertThatThrownBy(() -> new GroupMembersSerde().deserializer().deserialize("t", hugeCount))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("count 2147483647");
     }
 }

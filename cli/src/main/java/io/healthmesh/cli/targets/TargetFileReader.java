@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.contract.TargetSpecs;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -135,6 +136,10 @@ public final class TargetFileReader {
                 if (!reported.contains(v.field())) {
                     problems.add(v);
                 }
+            }
+            if (problems.isEmpty()) {
+                // the workers refuse a definition above the encoded-size bound before decoding it: so does apply
+                problems.addAll(TargetValidator.validateEncodedSize(TargetSpecs.encodedSize(read.spec())));
             }
             if (problems.isEmpty()) {
                 entries.add(new Entry(source, position, read.spec()));

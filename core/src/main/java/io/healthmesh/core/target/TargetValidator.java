@@ -78,7 +78,16 @@ public final class TargetValidator {
             }
         }
         checkRegions(out, spec);
+        DefinitionBounds.check(out, spec);
         return List.copyOf(out);
+    }
+
+    /**
+     * The bound on a definition's encoded size ({@link Limits#MAX_DEFINITION_BYTES}), for callers that hold the
+     * bytes (prober, aggregator, {@code targets apply}); checked before decoding. Empty when within the bound.
+     */
+    public static List<Violation> validateEncodedSize(int bytes) {
+        return DefinitionBounds.encodedSize(bytes);
     }
 
     /** True when {@code text} is an IPv4 or IPv6 literal or a syntactically valid host name. */

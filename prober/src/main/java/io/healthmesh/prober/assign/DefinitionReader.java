@@ -42,6 +42,11 @@ final class DefinitionReader {
         if (value == null) {
             return new DefinitionVerdict.Deleted(id);
         }
+        List<Violation> oversized = TargetValidator.validateEncodedSize(value.length);
+        if (!oversized.isEmpty()) {
+            // refused before Avro reads a byte of it (SPEC section 9: sizes are bounded before anything is stored)
+            return new DefinitionVerdict.Rejected(id, INVALID_DEFINITION, oversized.get(0).toString());
+        }
         TargetDefinition definition;
         try {
             definition = deserializer.deserialize(topic, value);

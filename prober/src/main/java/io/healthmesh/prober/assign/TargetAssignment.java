@@ -161,25 +161,28 @@ public final class TargetAssignment implements AutoCloseable {
         return consumer.position(partition, POSITION_TIMEOUT);
     }
 
+    /** Reason of a record whose handling failed in a way no rule foresaw: rejected, never retried. */
+    static final String PROCESSING_FAILED = "PROCESSING_FAILED";
+
     private void handle(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> records) {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             if (!running) {
                 return;   // closing: a slow registry call may have outlived close()'s patience; apply nothing more
             }
-            DefinitionVerdict verdict = reader.read(record.topic(), record.key(), record.value());
-            if (verdict instanceof DefinitionVerdict.Valid v) {
-                owned.apply(partition, v.spec().id(), v.spec());
-            } else if (verdict instanceof DefinitionVerdict.Deleted d) {
-                owned.apply(partition, d.targetId(), null);
-            } else if (verdict instanceof DefinitionVerdict.Rejected r) {
-                // an invalid update replaces the old definition (it does so in the compacted topic too)
-                if (r.targetId() != null) {
-                    owned.apply(partition, r.targetId(), null);
+            DefinitionVerdict verdict;
+            try {
+                verdict = judge(partition, record);
+            } catch (Throwable t) {
+                if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+                    throw t;   // out of memory or a broken JVM: the process must end, not this record
                 }
+                // no record may stop the assignment loop (SPEC section 9): this one is rejected and the next read
                 if (record.offset() >= judgedBefore.getOrDefault(partition, 0L)) {
-                    rejected.reject(record, r.reason(), r.detail());
+                    rejectSafely(record, PROCESSING_FAILED, "processing: " + describe(t));
                 }
-            } else if (verdict instanceof DefinitionVerdict.RetryLater later) {
+                continue;
+            }
+            if (verdict instanceof DefinitionVerdict.RetryLater later) {
                 LOG.warn("cannot judge {}@{} now, retrying in {}: {}", partition, record.offset(),
                         RETRY_BACKOFF, later.detail());
                 consumer.seek(partition, record.offset());
@@ -188,6 +191,39 @@ public final class TargetAssignment implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** Reads one record and applies what it says; a RetryLater is returned without being applied. */
+    private DefinitionVerdict judge(TopicPartition partition, ConsumerRecord<byte[], byte[]> record) {
+        DefinitionVerdict verdict = reader.read(record.topic(), record.key(), record.value());
+        if (verdict instanceof DefinitionVerdict.Valid v) {
+            owned.apply(partition, v.spec().id(), v.spec());
+        } else if (verdict instanceof DefinitionVerdict.Deleted d) {
+            owned.apply(partition, d.targetId(), null);
+        } else if (verdict instanceof DefinitionVerdict.Rejected r) {
+            // an invalid update replaces the old definition (it does so in the compacted topic too)
+            if (r.targetId() != null) {
+                owned.apply(partition, r.targetId(), null);
+            }
+            if (record.offset() >= judgedBefore.getOrDefault(partition, 0L)) {
+                rejected.reject(record, r.reason(), r.detail());
+            }
+        }
+        return verdict;
+    }
+
+    private void rejectSafely(ConsumerRecord<byte[], byte[]> record, String reason, String detail) {
+        try {
+            rejected.reject(record, reason, detail);
+        } catch (RuntimeException e) {
+            LOG.warn("record {}-{}@{} could not be sent to the rejected topic: {}", record.topic(), record.partition(),
+                    record.offset(), e.toString());
+        }
+    }
+
+    private static String describe(Throwable t) {
+        String text = t.getClass().getName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        return text.length() <= 1024 ? text : text.substring(0, 1024) + "... (" + text.length() + " characters)";
     }
 
     private void resumeDuePartitions() {

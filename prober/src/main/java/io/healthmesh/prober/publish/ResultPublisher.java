@@ -113,7 +113,20 @@ public final class ResultPublisher implements AutoCloseable {
                 if (next == null) {
                     continue;
                 }
-                Handover handover = publish(next);
+                Handover handover;
+                try {
+                    handover = publish(next);
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Throwable t) {
+                    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+                        throw t;   // out of memory or a broken JVM: the process must end
+                    }
+                    // one result that cannot be turned into a record must not stop publishing (SPEC section 9)
+                    onFailed.run();
+                    LOG.warn("result of {} cannot be published, dropped: {}", next.target().id(), t.toString());
+                    continue;
+                }
                 if (handover != Handover.SENT) {
                     putBack(next);
                 }

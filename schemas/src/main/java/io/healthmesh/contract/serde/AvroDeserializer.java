@@ -7,7 +7,6 @@ import io.healthmesh.contract.serde.RecordDecodeException.Reason;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificData;
@@ -66,19 +65,19 @@ final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T
             throw new RecordDecodeException(Reason.UNDECODABLE, writerReader.refusal());
         }
         try {
-            // Avro allocates a string or bytes field at the length its prefix claims before reading it, so a
-            // corrupt prefix could claim 2 GB; a first pass that only skips proves every length fits the input
-            BinaryDecoder check = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, null);
-            GenericDatumReader.skip(writerReader.writerSchema(), check);
-            if (!check.isEnd()) {
-                throw new RecordDecodeException(Reason.UNDECODABLE, "Trailing bytes after a " + type.getSimpleName()
-                        + " written with schema id " + id);
-            }
-            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, check);
+            // Avro allocates a string, bytes or array at the size its prefix claims and recurses as deep as the data
+            // nests: a first pass proves every length, count and depth is within bounds before Avro reads anything
+            BoundedScan.check(writerReader.writerSchema(), bytes, WireFormat.HEADER_SIZE,
+                    bytes.length - WireFormat.HEADER_SIZE);
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE,
+                    bytes.length - WireFormat.HEADER_SIZE, null);
             return writerReader.reader().read(null, decoder);
         } catch (RecordDecodeException e) {
             throw e;
-        } catch (IOException | RuntimeException e) {
+        } catch (BoundedScan.Refused e) {
+            throw new RecordDecodeException(Reason.UNDECODABLE, "Cannot decode a " + type.getSimpleName()
+                    + " written with schema id " + id + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException | StackOverflowError e) {
             throw new RecordDecodeException(Reason.UNDECODABLE, "Cannot decode a " + type.getSimpleName()
                     + " written with schema id " + id + ": " + e, e);
         }
@@ -94,6 +93,15 @@ final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T
             }
             throw new SerializationException("Cannot fetch schema id " + id + ": " + e.getMessage() + " (error code " + e.errorCode() + ")", e);
         }
+        try {
+            return resolve(id, schemaText);
+        } catch (RuntimeException | StackOverflowError e) {
+            // a hostile schema (absurdly nested, say) must be refused like any unreadable one, not stop the worker
+            return new WriterReader<>(null, null, "Schema id " + id + " cannot be used: " + e);
+        }
+    }
+
+    private WriterReader<T> resolve(int id, String schemaText) {
         Schema writerSchema;
         try {
             writerSchema = SchemaRegistry.parse(schemaText);
