@@ -4,6 +4,7 @@ import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
@@ -31,7 +32,8 @@ public final class TargetSpecs {
                 Protocol.valueOf(d.getProtocol().name()), d.getIntervalMs(), d.getTimeoutMs(),
                 d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
-                QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast());
+                QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
+                TargetProfile.valueOf(d.getProfile().name()));
     }
 
     /** The Avro record of a spec; every section is written out, so the record is self-describing. */
@@ -71,6 +73,7 @@ public final class TargetSpecs {
                 .setRegions(new ArrayList<>(s.regions()))
                 .setQuorum(io.healthmesh.schema.QuorumPolicy.valueOf(s.quorum().name()))
                 .setQuorumAtLeast(s.quorumAtLeast())
+                .setProfile(io.healthmesh.schema.TargetProfile.valueOf(s.profile().name()))
                 .build();
     }
 

@@ -33,6 +33,11 @@ public final class ProbeFingerprint {
             case TCP -> canonical.append('|').append(spec.tcp().send()).append('|').append(spec.tcp().expect());
             case ICMP -> { }
         }
+        if (spec.profile() != TargetProfile.GENERIC) {
+            // a profile changes how the probe is made and scheduled; GENERIC adds nothing, so fingerprints of
+            // definitions written before profiles existed stay the same
+            canonical.append("|profile=").append(spec.profile());
+        }
         long hash = FNV_OFFSET;
         for (byte b : canonical.toString().getBytes(StandardCharsets.UTF_8)) {
             hash ^= (b & 0xff);
