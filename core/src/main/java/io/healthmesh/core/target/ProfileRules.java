@@ -100,7 +100,7 @@ final class ProfileRules {
         if (!t.redirects() && http.followRedirects()) {
             out.add(Violation.of("http.followRedirects", "true", "false" + t.suffix()));
         }
-        if (http.headers().size() > t.maxHeaders()) {
+        if (t.maxHeaders() < TargetValidator.MAX_HEADERS && http.headers().size() > t.maxHeaders()) {
             out.add(Violation.of("http.headers", http.headers().size() + " headers",
                     "at most " + t.maxHeaders() + t.suffix()));
         }

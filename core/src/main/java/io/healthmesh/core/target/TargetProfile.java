@@ -33,4 +33,18 @@ public enum TargetProfile {
     public boolean firstProbeAfterOneInterval() {
         return this == TENCENT_CLB;
     }
+
+    /**
+     * True when, redirects on and the hop limit reached, the last response is judged by its status like any other
+     * (001: "the status of the last jump's response is the result, up to 3 jumps") instead of failing with
+     * TOO_MANY_REDIRECTS.
+     */
+    public boolean judgesLastResponseAtRedirectLimit() {
+        return this == TENCENT_EDGEONE;
+    }
+
+    /** True when a request without a configured domain carries no Host header at all (002). */
+    public boolean omitsHostWithoutDomain() {
+        return this == ALIBABA_NLB;
+    }
 }
