@@ -25,10 +25,17 @@ final class HttpProber implements Prober {
     private final TlsContexts tls;
     private final AddressGate gate;
 
+    private final ProbeSource source;
+
     HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate) {
+        this(config, tls, gate, ProbeSource.NONE);
+    }
+
+    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate, ProbeSource source) {
         this.config = config;
         this.tls = tls;
         this.gate = gate;
+        this.source = source;
     }
 
     @Override
@@ -54,7 +61,7 @@ final class HttpProber implements Prober {
                 config.maxBodyBytes(), redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
-        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
+        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer, source.bindAddress()).connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {

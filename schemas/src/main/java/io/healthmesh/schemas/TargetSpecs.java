@@ -66,6 +66,8 @@ public final class TargetSpecs {
                         .setMode(io.healthmesh.schema.UdpMode.valueOf(s.udp().mode().name()))
                         .setRequest(s.udp().request())
                         .setExpectedResponse(s.udp().expectedResponse())
+                        .setHex(s.udp().hex())
+                        .setExactMatch(s.udp().exactMatch())
                         .build() : null)
                 .setTcp(s.protocol() == Protocol.TCP && s.tcp().hasPayload()
                         ? TcpCheck.newBuilder().setSend(s.tcp().send()).setExpect(s.tcp().expect()).build()
@@ -88,7 +90,8 @@ public final class TargetSpecs {
 
     private static UdpSpec udp(UdpCheck u) {
         return u == null ? UdpSpec.DEFAULTS
-                : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse());
+                : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse(),
+                        u.getHex(), u.getExactMatch());
     }
 
     private static TcpSpec tcp(TcpCheck t) {

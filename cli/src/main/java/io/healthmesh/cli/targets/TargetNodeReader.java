@@ -30,7 +30,8 @@ final class TargetNodeReader {
             "labels", "http", "udp", "tcp", "regions", "quorum", "quorumAtLeast", "profile"));
     static final Set<String> HTTP_FIELDS = new LinkedHashSet<>(List.of("method", "path", "host",
             "expectedStatuses", "followRedirects", "headers", "bodyContains", "tlsVerify"));
-    static final Set<String> UDP_FIELDS = new LinkedHashSet<>(List.of("mode", "request", "expectedResponse"));
+    static final Set<String> UDP_FIELDS = new LinkedHashSet<>(List.of("mode", "request", "expectedResponse", "hex",
+            "exactMatch"));
     static final Set<String> TCP_FIELDS = new LinkedHashSet<>(List.of("send", "expect"));
 
     private TargetNodeReader() {
@@ -113,7 +114,8 @@ final class TargetNodeReader {
         }
         f.rejectUnknown(UDP_FIELDS);
         return new UdpSpec(f.enumValue("mode", UdpMode.class, p.defaultUdpMode()),
-                f.string("request", null), f.string("expectedResponse", null));
+                f.string("request", null), f.string("expectedResponse", null), f.bool("hex", false),
+                f.bool("exactMatch", false));
     }
 
     private static TcpSpec tcp(TargetFields f) {

@@ -83,12 +83,12 @@ class TargetsCommandIT {
 
         CliRun list = run("targets", "list");
         assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("shop-db-1", "gateway-1", "8 target(s)");
+        assertThat(list.out()).contains("shop-db-1", "gateway-1", "12 target(s)");
         assertThat(run("targets", "list", "--group", "shop-db").out()).contains("shop-db-1", "shop-cache-1",
                 "2 target(s)").doesNotContain("gateway-1");
 
         CliRun again = run("targets", "apply", "-f", EXAMPLES.toString());
-        assertThat(again.out()).contains("8 unchanged");
+        assertThat(again.out()).contains("12 unchanged");
     }
 
     @Test

@@ -28,8 +28,12 @@ public final class ProbeFingerprint {
                         .append('|').append(new TreeMap<>(h.headers())).append('|').append(h.bodyContains())
                         .append('|').append(h.tlsVerify());
             }
-            case UDP -> canonical.append('|').append(spec.udp().mode()).append('|').append(spec.udp().request())
-                    .append('|').append(spec.udp().expectedResponse());
+            case UDP -> {
+                canonical.append('|').append(spec.udp().mode()).append('|').append(spec.udp().request())
+                        .append('|').append(spec.udp().expectedResponse());
+                // appended only when set, so that fingerprints from before these options stay the same
+                canonical.append(spec.udp().hex() ? "|hex" : "").append(spec.udp().exactMatch() ? "|exact" : "");
+            }
             case TCP -> canonical.append('|').append(spec.tcp().send()).append('|').append(spec.tcp().expect());
             case ICMP -> { }
         }

@@ -159,6 +159,7 @@ public final class TargetValidator {
             payload(out, "udp.request", udp.request(), false);
             payload(out, "udp.expectedResponse", udp.expectedResponse(), false);
         }
+        UdpPayloadRules.check(out, udp);
     }
 
     private static void checkTcp(List<Violation> out, TcpSpec tcp) {
