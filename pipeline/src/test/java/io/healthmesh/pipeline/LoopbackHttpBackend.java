@@ -31,6 +31,8 @@ final class LoopbackHttpBackend implements AutoCloseable {
     private final AtomicLong lastAnsweredAtMs = new AtomicLong();
     /** Non-null while hanging: requests wait on it. */
     private volatile CountDownLatch hanging;
+    /** How long each answer takes (a slow backend), ms. */
+    private volatile long answerDelayMs;
 
     private LoopbackHttpBackend(HttpServer server, ExecutorService handlers) {
         this.server = server;
@@ -80,12 +82,26 @@ final class LoopbackHttpBackend implements AutoCloseable {
                     return;
                 }
             }
+            long delay = answerDelayMs;
+            if (delay > 0) {
+                try {
+                    Thread.sleep(delay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
             // HEAD (the probes' default) and GET alike: a status line and no body
             exchange.sendResponseHeaders(200, -1);
             lastAnsweredAtMs.set(System.currentTimeMillis());
         } catch (IOException e) {
             // the prober gave up on a held request and closed the connection: nothing to answer to
         }
+    }
+
+    /** Every answer from now on takes {@code millis} (a slow backend: the documents' "1 s response time"). */
+    void answerAfter(long millis) {
+        answerDelayMs = millis;
     }
 
     /** Stops answering (connections are still accepted); returns the wall-clock instant it took effect. */

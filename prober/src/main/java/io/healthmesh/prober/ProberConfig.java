@@ -4,10 +4,12 @@ import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.probe.ProbeSource;
 import io.healthmesh.contract.Topics;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,12 +41,13 @@ import static java.util.Objects.requireNonNull;
  * @param bufferCapacity results held while Kafka is away before the oldest are dropped
  * @param eventLoopThreads threads of the probe engine's event loop
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
+ * @param probeSource the probes' source address and L4 marker (docs/CONFIGURATION.md, for allow-listing)
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka) {
+                           Map<String, String> kafka, ProbeSource probeSource) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -87,7 +90,11 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                             + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
             new Setting("event.loop.threads", "<available processors>", "1..256",
-                    "Threads of the probe engine's Netty event loop."));
+                    "Threads of the probe engine's Netty event loop."),
+            new Setting("probe.source.address", null, "an IP address of this host",
+                    "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
+            new Setting("l4.marker", "", "0-64 printable ASCII characters",
+                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000)."));
 
     public ProberConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -99,6 +106,18 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(userAgent, "userAgent");
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
+        probeSource = probeSource == null ? ProbeSource.NONE : probeSource;
+    }
+
+    /** A config without a probe source address or L4 marker (the shape before they existed). */
+    public ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
+                        String registryUserInfo, String region, String proberId, Topics topics,
+                        String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
+                        String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
+                        Map<String, String> kafka) {
+        this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
+                httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
+                eventLoopThreads, kafka, ProbeSource.NONE);
     }
 
     /**
@@ -137,6 +156,10 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 : Arrays.stream(denyText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
         int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
+        List<String> sourceProblems = new ArrayList<>();
+        ProbeSource source = ProbeSources.read(r.optional("probe.source.address"), r.optional("l4.marker"),
+                sourceProblems);
+        sourceProblems.forEach(r::problem);
         Map<String, String> kafka = r.kafka();
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
@@ -146,7 +169,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
-                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka);
+                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
+                source);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */

@@ -90,7 +90,7 @@ public final class ProberWorker implements AutoCloseable {
             ProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
-                    .withEventLoopThreads(config.eventLoopThreads()), null);
+                    .withEventLoopThreads(config.eventLoopThreads()), null, config.probeSource());
             started.push(engine);
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
                     config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);

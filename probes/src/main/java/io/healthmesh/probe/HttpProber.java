@@ -25,10 +25,17 @@ final class HttpProber implements Prober {
     private final TlsContexts tls;
     private final AddressGate gate;
 
+    private final ProbeSource source;
+
     HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate) {
+        this(config, tls, gate, ProbeSource.NONE);
+    }
+
+    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate, ProbeSource source) {
         this.config = config;
         this.tls = tls;
         this.gate = gate;
+        this.source = source;
     }
 
     @Override
@@ -39,7 +46,8 @@ final class HttpProber implements Prober {
             return;
         }
         ExpectedStatuses expected = ExpectedStatuses.parse(spec.expectedStatuses());
-        String host = spec.host() != null && !spec.host().isBlank() ? spec.host() : probe.target().address();
+        // the domain: http.host, or 001's custom "host" header; none: the target's address (003)
+        String host = spec.domain() != null && !spec.domain().isBlank() ? spec.domain() : probe.target().address();
         boolean https = probe.target().protocol() == Protocol.HTTPS;
         String path = spec.path() == null || spec.path().isEmpty() ? "/" : spec.path();
         connect(probe, new HttpHop(https, host, address, probe.target().port(), path), expected, 0);
@@ -49,11 +57,11 @@ final class HttpProber implements Prober {
         probe.beginHop();
         probe.phase(hop.tls() ? "connecting, then TLS handshake" : "connecting");
         HttpResponseHandler handler = new HttpResponseHandler(probe, hop, expected,
-                HttpRequests.build(hop, probe.target().http(), config.userAgent()),
+                HttpRequests.build(hop, probe.target().http(), config.userAgent(), sendsHost(probe, hop)),
                 config.maxBodyBytes(), redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
-        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
+        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer, source.bindAddress()).connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
@@ -63,6 +71,16 @@ final class HttpProber implements Prober {
             probe.connected();
             probe.phase(hop.tls() ? "TLS handshake" : "awaiting response");
         });
+    }
+
+    /** False only for 002's rule: no configured domain, so the request to the target itself carries no Host. */
+    private static boolean sendsHost(ProbeContext probe, HttpHop hop) {
+        return !(probe.target().profile().omitsHostWithoutDomain() && probe.target().http().domain() == null
+                && hop.host().equals(probe.target().address()));
+    }
+
+    int maxRedirects() {
+        return config.maxRedirects();
     }
 
     /** Called by the handler on a redirect status with a Location, with redirects on. */

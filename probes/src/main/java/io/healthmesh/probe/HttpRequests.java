@@ -27,6 +27,11 @@ final class HttpRequests {
     }
 
     static FullHttpRequest build(HttpHop hop, HttpSpec spec, String userAgent) {
+        return build(hop, spec, userAgent, true);
+    }
+
+    /** {@code withHost} false leaves the Host header out (ALIBABA_NLB without a domain, 002). */
+    static FullHttpRequest build(HttpHop hop, HttpSpec spec, String userAgent, boolean withHost) {
         io.netty.handler.codec.http.HttpMethod method = spec.method() == HttpMethod.GET
                 ? io.netty.handler.codec.http.HttpMethod.GET : io.netty.handler.codec.http.HttpMethod.HEAD;
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, hop.path(), Unpooled.EMPTY_BUFFER);
@@ -35,8 +40,10 @@ final class HttpRequests {
                 request.headers().set(checked("header name", header.getKey()), checked("header " + header.getKey(), header.getValue()));
             }
         }
+        if (withHost) {
+            request.headers().set(HttpHeaderNames.HOST, hop.authority());
+        }
         request.headers()
-                .set(HttpHeaderNames.HOST, hop.authority())
                 .set(HttpHeaderNames.USER_AGENT, userAgent)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         if (!request.headers().contains(HttpHeaderNames.ACCEPT)) {

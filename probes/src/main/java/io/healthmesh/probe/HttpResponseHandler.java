@@ -106,7 +106,9 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
         }
         probe.httpStatus(status);
         String location = response.headers().get(HttpHeaderNames.LOCATION);
-        if (probe.target().http().followRedirects() && isRedirect(status) && location != null) {
+        boolean judgeThisOne = probe.target().profile().judgesLastResponseAtRedirectLimit()
+                && redirectsFollowed >= prober.maxRedirects();
+        if (probe.target().http().followRedirects() && isRedirect(status) && location != null && !judgeThisOne) {
             handedOff = true;
             prober.followRedirect(probe, hop, location, expected, redirectsFollowed, ctx.channel());
             return;

@@ -50,10 +50,22 @@ public final class NettyProbeEngine implements ProbeEngine {
      *              to create one of {@code config.eventLoopThreads()} threads and shut it down on {@link #close()}
      */
     public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group) {
-        return create(config, group, new JdkHostResolver(config.resolverThreads(), config.maxPendingResolutions()));
+        return create(config, group, ProbeSource.NONE);
+    }
+
+    /** {@link #create(ProbeEngineConfig, EventLoopGroup)} with a source address and an L4 marker. */
+    public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, ProbeSource source) {
+        return create(config, group, new JdkHostResolver(config.resolverThreads(), config.maxPendingResolutions()),
+                source);
     }
 
     static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver) {
+        return create(config, group, resolver, ProbeSource.NONE);
+    }
+
+    static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver,
+                                   ProbeSource source) {
+        requireNonNull(source, "source");
         requireNonNull(config, "config");
         requireNonNull(resolver, "resolver");
         warmUp();
@@ -62,15 +74,15 @@ public final class NettyProbeEngine implements ProbeEngine {
                 new DefaultThreadFactory("healthmesh-probe", true), NioIoHandler.newFactory()) : group;
         AddressGate gate = new AddressGate(resolver, new DenyList(config.denyList()));
         Map<Protocol, Prober> probers = new EnumMap<>(Protocol.class);
-        probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes()));
-        HttpProber http = new HttpProber(config, new TlsContexts(), gate);
+        probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source));
+        HttpProber http = new HttpProber(config, new TlsContexts(), gate, source);
         probers.put(Protocol.HTTP, http);
         probers.put(Protocol.HTTPS, http);
         IcmpPinger pinger = new IcmpPinger(config.icmpSocket(), config.maxOutstandingEchoes());
         pinger.start(); // native loading here, never on an event loop; sockets still open on first use
         IcmpProber icmp = new IcmpProber(pinger);
         probers.put(Protocol.ICMP, icmp);
-        probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent()));
+        probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source));
         return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate), pinger);
     }
 

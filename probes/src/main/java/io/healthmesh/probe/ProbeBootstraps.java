@@ -1,5 +1,8 @@
 package io.healthmesh.probe;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
@@ -22,8 +25,17 @@ final class ProbeBootstraps {
     private ProbeBootstraps() {
     }
 
+    private static Bootstrap bound(Bootstrap bootstrap, InetAddress bind) {
+        return bind == null ? bootstrap : bootstrap.localAddress(new InetSocketAddress(bind, 0));
+    }
+
     static Bootstrap tcp(ProbeContext probe, ChannelHandler handler) {
-        return new Bootstrap()
+        return tcp(probe, handler, null);
+    }
+
+    /** {@code bind}: the source address ({@link ProbeSource#bindAddress()}), or {@code null} for the system's. */
+    static Bootstrap tcp(ProbeContext probe, ChannelHandler handler, InetAddress bind) {
+        return bound(new Bootstrap(), bind)
                 .group(probe.loop())
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.SO_LINGER, 0)
@@ -35,7 +47,11 @@ final class ProbeBootstraps {
     }
 
     static Bootstrap udp(ProbeContext probe, ChannelHandler handler) {
-        return new Bootstrap()
+        return udp(probe, handler, null);
+    }
+
+    static Bootstrap udp(ProbeContext probe, ChannelHandler handler, InetAddress bind) {
+        return bound(new Bootstrap(), bind)
                 .group(probe.loop())
                 .channel(NioDatagramChannel.class)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES).maxMessagesPerRead(1))

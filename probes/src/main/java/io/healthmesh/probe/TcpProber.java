@@ -1,5 +1,7 @@
 package io.healthmesh.probe;
 
+import io.netty.buffer.Unpooled;
+
 import io.healthmesh.core.target.TcpSpec;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -17,9 +19,15 @@ import java.net.InetSocketAddress;
 final class TcpProber implements Prober {
 
     private final int maxResponseBytes;
+    private final ProbeSource source;
 
     TcpProber(int maxResponseBytes) {
+        this(maxResponseBytes, ProbeSource.NONE);
+    }
+
+    TcpProber(int maxResponseBytes, ProbeSource source) {
         this.maxResponseBytes = maxResponseBytes;
+        this.source = source;
     }
 
     @Override
@@ -34,7 +42,7 @@ final class TcpProber implements Prober {
             }
         };
         probe.phase("connecting");
-        ChannelFuture connect = ProbeBootstraps.tcp(probe, handler)
+        ChannelFuture connect = ProbeBootstraps.tcp(probe, handler, source.bindAddress())
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {
@@ -43,7 +51,12 @@ final class TcpProber implements Prober {
                 return;
             }
             probe.connected();
-            if (!spec.hasPayload()) {
+            byte[] marker = source.markerBytes();
+            if (!spec.hasPayload() && marker != null) {
+                // 000's "HEALTH CHECK" mark: written once connected; the verdict is still the connect
+                f.channel().writeAndFlush(Unpooled.wrappedBuffer(marker))
+                        .addListener(w -> probe.succeed("connected, marker sent"));
+            } else if (!spec.hasPayload()) {
                 probe.succeed("connected");
             } else {
                 probe.phase(spec.expect() == null ? "sending payload" : "awaiting expected response");

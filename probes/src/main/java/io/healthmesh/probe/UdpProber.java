@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
  * UDP, on a <em>connected</em> datagram channel so that the kernel reports an ICMP port-unreachable for the
  * port as a {@code PortUnreachableException} ({@code PORT_UNREACHABLE}).
  * <ul>
- *   <li>payload mode: sends the request; success only when a datagram containing the expected response comes
- *       back before the deadline; any other datagram is {@code UNEXPECTED_RESPONSE}.</li>
+ *   <li>payload mode: sends the request (UTF-8 text, or bytes given in hex); success only when a datagram
+ *       containing (or, with {@code exactMatch}, equal to) the expected response comes back before the deadline;
+ *       any other datagram is {@code UNEXPECTED_RESPONSE}.</li>
  *   <li>port mode: an ICMP echo to the host must succeed first; then a datagram goes to the port and silence
  *       until the deadline is a success. Linux rate-limits ICMP errors, so under load a closed port can look
  *       open: payload mode is the reliable one.</li>
@@ -25,27 +26,36 @@ final class UdpProber implements Prober {
 
     private final IcmpProber icmp;
     private final byte[] portModePayload;
+    private final InetAddress bind;
 
     UdpProber(IcmpProber icmp, String userAgent) {
+        this(icmp, userAgent, ProbeSource.NONE);
+    }
+
+    /** Port mode sends the L4 marker when one is set, else the user agent. */
+    UdpProber(IcmpProber icmp, String userAgent, ProbeSource source) {
         this.icmp = icmp;
-        this.portModePayload = userAgent.getBytes(StandardCharsets.US_ASCII);
+        byte[] marker = source.markerBytes();
+        this.portModePayload = marker != null ? marker : userAgent.getBytes(StandardCharsets.US_ASCII);
+        this.bind = source.bindAddress();
     }
 
     @Override
     public void probe(ProbeContext probe, InetAddress address) {
         UdpSpec spec = probe.target().udp();
         if (spec.mode() == UdpMode.PAYLOAD) {
-            send(probe, address, spec.request() == null ? new byte[0] : spec.request().getBytes(StandardCharsets.UTF_8),
-                    spec.expectedResponse(), false);
+            send(probe, address, spec.request() == null ? new byte[0] : spec.requestBytes(),
+                    spec.expectedBytes(), spec.exactMatch(), false);
         } else {
-            byte[] payload = spec.request() == null ? portModePayload : spec.request().getBytes(StandardCharsets.UTF_8);
-            icmp.ping(probe, address, reply -> send(probe, address, payload, null, true));
+            byte[] payload = spec.request() == null ? portModePayload : spec.requestBytes();
+            icmp.ping(probe, address, reply -> send(probe, address, payload, null, false, true));
         }
     }
 
-    private void send(ProbeContext probe, InetAddress address, byte[] payload, String expected, boolean portMode) {
-        UdpResponseHandler handler = new UdpResponseHandler(probe, expected);
-        ChannelFuture connect = ProbeBootstraps.udp(probe, handler)
+    private void send(ProbeContext probe, InetAddress address, byte[] payload, byte[] expected, boolean exact,
+                      boolean portMode) {
+        UdpResponseHandler handler = new UdpResponseHandler(probe, expected, exact);
+        ChannelFuture connect = ProbeBootstraps.udp(probe, handler, bind)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {

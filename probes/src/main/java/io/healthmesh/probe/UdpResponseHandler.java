@@ -6,7 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 
-import java.nio.charset.StandardCharsets;
 
 /**
  * Judges the first datagram that comes back: success when it contains the expected response (or when none is
@@ -17,11 +16,19 @@ final class UdpResponseHandler extends SimpleChannelInboundHandler<DatagramPacke
 
     private final ProbeContext probe;
     private final ByteWindow window;
+    private final byte[] exact;
 
+    /** Text that a datagram must contain ({@code null}: any datagram passes). */
     UdpResponseHandler(ProbeContext probe, String expected) {
+        this(probe, expected == null ? null : expected.getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+    }
+
+    /** {@code expected} null: any datagram passes; {@code exactMatch}: the datagram must equal it. */
+    UdpResponseHandler(ProbeContext probe, byte[] expected, boolean exactMatch) {
         this.probe = probe;
-        this.window = expected == null ? null
-                : new ByteWindow(ProbeBootstraps.MAX_DATAGRAM_BYTES, expected.getBytes(StandardCharsets.UTF_8));
+        this.exact = expected != null && exactMatch ? expected : null;
+        this.window = expected == null || exactMatch ? null
+                : new ByteWindow(ProbeBootstraps.MAX_DATAGRAM_BYTES, expected);
     }
 
     @Override
@@ -31,7 +38,16 @@ final class UdpResponseHandler extends SimpleChannelInboundHandler<DatagramPacke
         }
         ByteBuf content = packet.content();
         probe.bytesRead(content.readableBytes());
-        if (window == null) {
+        if (exact != null) {
+            byte[] got = new byte[content.readableBytes()];
+            content.getBytes(content.readerIndex(), got);
+            if (java.util.Arrays.equals(got, exact)) {
+                probe.succeed("UDP response equals the expected " + exact.length + " bytes");
+            } else {
+                probe.finish(Outcome.UNEXPECTED_RESPONSE, "UDP response of " + got.length
+                        + " bytes is not the expected " + exact.length + " bytes");
+            }
+        } else if (window == null) {
             probe.succeed("UDP response of " + content.readableBytes() + " bytes");
         } else if (window.append(content)) {
             probe.succeed("UDP response contains expected text");

@@ -63,6 +63,24 @@ class UdpProberTest {
     }
 
     @Test
+    void hexPayloadsAreDecodedAndExactMatchNeedsTheWholeDatagram() throws Exception {
+        try (UdpResponder responder = new UdpResponder(request -> "PONG " + request)) {
+            // "PING" and "PONG PING" written as hex bytes, as a DNS or QUIC probe would be
+            ProbeReport hex = run(udp(responder.port(), Targets.GENEROUS_MS,
+                    new UdpSpec(UdpMode.PAYLOAD, "50494e47", "504f4e472050494e47", true, true)));
+            assertThat(hex.outcome()).as(hex.detail()).isEqualTo(Outcome.SUCCESS);
+            assertThat(responder.lastRequest).isEqualTo("PING");
+            ProbeReport part = run(udp(responder.port(), Targets.GENEROUS_MS,
+                    new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG", false, true)));
+            assertThat(part.outcome()).as("exact: a datagram that only contains it fails")
+                    .isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+            ProbeReport contains = run(udp(responder.port(), Targets.GENEROUS_MS,
+                    new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG", false, false)));
+            assertThat(contains.outcome()).isEqualTo(Outcome.SUCCESS);
+        }
+    }
+
+    @Test
     void payloadModeSilenceIsTimeout() throws Exception {
         try (UdpResponder responder = new UdpResponder(request -> null)) {
             ProbeReport report = run(udp(responder.port(), 700, new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG")));

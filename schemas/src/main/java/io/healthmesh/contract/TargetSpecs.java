@@ -4,6 +4,7 @@ import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
@@ -38,7 +39,8 @@ public final class TargetSpecs {
                 Protocol.valueOf(d.getProtocol().name()), d.getIntervalMs(), d.getTimeoutMs(),
                 d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
-                QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast());
+                QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
+                TargetProfile.valueOf(d.getProfile().name()));
     }
 
     /**
@@ -88,6 +90,8 @@ public final class TargetSpecs {
                         .setMode(io.healthmesh.schema.UdpMode.valueOf(s.udp().mode().name()))
                         .setRequest(s.udp().request())
                         .setExpectedResponse(s.udp().expectedResponse())
+                        .setHex(s.udp().hex())
+                        .setExactMatch(s.udp().exactMatch())
                         .build() : null)
                 .setTcp(s.protocol() == Protocol.TCP && s.tcp().hasPayload()
                         ? TcpCheck.newBuilder().setSend(s.tcp().send()).setExpect(s.tcp().expect()).build()
@@ -95,6 +99,7 @@ public final class TargetSpecs {
                 .setRegions(new ArrayList<>(s.regions()))
                 .setQuorum(io.healthmesh.schema.QuorumPolicy.valueOf(s.quorum().name()))
                 .setQuorumAtLeast(s.quorumAtLeast())
+                .setProfile(io.healthmesh.schema.TargetProfile.valueOf(s.profile().name()))
                 .build();
     }
 
@@ -109,7 +114,8 @@ public final class TargetSpecs {
 
     private static UdpSpec udp(UdpCheck u) {
         return u == null ? UdpSpec.DEFAULTS
-                : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse());
+                : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse(),
+                        u.getHex(), u.getExactMatch());
     }
 
     private static TcpSpec tcp(TcpCheck t) {

@@ -109,10 +109,10 @@ class RejectedInputTest {
     void definitionsThatBreakTheRules() {
         TargetDefinition zero = TargetSpecs.toAvro(WEB);
         zero.setHealthyThreshold(0);
-        zero.setTimeoutMs(9_000);
+        zero.setTimeoutMs(61_000);
         TestRecord<byte[], byte[]> r = rejectedFor(true, utf8("web-1"), definitionBytes(zero), "INVALID_DEFINITION");
         assertThat(header(r, RejectedHeaders.DETAIL)).contains("healthyThreshold: 0 (expected: 1..10)")
-                .contains("timeoutMs: 9000 (expected: at most intervalMs = 5000)");
+                .contains("timeoutMs: 61000 (expected: 100..60000)");
         TestRecord<byte[], byte[]> mismatch = rejectedFor(true, utf8("other"), definitionBytes(TargetSpecs.toAvro(WEB)),
                 "INVALID_DEFINITION");
         assertThat(header(mismatch, RejectedHeaders.DETAIL)).isEqualTo("id: web-1 (expected: the record key other)");

@@ -2,7 +2,9 @@ package io.healthmesh.cli.demo;
 
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.ProfileTable;
 import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
@@ -34,6 +36,10 @@ import java.util.Properties;
  *   <li>group {@code demo-fragile}: {@code fragile-http} and {@code fragile-tcp}, both down together for
  *       {@value #FRAGILE_DOWN_S} s every {@value #FRAGILE_UP_S} + {@value #FRAGILE_DOWN_S} s, so the group
  *       fails open.</li>
+ *   <li>group {@code demo-profiles}: one target per product profile (docs/PROFILES.md), each at its product's
+ *       defaults: {@code clb-web} (TENCENT_CLB, HTTP), {@code edgeone-tcp} (TENCENT_EDGEONE, TCP every 30 s, healthy
+ *       after one success so that it shows within the first minute), {@code nlb-udp} (ALIBABA_NLB, UDP payload) and
+ *       {@code ga-web} (ALIBABA_GA, HTTP GET expecting 200).</li>
  * </ul>
  * Ports are remembered in the data directory, so a restart on it probes the same addresses and the targets keep their
  * generation (and their state).
@@ -107,7 +113,18 @@ public final class DemoBackends implements AutoCloseable {
                 spec("udp-echo", "demo-services", ports.get("udp"), Protocol.UDP)
                         .withUdp(new UdpSpec(UdpMode.PAYLOAD, UDP_PAYLOAD, UDP_PAYLOAD)),
                 spec("fragile-http", "demo-fragile", http, Protocol.HTTP).withHttp(httpGet("/fragile")),
-                spec("fragile-tcp", "demo-fragile", ports.get("tcp.fragile"), Protocol.TCP));
+                spec("fragile-tcp", "demo-fragile", ports.get("tcp.fragile"), Protocol.TCP),
+                profiled("clb-web", TargetProfile.TENCENT_CLB, http, Protocol.HTTP),
+                profiled("edgeone-tcp", TargetProfile.TENCENT_EDGEONE, ports.get("tcp"), Protocol.TCP)
+                        .withThresholds(1, 2),
+                profiled("nlb-udp", TargetProfile.ALIBABA_NLB, ports.get("udp"), Protocol.UDP)
+                        .withUdp(new UdpSpec(UdpMode.PAYLOAD, UDP_PAYLOAD, UDP_PAYLOAD)),
+                profiled("ga-web", TargetProfile.ALIBABA_GA, http, Protocol.HTTP));
+    }
+
+    /** A target of {@code profile} with every field at that product's defaults. */
+    private static TargetSpec profiled(String id, TargetProfile profile, int port, Protocol protocol) {
+        return ProfileTable.of(profile).newSpec(id, "demo-profiles", "127.0.0.1", port, protocol);
     }
 
     /** One line per target for the banner: what it probes and when it fails. */
@@ -121,6 +138,10 @@ public final class DemoBackends implements AutoCloseable {
         return switch (id) {
             case "web-flaky" -> flaky.describe() + " (503 while down)";
             case "fragile-http", "fragile-tcp" -> fragile.describe() + ", together: the group fails open";
+            case "clb-web" -> "TENCENT_CLB defaults: every 5 s, DETECTING 5 s x 3";
+            case "edgeone-tcp" -> "TENCENT_EDGEONE defaults: every 30 s, fixed delay";
+            case "nlb-udp" -> "ALIBABA_NLB: payload mode";
+            case "ga-web" -> "ALIBABA_GA defaults: GET, 200 only, every 2 s, timeout 3 s";
             default -> up.describe();
         };
     }

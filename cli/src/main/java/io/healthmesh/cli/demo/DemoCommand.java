@@ -177,7 +177,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.println();
             out.println("Demo targets (interval " + DemoBackends.INTERVAL_MS / 1000 + " s, timeout "
                     + DemoBackends.TIMEOUT_MS + " ms, thresholds " + DemoBackends.THRESHOLD + "/"
-                    + DemoBackends.THRESHOLD + "):");
+                    + DemoBackends.THRESHOLD + "; the demo-profiles group at each product's defaults):");
             backends.describe().forEach(out::println);
         }
         out.println();

@@ -3,8 +3,10 @@ package io.healthmesh.cli.targets;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.ProfileTable;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
@@ -18,17 +20,18 @@ import java.util.Set;
 
 /**
  * Turns one target object of a file into a {@link TargetSpec}: field names as in the Avro contract
- * ({@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the contract's defaults
- * (SPEC section 5) for absent fields, unknown fields and wrong types reported, never guessed.
+ * ({@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the defaults of the target's
+ * {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong types reported, never guessed.
  */
 final class TargetNodeReader {
 
     static final Set<String> TARGET_FIELDS = new LinkedHashSet<>(List.of("id", "group", "address", "port",
             "protocol", "intervalMs", "timeoutMs", "healthyThreshold", "unhealthyThreshold", "enabled", "weight",
-            "labels", "http", "udp", "tcp", "regions", "quorum", "quorumAtLeast"));
+            "labels", "http", "udp", "tcp", "regions", "quorum", "quorumAtLeast", "profile"));
     static final Set<String> HTTP_FIELDS = new LinkedHashSet<>(List.of("method", "path", "host",
             "expectedStatuses", "followRedirects", "headers", "bodyContains", "tlsVerify"));
-    static final Set<String> UDP_FIELDS = new LinkedHashSet<>(List.of("mode", "request", "expectedResponse"));
+    static final Set<String> UDP_FIELDS = new LinkedHashSet<>(List.of("mode", "request", "expectedResponse", "hex",
+            "exactMatch"));
     static final Set<String> TCP_FIELDS = new LinkedHashSet<>(List.of("send", "expect"));
 
     private TargetNodeReader() {
@@ -43,25 +46,31 @@ final class TargetNodeReader {
         TargetFields f = new TargetFields("", node, problems);
         f.rejectUnknown(TARGET_FIELDS);
         Protocol protocol = f.enumValue("protocol", Protocol.class, null);
+        TargetProfile profile = f.enumValue("profile", TargetProfile.class, TargetProfile.GENERIC);
+        // every absent field takes the profile's default (docs/PROFILES.md); GENERIC's are SPEC section 5's
+        ProfileTable p = ProfileTable.of(profile);
+        int healthy = f.integer("healthyThreshold", p.defaultHealthyThreshold());
         TargetSpec spec = new TargetSpec(
                 f.string("id", null),
                 f.string("group", TargetSpec.DEFAULT_GROUP),
                 f.string("address", null),
                 f.integer("port", TargetSpec.DEFAULT_PORT),
                 protocol,
-                f.integer("intervalMs", TargetSpec.DEFAULT_INTERVAL_MS),
-                f.integer("timeoutMs", TargetSpec.DEFAULT_TIMEOUT_MS),
-                f.integer("healthyThreshold", TargetSpec.DEFAULT_HEALTHY_THRESHOLD),
-                f.integer("unhealthyThreshold", TargetSpec.DEFAULT_UNHEALTHY_THRESHOLD),
+                f.integer("intervalMs", p.defaultIntervalMs()),
+                f.integer("timeoutMs", p.defaultTimeoutMs()),
+                healthy,
+                // a product with one threshold for both directions (003) takes the healthy one when unset
+                f.integer("unhealthyThreshold", p.oneThreshold() ? healthy : p.defaultUnhealthyThreshold()),
                 f.bool("enabled", true),
                 f.integer("weight", TargetSpec.DEFAULT_WEIGHT),
                 f.stringMap("labels"),
-                http(f.section("http")),
-                udp(f.section("udp")),
+                http(f.section("http"), p),
+                udp(f.section("udp"), p),
                 tcp(f.section("tcp")),
                 f.strings("regions", List.of()),
                 f.enumValue("quorum", QuorumPolicy.class, QuorumPolicy.MAJORITY),
-                f.integer("quorumAtLeast", 1));
+                f.integer("quorumAtLeast", 1),
+                profile);
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.isLayer7()) {
@@ -82,12 +91,12 @@ final class TargetNodeReader {
                 + expected + ")");
     }
 
-    private static HttpSpec http(TargetFields f) {
+    private static HttpSpec http(TargetFields f, ProfileTable p) {
+        HttpSpec d = p.defaultHttp();
         if (f == null) {
-            return null;
+            return d;
         }
         f.rejectUnknown(HTTP_FIELDS);
-        HttpSpec d = HttpSpec.DEFAULTS;
         return new HttpSpec(
                 f.enumValue("method", HttpMethod.class, d.method()),
                 f.string("path", d.path()),
@@ -99,13 +108,14 @@ final class TargetNodeReader {
                 f.bool("tlsVerify", d.tlsVerify()));
     }
 
-    private static UdpSpec udp(TargetFields f) {
+    private static UdpSpec udp(TargetFields f, ProfileTable p) {
         if (f == null) {
-            return null;
+            return p.defaultUdp();
         }
         f.rejectUnknown(UDP_FIELDS);
-        return new UdpSpec(f.enumValue("mode", UdpMode.class, UdpSpec.DEFAULTS.mode()),
-                f.string("request", null), f.string("expectedResponse", null));
+        return new UdpSpec(f.enumValue("mode", UdpMode.class, p.defaultUdpMode()),
+                f.string("request", null), f.string("expectedResponse", null), f.bool("hex", false),
+                f.bool("exactMatch", false));
     }
 
     private static TcpSpec tcp(TargetFields f) {

@@ -3,10 +3,13 @@ package io.healthmesh.cli.window;
 import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.targets.TargetFileReader;
 import io.healthmesh.core.target.DetectionWindow;
+import io.healthmesh.core.target.ProfileTable;
 import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.core.target.WorkedExample;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,10 +36,16 @@ public final class WindowCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     Source source;
 
-    @Option(names = "--response-time", paramLabel = "DURATION", defaultValue = "0ms",
-            converter = DurationConverter.class,
-            description = "How long an answering L7 probe takes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--response-time", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long an answering probe takes at a fixed delay (default: 0ms; with --profile alone, "
+                    + "the document's example: 1s).")
     Duration responseTime;
+
+    @Option(names = "--profile", paramLabel = "PROFILE",
+            description = "GENERIC, TENCENT_CLB, TENCENT_EDGEONE, ALIBABA_NLB or ALIBABA_GA: absent flags take that "
+                    + "product's defaults; with no timing flag, the document's worked examples are printed "
+                    + "(docs/PROFILES.md).")
+    TargetProfile profile;
 
     /** Either a file or flags. */
     static final class Source {
@@ -47,28 +56,37 @@ public final class WindowCommand implements Callable<Integer> {
         Timing timing;
     }
 
-    /** Timing given on the command line; absent flags take the defaults of SPEC section 5. */
+    /** Timing given on the command line; absent flags take the profile's defaults (GENERIC: SPEC section 5). */
     static final class Timing {
         @Option(names = "--protocol", paramLabel = "PROTOCOL", description = "TCP, UDP, HTTP, HTTPS or ICMP (default: HTTP).")
         Protocol protocol = Protocol.HTTP;
 
         @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
-                description = "Probe interval (default: 5s).")
-        Duration interval = Duration.ofMillis(TargetSpec.DEFAULT_INTERVAL_MS);
+                description = "Probe interval (default: the profile's; GENERIC 5s).")
+        Duration interval;
 
         @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-                description = "Probe timeout (default: 2s).")
-        Duration timeout = Duration.ofMillis(TargetSpec.DEFAULT_TIMEOUT_MS);
+                description = "Probe timeout (default: the profile's; GENERIC 2s).")
+        Duration timeout;
 
-        @Option(names = "--healthy-threshold", paramLabel = "N", description = "Successes in a row (default: 3).")
-        int healthyThreshold = TargetSpec.DEFAULT_HEALTHY_THRESHOLD;
+        @Option(names = "--healthy-threshold", paramLabel = "N",
+                description = "Successes in a row (default: the profile's; GENERIC 3).")
+        Integer healthyThreshold;
 
-        @Option(names = "--unhealthy-threshold", paramLabel = "N", description = "Failures in a row (default: 3).")
-        int unhealthyThreshold = TargetSpec.DEFAULT_UNHEALTHY_THRESHOLD;
+        @Option(names = "--unhealthy-threshold", paramLabel = "N",
+                description = "Failures in a row (default: the profile's; GENERIC 3).")
+        Integer unhealthyThreshold;
     }
 
     @Override
     public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (profile != null && (source == null || source.file == null && source.timing == null)
+                && !ProfileTable.of(profile).examples().isEmpty()) {
+            printExamples(out, profile, responseTime);
+            out.flush();
+            return 0;
+        }
         List<TargetSpec> specs;
         if (source != null && source.file != null) {
             TargetFileReader.Batch batch = TargetFileReader.read(List.of(source.file), System.in);
@@ -77,21 +95,38 @@ public final class WindowCommand implements Callable<Integer> {
             }
             specs = batch.specs();
         } else {
-            specs = List.of(fromFlags(source == null || source.timing == null ? new Timing() : source.timing));
+            specs = List.of(fromFlags(source == null || source.timing == null ? new Timing() : source.timing,
+                    profile == null ? TargetProfile.GENERIC : profile));
         }
-        PrintWriter out = spec.commandLine().getOut();
+        Duration answer = responseTime == null ? Duration.ZERO : responseTime;
         for (TargetSpec s : specs) {
-            print(out, s, responseTime);
+            print(out, s, answer);
         }
         out.flush();
         return 0;
     }
 
-    static TargetSpec fromFlags(Timing t) {
-        TargetSpec s = TargetSpec.of("(flags)", TargetSpec.DEFAULT_GROUP, "127.0.0.1", TargetSpec.DEFAULT_PORT,
-                        t.protocol)
-                .withTiming(toIntMillis(t.interval), toIntMillis(t.timeout))
-                .withThresholds(t.healthyThreshold, t.unhealthyThreshold);
+    /** The document's worked examples under {@code profile}, each with the document's figures beside ours. */
+    static void printExamples(PrintWriter out, TargetProfile profile, Duration responseTime) {
+        for (WorkedExample example : ProfileTable.of(profile).examples()) {
+            TargetSpec s = example.toSpec(profile, profile + " example", "127.0.0.1", TargetSpec.DEFAULT_PORT);
+            Duration answer = responseTime != null ? responseTime : Duration.ofMillis(example.responseMs());
+            out.printf("%s, worked example (%s): %s to UNHEALTHY, %s to HEALTHY with %s answers%n", profile,
+                    example.source(), DetectionWindow.seconds(example.toUnhealthyMs()),
+                    DetectionWindow.seconds(example.toHealthyMs()), DetectionWindow.seconds(example.responseMs()));
+            print(out, s, answer);
+        }
+    }
+
+    static TargetSpec fromFlags(Timing t, TargetProfile profile) {
+        ProfileTable p = ProfileTable.of(profile);
+        int healthy = t.healthyThreshold != null ? t.healthyThreshold : p.defaultHealthyThreshold();
+        int unhealthy = t.unhealthyThreshold != null ? t.unhealthyThreshold
+                : p.oneThreshold() ? healthy : p.defaultUnhealthyThreshold();
+        TargetSpec s = p.newSpec("(flags)", TargetSpec.DEFAULT_GROUP, "127.0.0.1", TargetSpec.DEFAULT_PORT, t.protocol)
+                .withTiming(t.interval != null ? toIntMillis(t.interval) : p.defaultIntervalMs(),
+                        t.timeout != null ? toIntMillis(t.timeout) : p.defaultTimeoutMs())
+                .withThresholds(healthy, unhealthy);
         List<Violation> violations = TargetValidator.validate(s);
         if (!violations.isEmpty()) {
             throw new BadInputException("the timing is not valid",
@@ -120,7 +155,8 @@ public final class WindowCommand implements Callable<Integer> {
         out.printf("%s  %s  interval %s, timeout %s, healthyThreshold %d, unhealthyThreshold %d (%s)%n",
                 s.id(), s.protocol(), DetectionWindow.seconds(s.intervalMs()), DetectionWindow.seconds(s.timeoutMs()),
                 s.healthyThreshold(), s.unhealthyThreshold(),
-                s.protocol().isLayer7() ? "L7, fixed delay" : "L4, fixed rate");
+                s.fixedDelay() ? (s.protocol().isLayer7() ? "L7, fixed delay" : "fixed delay under " + s.profile())
+                        : "L4, fixed rate");
         out.printf("  to UNHEALTHY: %-8s %s%n", DetectionWindow.seconds(w.toUnhealthy().toMillis()),
                 w.unhealthyFormula());
         out.printf("  to HEALTHY:   %-8s %s%n", DetectionWindow.seconds(w.toHealthy().toMillis()), w.healthyFormula());

@@ -26,6 +26,8 @@ class DemoBackendsTest {
             assertThat(targets.stream().filter(t -> t.group().equals("demo-fragile")).map(TargetSpec::id))
                     .containsExactlyInAnyOrder("fragile-http", "fragile-tcp");
             assertThat(backends.describe()).anySatisfy(line -> assertThat(line).contains("web-flaky", "up 20 s / down 12 s"));
+            assertThat(targets.stream().map(TargetSpec::profile).collect(Collectors.toSet()))
+                    .as("one target per profile").containsExactlyInAnyOrder(io.healthmesh.core.target.TargetProfile.values());
         }
     }
 

@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DemoIT {
 
     private static final List<String> TARGETS =
-            List.of("web-home", "web-flaky", "tcp-service", "udp-echo", "fragile-http", "fragile-tcp");
+            List.of("web-home", "web-flaky", "tcp-service", "udp-echo", "fragile-http", "fragile-tcp",
+                    "clb-web", "edgeone-tcp", "nlb-udp", "ga-web");
     /** Long enough for one full down-and-up of web-flaky (20 s up, 12 s down) plus the stack's start. */
     private static final Duration FIRST_RUN = Duration.ofSeconds(80);
     private static final Duration PATIENCE = Duration.ofSeconds(150);

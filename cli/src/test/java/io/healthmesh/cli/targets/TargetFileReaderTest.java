@@ -92,7 +92,7 @@ class TargetFileReaderTest {
         assertThat(batch.errors()).containsExactly(
                 "t.yaml: target a: intervall: unknown field (expected one of: id, group, address, port, protocol, "
                         + "intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, "
-                        + "udp, tcp, regions, quorum, quorumAtLeast)",
+                        + "udp, tcp, regions, quorum, quorumAtLeast, profile)",
                 "t.yaml: target a: http.paht: unknown field (expected one of: method, path, host, expectedStatuses, "
                         + "followRedirects, headers, bodyContains, tlsVerify)");
     }
@@ -127,7 +127,7 @@ class TargetFileReaderTest {
         assertThat(batch.errors()).containsExactly(
                 "t.yaml: target bad: unhealthyThreshold: 0 (expected: 1..10)",
                 "t.yaml: target bad: http.path: \"nope\" (expected: starts with '/', 1..80 characters of letters,"
-                        + " digits and -/.%?#&=_~)",
+                        + " digits and -/.%?#&=_;~!()*[]@$^:',+)",
                 "t.yaml: target #3: id: null (expected: non-empty)",
                 "t.yaml: target #3: udp.request: null (expected: 1..500 characters in PAYLOAD mode)",
                 "t.yaml: target #3: udp.expectedResponse: null (expected: 1..500 characters in PAYLOAD mode)");

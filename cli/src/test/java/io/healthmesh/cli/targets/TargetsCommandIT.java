@@ -65,26 +65,30 @@ class TargetsCommandIT {
         CliRun apply = run("targets", "apply", "-f", EXAMPLES.toString());
         assertThat(apply.exitCode()).as(apply.err()).isZero();
         assertThat(apply.out()).contains("shop-web-1", "created",
-                "applied 8 target(s) in " + topics.targets() + ": 8 created, 0 updated, 0 unchanged");
+                "applied 12 target(s) in " + topics.targets() + ": 12 created, 0 updated, 0 unchanged");
 
         // what reached the topic decodes with a plain serde, keyed by id
         Map<String, byte[]> raw = topicContents();
         assertThat(raw).containsOnlyKeys("shop-web-1", "shop-api-1", "shop-db-1", "shop-cache-1", "dns-1",
-                "syslog-1", "gateway-1", "shop-web-2");
+                "syslog-1", "gateway-1", "shop-web-2", "clb-web-1", "edgeone-origin-1", "nlb-udp-1", "ga-endpoint-1");
         try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig())) {
             TargetDefinition db = serde.deserializer().deserialize(topics.targets(), raw.get("shop-db-1"));
             assertThat(db.getPort()).isEqualTo(5432);
             assertThat(db.getIntervalMs()).isEqualTo(2000);
+            TargetDefinition ga = serde.deserializer().deserialize(topics.targets(), raw.get("ga-endpoint-1"));
+            assertThat(ga.getProfile()).isEqualTo(io.healthmesh.schema.TargetProfile.ALIBABA_GA);
+            assertThat(ga.getTimeoutMs()).as("GA's fixed timeout, filled from the profile").isEqualTo(3000);
+            assertThat(ga.getIntervalMs()).isEqualTo(2000);
         }
 
         CliRun list = run("targets", "list");
         assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("shop-db-1", "gateway-1", "8 target(s)");
+        assertThat(list.out()).contains("shop-db-1", "gateway-1", "12 target(s)");
         assertThat(run("targets", "list", "--group", "shop-db").out()).contains("shop-db-1", "shop-cache-1",
                 "2 target(s)").doesNotContain("gateway-1");
 
         CliRun again = run("targets", "apply", "-f", EXAMPLES.toString());
-        assertThat(again.out()).contains("8 unchanged");
+        assertThat(again.out()).contains("12 unchanged");
     }
 
     @Test
@@ -119,9 +123,8 @@ class TargetsCommandIT {
         CliRun run = run("targets", "apply", "-f", file.toString());
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains(
-                "error: 6 problem(s) found; nothing was applied",
+                "error: 5 problem(s) found; nothing was applied",
                 file + ": target bad-1: intervalMs: 50 (expected: 100..600000)",
-                file + ": target bad-1: timeoutMs: 2000 (expected: at most intervalMs = 50)",
                 file + ": target bad-1: http.path: \"x\"",
                 file + ": target bad-2: colour: unknown field",
                 file + ": target bad-2: udp.request: null (expected: 1..500 characters in PAYLOAD mode)",
@@ -141,8 +144,8 @@ class TargetsCommandIT {
         CliRun delete = run("targets", "delete", "dns-1", "gateway-1");
         assertThat(delete.exitCode()).isZero();
         assertThat(delete.out()).contains("deleted 2 target(s)");
-        assertThat(topicContents()).doesNotContainKeys("dns-1", "gateway-1").hasSize(6);
-        assertThat(run("targets", "list").out()).contains("6 target(s)").doesNotContain("gateway-1");
+        assertThat(topicContents()).doesNotContainKeys("dns-1", "gateway-1").hasSize(10);
+        assertThat(run("targets", "list").out()).contains("10 target(s)").doesNotContain("gateway-1");
 
         assertThat(run("targets", "delete", "nope", "--ignore-missing").exitCode()).isZero();
     }

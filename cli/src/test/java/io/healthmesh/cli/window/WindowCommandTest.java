@@ -55,7 +55,8 @@ class WindowCommandTest {
 
     @Test
     void invalidTimingIsBadInputWithTheRule() {
-        CliRun run = CliRun.of("window", "--interval", "1s", "--timeout", "2s", "--healthy-threshold", "11");
+        CliRun run = CliRun.of("window", "--protocol", "TCP", "--interval", "1s", "--timeout", "2s",
+                "--healthy-threshold", "11");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("error: the timing is not valid",
                 "--timeout (ms): 2000 (expected: at most intervalMs = 1000)",

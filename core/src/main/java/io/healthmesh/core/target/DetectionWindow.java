@@ -41,7 +41,8 @@ public record DetectionWindow(Duration toUnhealthy, String unhealthyFormula, Dur
             throw new IllegalArgumentException("responseTime: " + responseTime + " (expected: 0 or more)");
         }
         long interval = spec.intervalMs();
-        if (spec.protocol().isLayer7()) {
+        if (spec.fixedDelay()) {
+            String kind = spec.protocol().isLayer7() ? "L7 fixed delay" : "fixed delay under " + spec.profile();
             long timeout = spec.timeoutMs();
             long answer = responseTime.toMillis();
             int down = spec.unhealthyThreshold();
@@ -51,11 +52,11 @@ public record DetectionWindow(Duration toUnhealthy, String unhealthyFormula, Dur
             return new DetectionWindow(Duration.ofMillis(toUnhealthy),
                     "timeout x unhealthyThreshold + interval x (unhealthyThreshold - 1) = "
                             + seconds(timeout) + " x " + down + " + " + seconds(interval) + " x " + (down - 1)
-                            + " = " + seconds(toUnhealthy) + " (L7 fixed delay, every probe times out)",
+                            + " = " + seconds(toUnhealthy) + " (" + kind + ", every probe times out)",
                     Duration.ofMillis(toHealthy),
                     "responseTime x healthyThreshold + interval x (healthyThreshold - 1) = "
                             + seconds(answer) + " x " + up + " + " + seconds(interval) + " x " + (up - 1)
-                            + " = " + seconds(toHealthy) + " (L7 fixed delay, every probe answers in "
+                            + " = " + seconds(toHealthy) + " (" + kind + ", every probe answers in "
                             + seconds(answer) + ")");
         }
         long toUnhealthy = interval * (spec.unhealthyThreshold() - 1);

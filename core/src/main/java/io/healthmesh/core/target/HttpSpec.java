@@ -25,4 +25,12 @@ public record HttpSpec(HttpMethod method, String path, String host, List<String>
         expectedStatuses = List.copyOf(expectedStatuses);
         headers = Map.copyOf(headers);
     }
+
+    /**
+     * The domain sent as Host and SNI: {@code host}, or else a {@code host} entry of the custom headers (which the
+     * validator accepts only under TENCENT_EDGEONE, 001's "custom HOST"), or {@code null} for none.
+     */
+    public String domain() {
+        return host != null ? host : ProfileRules.hostHeader(headers);
+    }
 }

@@ -47,11 +47,14 @@ public final class ProbeFingerprint {
                     c.text(h.bodyContains()).number(h.tlsVerify() ? 1 : 0);
                 }
                 case UDP -> c.text(spec.udp().mode() == null ? null : spec.udp().mode().name())
-                        .text(spec.udp().request()).text(spec.udp().expectedResponse());
+                        .text(spec.udp().request()).text(spec.udp().expectedResponse())
+                        .number(spec.udp().hex() ? 1 : 0).number(spec.udp().exactMatch() ? 1 : 0);
                 case TCP -> c.text(spec.tcp().send()).text(spec.tcp().expect());
                 case ICMP -> { }
             }
         }
+        // a profile changes how the probe is made and scheduled
+        c.text(spec.profile() == null ? null : spec.profile().name());
         return fold(c.hash());
     }
 

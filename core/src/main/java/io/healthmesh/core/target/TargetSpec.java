@@ -12,7 +12,7 @@ public record TargetSpec(String id, String group, String address, int port, Prot
                          int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                          boolean enabled, int weight, Map<String, String> labels,
                          HttpSpec http, UdpSpec udp, TcpSpec tcp,
-                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast) {
+                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
 
     public static final String DEFAULT_GROUP = "default";
     public static final int DEFAULT_PORT = 80;
@@ -29,6 +29,30 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         udp = udp == null ? UdpSpec.DEFAULTS : udp;
         tcp = tcp == null ? TcpSpec.CONNECT_ONLY : tcp;
         quorum = quorum == null ? QuorumPolicy.MAJORITY : quorum;
+        profile = profile == null ? TargetProfile.GENERIC : profile;
+    }
+
+    /** A {@link TargetProfile#GENERIC} spec (the shape before profiles existed). */
+    public TargetSpec(String id, String group, String address, int port, Protocol protocol,
+                      int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
+                      boolean enabled, int weight, Map<String, String> labels,
+                      HttpSpec http, UdpSpec udp, TcpSpec tcp,
+                      List<String> regions, QuorumPolicy quorum, int quorumAtLeast) {
+        this(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold,
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, TargetProfile.GENERIC);
+    }
+
+    /**
+     * True when the next probe starts {@code interval} after the last one ended (HTTP/HTTPS always; every protocol
+     * under a profile whose document gives one formula for every kind); false for a fixed rate (SPEC section 5).
+     */
+    public boolean fixedDelay() {
+        return protocol != null && (protocol.isLayer7() || profile.everyKindFixedDelay());
+    }
+
+    public TargetSpec withProfile(TargetProfile newProfile) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile);
     }
 
     /** A spec with every default of SPEC section 5, for tests and the demo. */
@@ -40,42 +64,42 @@ public record TargetSpec(String id, String group, String address, int port, Prot
 
     public TargetSpec withTiming(int intervalMs, int timeoutMs) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withThresholds(int healthy, int unhealthy) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
-                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withGroup(String newGroup) {
         return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withHttp(HttpSpec newHttp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withUdp(UdpSpec newUdp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withTcp(TcpSpec newTcp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast);
+                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile);
     }
 
     public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile);
     }
 
     /** True when this target should be probed by a prober of {@code region}. */

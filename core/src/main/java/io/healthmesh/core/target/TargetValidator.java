@@ -31,8 +31,6 @@ public final class TargetValidator {
     public static final int MAX_HEADERS = 8;
     public static final int MAX_PAYLOAD_LENGTH = 500;
 
-    /** 003's path character set: letters, digits and {@code -/.%?#&=}, plus {@code _~} (unreserved in RFC 3986). */
-    private static final Pattern PATH = Pattern.compile("/[A-Za-z0-9\\-/.%?#&=_~]*");
     private static final Pattern STATUS_CLASS = Pattern.compile("[1-5][xX][xX]");
     private static final Pattern STATUS_CODE = Pattern.compile("[1-5][0-9][0-9]");
     /** RFC 9110 token: the characters a header field name may have. */
@@ -60,22 +58,18 @@ public final class TargetValidator {
         } else if (spec.protocol() != Protocol.ICMP) {
             range(out, "port", spec.port(), 1, 65_535);
         }
-        range(out, "intervalMs", spec.intervalMs(), MIN_INTERVAL_MS, MAX_INTERVAL_MS);
-        range(out, "timeoutMs", spec.timeoutMs(), MIN_TIMEOUT_MS, MAX_TIMEOUT_MS);
-        if (spec.timeoutMs() > spec.intervalMs()) {
-            out.add(Violation.of("timeoutMs", Integer.toString(spec.timeoutMs()),
-                    "at most intervalMs = " + spec.intervalMs()));
-        }
-        range(out, "healthyThreshold", spec.healthyThreshold(), 1, MAX_THRESHOLD);
-        range(out, "unhealthyThreshold", spec.unhealthyThreshold(), 1, MAX_THRESHOLD);
+        // interval, timeout and thresholds: the ranges of the target's profile (GENERIC: SPEC section 5)
+        ProfileRules.checkTiming(out, spec);
         range(out, "weight", spec.weight(), 0, MAX_WEIGHT);
         if (spec.protocol() != null) {
             switch (spec.protocol()) {
-                case HTTP, HTTPS -> checkHttp(out, spec.http());
+                case HTTP, HTTPS -> checkHttp(out, spec.http(), spec.profile());
                 case UDP -> checkUdp(out, spec.udp());
                 case TCP -> checkTcp(out, spec.tcp());
                 case ICMP -> { }
             }
+            // the product's own rules (protocols, methods, statuses, payloads): none beyond these under GENERIC
+            ProfileRules.checkProduct(out, spec);
         }
         checkRegions(out, spec);
         DefinitionBounds.check(out, spec);
@@ -113,11 +107,11 @@ public final class TargetValidator {
         }
     }
 
-    private static void checkHttp(List<Violation> out, HttpSpec http) {
+    private static void checkHttp(List<Violation> out, HttpSpec http, TargetProfile profile) {
         String path = http.path();
-        if (path == null || path.isEmpty() || path.length() > MAX_PATH_LENGTH || !PATH.matcher(path).matches()) {
-            out.add(Violation.of("http.path", show(path),
-                    "starts with '/', 1.." + MAX_PATH_LENGTH + " characters of letters, digits and -/.%?#&=_~"));
+        if (path == null || path.isEmpty() || path.length() > MAX_PATH_LENGTH
+                || !ProfileRules.pathMatches(profile, path)) {
+            out.add(Violation.of("http.path", show(path), ProfileRules.pathExpectation(profile)));
         }
         if (http.method() == null) {
             out.add(Violation.of("http.method", "null", "HEAD or GET"));
@@ -133,7 +127,7 @@ public final class TargetValidator {
                 out.add(Violation.of("http.expectedStatuses", show(status), "1xx..5xx or a code 100..599"));
             }
         }
-        checkHeaders(out, http.headers());
+        checkHeaders(out, http.headers(), ProfileRules.hostHeaderAllowed(profile));
         if (http.bodyContains() != null && http.bodyContains().length() > MAX_PAYLOAD_LENGTH) {
             out.add(Violation.of("http.bodyContains", http.bodyContains().length() + " characters",
                     "at most " + MAX_PAYLOAD_LENGTH));
@@ -144,14 +138,14 @@ public final class TargetValidator {
         }
     }
 
-    private static void checkHeaders(List<Violation> out, Map<String, String> headers) {
+    private static void checkHeaders(List<Violation> out, Map<String, String> headers, boolean hostAllowed) {
         if (headers.size() > MAX_HEADERS) {
             out.add(Violation.of("http.headers", headers.size() + " headers", "at most " + MAX_HEADERS));
         }
         headers.keySet().stream().sorted().forEach(name -> {
             String field = "http.headers[" + escape(name) + "]";
             String value = headers.get(name);
-            if (name.toLowerCase(Locale.ROOT).equals("host")) {
+            if (name.toLowerCase(Locale.ROOT).equals("host") && !hostAllowed) {
                 out.add(Violation.of(field, show(value), "no Host header here; set http.host"));
             } else if (!TOKEN.matcher(name).matches()) {
                 out.add(Violation.of(field, "name " + show(name), "a token: letters, digits and !#$%&'*+-.^_`|~"));
@@ -174,6 +168,7 @@ public final class TargetValidator {
             payload(out, "udp.request", udp.request(), false);
             payload(out, "udp.expectedResponse", udp.expectedResponse(), false);
         }
+        UdpPayloadRules.check(out, udp);
     }
 
     private static void checkTcp(List<Violation> out, TcpSpec tcp) {

@@ -166,9 +166,19 @@ class TargetValidatorTest {
     }
 
     @Test
-    void timeoutIsNotAboveTheInterval() {
+    void aFixedRateProbesTimeoutIsNotAboveTheInterval() {
         assertThat(messages(TCP.withTiming(1_000, 1_001)))
                 .containsExactly("timeoutMs: 1001 (expected: at most intervalMs = 1000)");
+        assertThat(messages(UDP.withTiming(1_000, 1_001)))
+                .containsExactly("timeoutMs: 1001 (expected: at most intervalMs = 1000)");
+    }
+
+    @Test
+    void aFixedDelayProbesTimeoutMayExceedTheInterval() {
+        // SPEC section 5: the next probe waits for this one to end, so nothing overlaps (003: 2 s with 3 s)
+        assertThat(messages(HTTP.withTiming(2_000, 3_000))).isEmpty();
+        assertThat(messages(withProtocol(HTTP, Protocol.HTTPS).withTiming(2_000, 3_000))).isEmpty();
+        assertThat(messages(TCP.withTiming(2_000, 3_000).withProfile(TargetProfile.ALIBABA_GA))).isEmpty();
     }
 
     @Test
@@ -192,7 +202,7 @@ class TargetValidatorTest {
     @Test
     void httpPathStartsWithSlash() {
         assertThat(messages(HTTP.withHttp(httpPath("health")))).containsExactly(
-                "http.path: \"health\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_~)");
+                "http.path: \"health\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_;~!()*[]@$^:',+)");
     }
 
     @Test
@@ -200,14 +210,14 @@ class TargetValidatorTest {
         String path = "/" + "a".repeat(80);
         assertThat(messages(HTTP.withHttp(httpPath(path)))).containsExactly(
                 "http.path: \"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" (81 characters) "
-                        + "(expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_~)");
+                        + "(expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_;~!()*[]@$^:',+)");
     }
 
     @Test
     void httpPathUsesTheAllowedCharacterSetOnly() {
         assertThat(messages(HTTP.withHttp(httpPath("/health?probe=1&x=%20#top_~")))).isEmpty();
         assertThat(messages(HTTP.withHttp(httpPath("/he alth")))).containsExactly(
-                "http.path: \"/he alth\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_~)");
+                "http.path: \"/he alth\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_;~!()*[]@$^:',+)");
     }
 
     @Test
@@ -354,11 +364,10 @@ class TargetValidatorTest {
                 "port: 0 (expected: 1..65535)",
                 "intervalMs: 50 (expected: 100..600000)",
                 "timeoutMs: 70000 (expected: 100..60000)",
-                "timeoutMs: 70000 (expected: at most intervalMs = 50)",
                 "healthyThreshold: 0 (expected: 1..10)",
                 "unhealthyThreshold: 11 (expected: 1..10)",
                 "weight: 101 (expected: 0..100)",
-                "http.path: \"x\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_~)",
+                "http.path: \"x\" (expected: starts with '/', 1..80 characters of letters, digits and -/.%?#&=_;~!()*[]@$^:',+)",
                 "http.host: \"bad host\" (expected: a host name)",
                 "http.expectedStatuses: [] (expected: at least one of 1xx..5xx or a code 100..599)",
                 "http.headers[Host]: \"h\" (expected: no Host header here; set http.host)",

@@ -27,7 +27,10 @@ import static java.util.Objects.requireNonNull;
  *   <li>L7 (HTTP, HTTPS) runs at a <b>fixed delay</b>: the next probe is planned {@code interval} after the
  *       last one ended. When the in-flight bound is reached it waits in a FIFO for the next free slot
  *       (counted as delayed) and its lag shows the wait.</li>
- *   <li>The first start is jittered uniformly in {@code [0, jitterFraction x interval]}.</li>
+ *   <li>Under a profile whose document gives one formula for every kind (TENCENT_EDGEONE, ALIBABA_GA) every
+ *       protocol runs at a fixed delay ({@link TargetSpec#fixedDelay()}).</li>
+ *   <li>The first start is jittered uniformly in {@code [0, jitterFraction x interval]}; under TENCENT_CLB it
+ *       comes one interval later, so that DETECTING lasts {@code interval x healthyThreshold} (000).</li>
  * </ul>
  *
  * <p>{@link #schedule}, {@link #remove} and {@link #removeAll} are thread-safe and take effect before they
@@ -137,8 +140,10 @@ public final class ProbeScheduler implements AutoCloseable {
     }
 
     private long firstDelayNanos(TargetSpec spec) {
-        double spread = jitterFraction * TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
-        return (long) (random.getAsDouble() * spread);
+        long interval = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
+        long jitter = (long) (random.getAsDouble() * jitterFraction * interval);
+        // 000: a new backend stays DETECTING for interval x healthyThreshold, so its first probe waits one interval
+        return spec.profile().firstProbeAfterOneInterval() ? interval + jitter : jitter;
     }
 
     // --- used by ScheduledTarget ---

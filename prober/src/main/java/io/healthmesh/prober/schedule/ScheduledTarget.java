@@ -46,7 +46,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         this.spec = spec;
         this.generation = ProbeFingerprint.of(spec);
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
-        this.fixedRate = !spec.protocol().isLayer7();
+        this.fixedRate = !spec.fixedDelay();
     }
 
     /** True when {@code next} probes the same thing on the same timing, so the running schedule stays. */
