@@ -42,12 +42,13 @@ import static java.util.Objects.requireNonNull;
  * @param bufferCapacity results held while Kafka is away before the oldest are dropped
  * @param eventLoopThreads threads of the probe engine's event loop
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
+ * @param resilience how the prober keeps its own trouble from voting against targets (INCONCLUSIVE, shedding, DNS)
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka) {
+                           Map<String, String> kafka, ProberResilience resilience) {
 
     /** One setting: its key, default (null = required or absent), range and meaning. */
     public record Setting(String key, String defaultValue, String range, String doc) {
@@ -94,7 +95,12 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                             + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
             new Setting("event.loop.threads", "<available processors>", "1..256",
-                    "Threads of the probe engine's Netty event loop."));
+                    "Threads of the probe engine's Netty event loop."),
+            new Setting("inconclusive.fraction", Double.toString(ProberResilience.DEFAULT_INCONCLUSIVE_FRACTION),
+                    "above 0, at most 1",
+                    "A probe that started later than fraction x min(interval, timeout) after its plan, or whose event"
+                            + " loop stalled that long while it ran, and that timed out or failed with ERROR, is"
+                            + " INCONCLUSIVE (late-start, loop-stall) instead of a failure."));
 
     private static final Set<String> KEYS = Set.copyOf(SETTINGS.stream().map(Setting::key).toList());
 
@@ -106,6 +112,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(topics, "topics");
         requireNonNull(httpHost, "httpHost");
         requireNonNull(userAgent, "userAgent");
+        requireNonNull(resilience, "resilience");
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
     }
@@ -146,6 +153,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 : Arrays.stream(denyText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
         int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
         int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
+        ProberResilience resilience = ProberResilience.read(r);
         Map<String, String> kafka = new TreeMap<>();
         Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
         settings.keySet().stream()
@@ -163,7 +171,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         }
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
-                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka);
+                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
+                resilience);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -197,7 +206,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 + ", http=" + httpHost + ":" + httpPort + ", maxInFlight=" + maxInFlight
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
-                + ", kafka keys=" + kafka.keySet() + "]";
+                + ", " + resilience + ", kafka keys=" + kafka.keySet() + "]";
     }
 
     private static String defaultProberId() {
@@ -215,7 +224,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     }
 
     /** Reads settings and gathers every problem so that one error lists them all. */
-    private static final class Reader {
+    static final class Reader {
         private final Map<String, String> settings;
         private final List<String> problems = new ArrayList<>();
 

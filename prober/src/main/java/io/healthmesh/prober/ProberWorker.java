@@ -90,14 +90,15 @@ public final class ProberWorker implements AutoCloseable {
             ProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
-                    .withEventLoopThreads(config.eventLoopThreads()), null);
+                    .withEventLoopThreads(config.eventLoopThreads())
+                    .withStallFraction(config.resilience().inconclusiveFraction()), null);
             started.push(engine);
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
                     config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);
             started.push(timer::stop);
             ProbeScheduler scheduler = new ProbeScheduler(engine, new CountingPublisher(metrics, publisher), timer,
                     Ticker.system(), Clock.systemUTC(), () -> ThreadLocalRandom.current().nextDouble(),
-                    config.maxInFlight(), config.jitterFraction());
+                    config.maxInFlight(), config.jitterFraction(), config.resilience().inconclusiveFraction());
             started.push(scheduler);
 
             AvroSerde<TargetDefinition> definitionSerde =

@@ -117,6 +117,15 @@ class ProberConfigTest {
         expectProblem("basic.auth.credentials.source", "SASL",
                 "basic.auth.credentials.source: SASL (expected: URL or USER_INFO)");
         expectProblem("deny.list", "10.0.0.0/33", "deny.list: ");
+        expectProblem("inconclusive.fraction", "0", "inconclusive.fraction: 0 (expected: above 0, at most 1)");
+        expectProblem("inconclusive.fraction", "1.1", "inconclusive.fraction: 1.1 (expected: above 0, at most 1)");
+    }
+
+    @Test
+    void inconclusiveFractionDefaultsToAQuarterAndIsRead() {
+        assertThat(ProberConfig.from(minimal()).resilience().inconclusiveFraction()).isEqualTo(0.25);
+        assertThat(ProberConfig.from(with("inconclusive.fraction", "0.5")).resilience().inconclusiveFraction())
+                .isEqualTo(0.5);
     }
 
     private static void expectProblem(String key, String value, String message) {

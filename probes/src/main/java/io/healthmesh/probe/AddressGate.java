@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 
 import java.net.InetAddress;
@@ -11,7 +12,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Resolution plus deny list: the only way a probe gets an address to send to. The name is resolved off the
  * event loop; the resolved address is checked against the deny list, so that no packet leaves for a denied
- * destination ({@code BLOCKED_BY_POLICY}); a name that does not resolve ends the probe with {@code DNS_FAILURE}.
+ * destination ({@code BLOCKED_BY_POLICY}); a name that does not resolve ends the probe with {@code DNS_FAILURE}, a
+ * resolver too busy to try ({@link ResolverBusyException}) with {@code INCONCLUSIVE}.
  * Used for the target and again for every HTTP redirect hop to another host.
  */
 final class AddressGate {
@@ -34,6 +36,11 @@ final class AddressGate {
             resolution = CompletableFuture.failedFuture(e);
         }
         resolution.whenComplete((address, failure) -> probe.execute(() -> {
+            if (failure != null && busy(failure)) {
+                probe.finish(Outcome.INCONCLUSIVE, InconclusiveCause.QUEUE_FULL.detail(
+                        "cannot resolve " + host + ": " + FailureClassifier.detail(failure)));
+                return;
+            }
             if (failure != null) {
                 probe.finish(Outcome.DNS_FAILURE, "cannot resolve " + host + ": " + FailureClassifier.detail(failure));
                 return;
@@ -46,9 +53,18 @@ final class AddressGate {
             try {
                 next.run(address);
             } catch (RuntimeException e) {
-                probe.fail(e);
+                probe.internalError(e);
             }
         }));
+    }
+
+    private static boolean busy(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ResolverBusyException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void close() {

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The JDK's resolver (so {@code /etc/hosts}, {@code nsswitch} and the JVM's DNS cache apply) run on a small
  * pool of its own threads, because {@link InetAddress#getByName} blocks and must never run on an event loop.
- * IP literals are parsed without a lookup. The wait queue is bounded; a full queue fails the resolution.
+ * IP literals are parsed without a lookup. The wait queue is bounded; a full queue fails the resolution with a
+ * {@link ResolverBusyException}.
  */
 final class JdkHostResolver implements HostResolver {
 
@@ -46,7 +47,7 @@ final class JdkHostResolver implements HostResolver {
                 }
             });
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new UnknownHostException(host + ": resolver saturated ("
+            result.completeExceptionally(new ResolverBusyException(host + ": resolver saturated ("
                     + pool.getQueue().size() + " resolutions waiting)"));
         }
         return result;

@@ -21,10 +21,13 @@ import static java.util.Objects.requireNonNull;
  * @param maxPendingResolutions name resolutions that may wait for a resolver thread; more are {@code DNS_FAILURE}
  * @param maxOutstandingEchoes ICMP echoes in flight at once; more are {@code ERROR} at once
  * @param icmpSocket which ICMP socket kind to use: ping sockets, raw sockets, or the first that the system allows
+ * @param stallFraction share of {@code min(interval, timeout)} an event loop may stall while a probe runs before
+ *     that probe's timeout or error is {@code INCONCLUSIVE} ({@code loop-stall}); above 0, at most 1
  */
 public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
                                 int maxRedirects, int eventLoopThreads, int resolverThreads,
-                                int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket) {
+                                int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket,
+                                double stallFraction) {
 
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
     /** Link-local IPv4 and the AWS IPv6 metadata range: the cloud metadata services. */
@@ -37,6 +40,7 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
     public static final int DEFAULT_MAX_OUTSTANDING_ECHOES = 4096;
     /** Sequence numbers are 16 bits; half of the space keeps a late reply from matching a newer echo. */
     public static final int MAX_OUTSTANDING_ECHOES = 32_768;
+    public static final double DEFAULT_STALL_FRACTION = 0.25;
 
     public ProbeEngineConfig {
         requireNonNull(userAgent, "userAgent");
@@ -57,6 +61,9 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         check("resolverThreads", resolverThreads, 1, 256);
         check("maxPendingResolutions", maxPendingResolutions, 1, 1_000_000);
         check("maxOutstandingEchoes", maxOutstandingEchoes, 1, MAX_OUTSTANDING_ECHOES);
+        if (!(stallFraction > 0 && stallFraction <= 1)) {
+            throw new IllegalArgumentException("stallFraction: " + stallFraction + " (expected: above 0, at most 1)");
+        }
     }
 
     /** Every default: the SPEC's deny list, {@code healthmesh-healthcheck}, 16 KiB headers, 5,120 body bytes, 3 redirects. */
@@ -64,47 +71,52 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         return new ProbeEngineConfig(DEFAULT_USER_AGENT, DEFAULT_DENY_LIST, DEFAULT_MAX_HEADER_BYTES,
                 DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, Math.max(1, Runtime.getRuntime().availableProcessors()),
                 DEFAULT_RESOLVER_THREADS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
-                IcmpSocketKind.AUTO);
+                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION);
     }
 
     public ProbeEngineConfig withUserAgent(String value) {
         return new ProbeEngineConfig(value, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withDenyList(List<String> value) {
         return new ProbeEngineConfig(userAgent, value, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxHeaderBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, value, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxBodyBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, value, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxRedirects(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, value, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withEventLoopThreads(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, value,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withResolver(int threads, int maxPending) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                threads, maxPending, maxOutstandingEchoes, icmpSocket);
+                threads, maxPending, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withIcmp(IcmpSocketKind kind, int maxOutstanding) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstanding, kind);
+                resolverThreads, maxPendingResolutions, maxOutstanding, kind, stallFraction);
+    }
+
+    public ProbeEngineConfig withStallFraction(double value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, value);
     }
 
     private static void check(String name, int value, int min, int max) {

@@ -110,7 +110,9 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         TargetUpdate update = current.apply(result.value(), context.currentSystemTimeMs());
         if (update.ignored() != null) {
             metrics.ignored(update.ignored());
-            return;
+            if (!update.stateChanged()) {
+                return;
+            }
         }
         commit(update, record.timestamp());
     }

@@ -28,13 +28,15 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
 
 /**
- * Serde of the {@code target-health} store: the compact binary format, version 1. Internal state, read only by
+ * Serde of the {@code target-health} store: the compact binary format, version 2 (version 1, without the regions'
+ * inconclusive count and detail, is still read, so a store written before them restores). Internal state, read only by
  * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
  * subject per changelog topic, about 100 bytes per single-region target.
  */
 public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    static final int VERSION_WITHOUT_INCONCLUSIVE = 1;
 
     @Override
     public Serializer<TargetHealthState> serializer() {
@@ -43,7 +45,9 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
     @Override
     public Deserializer<TargetHealthState> deserializer() {
-        return (topic, data) -> BinaryFormat.decode(data, VERSION, "target-health state", TargetHealthStateSerde::read);
+        return (topic, data) -> data != null && data.length > 0 && data[0] == VERSION_WITHOUT_INCONCLUSIVE
+                ? BinaryFormat.decode(data, VERSION_WITHOUT_INCONCLUSIVE, "target-health state", in -> read(in, false))
+                : BinaryFormat.decode(data, VERSION, "target-health state", in -> read(in, true));
     }
 
     private static void write(DataOutputStream out, TargetHealthState s) throws IOException {
@@ -87,10 +91,12 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             out.writeLong(r.lastResultAtMs());
             out.writeLong(r.lastHeardAtMs());
             out.writeBoolean(r.stale());
+            out.writeInt(r.inconclusiveInARow());
+            writeNullableString(out, r.lastInconclusiveDetail());
         }
     }
 
-    private static TargetHealthState read(DataInputStream in) throws IOException {
+    private static TargetHealthState read(DataInputStream in, boolean withInconclusive) throws IOException {
         String id = in.readUTF();
         String group = in.readUTF();
         boolean enabled = in.readBoolean();
@@ -122,8 +128,14 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             String region = in.readUTF();
             HealthStateMachine machine = new HealthStateMachine(in.readLong(), readEnum(in, HealthStatus.class),
                     in.readInt(), in.readInt());
-            regions.put(region, new RegionState(region, machine, readEnum(in, Outcome.class), in.readLong(),
-                    in.readLong(), in.readBoolean()));
+            Outcome lastOutcome = readEnum(in, Outcome.class);
+            long lastResultAt = in.readLong();
+            long lastHeardAt = in.readLong();
+            boolean regionStale = in.readBoolean();
+            int inconclusive = withInconclusive ? in.readInt() : 0;
+            String inconclusiveDetail = withInconclusive ? readNullableString(in) : null;
+            regions.put(region, new RegionState(region, machine, lastOutcome, lastResultAt, lastHeardAt, regionStale,
+                    inconclusive, inconclusiveDetail));
         }
         return new TargetHealthState(spec, status, previous, since, stale, watchSince, last, regions);
     }

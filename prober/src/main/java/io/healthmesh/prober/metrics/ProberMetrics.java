@@ -1,5 +1,6 @@
 package io.healthmesh.prober.metrics;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.prober.schedule.CompletedProbe;
@@ -34,6 +35,7 @@ public final class ProberMetrics {
     private final DistributionDataPoint schedulingLag;
     private final Map<SkipReason, CounterDataPoint> skipped = new EnumMap<>(SkipReason.class);
     private final CounterDataPoint delayed;
+    private final Map<InconclusiveCause, CounterDataPoint> inconclusive = new EnumMap<>(InconclusiveCause.class);
     private final CounterDataPoint bufferDropped;
     private final CounterDataPoint publishFailures;
     private final Counter rejected;
@@ -63,6 +65,12 @@ public final class ProberMetrics {
         for (SkipReason reason : SkipReason.values()) {
             skipped.put(reason, skippedCounter.labelValues(reason.name()));
         }
+        Counter inconclusiveCounter = Counter.builder().name("healthmesh_prober_inconclusive")
+                .help("INCONCLUSIVE results (the prober's own trouble, not the target's), by cause.")
+                .labelNames("cause").register(registry);
+        for (InconclusiveCause cause : InconclusiveCause.values()) {
+            inconclusive.put(cause, inconclusiveCounter.labelValues(cause.label()));
+        }
         delayed = Counter.builder().name("healthmesh_prober_probes_delayed")
                 .help("Fixed-delay probes that waited for a free in-flight slot.").register(registry);
         bufferDropped = Counter.builder().name("healthmesh_prober_buffer_dropped")
@@ -90,7 +98,12 @@ public final class ProberMetrics {
 
     public void completed(CompletedProbe probe) {
         Protocol protocol = probe.target().protocol();
-        probes.get(protocol).get(probe.report().outcome()).inc();
+        Outcome outcome = probe.report().outcome();
+        probes.get(protocol).get(outcome).inc();
+        if (outcome == Outcome.INCONCLUSIVE) {
+            inconclusive.get(InconclusiveCause.ofDetail(probe.report().detail())
+                    .orElse(InconclusiveCause.INTERNAL_ERROR)).inc();
+        }
         latency.get(protocol).observe(probe.report().latencyMicros() / 1e6);
         schedulingLag.observe(probe.schedulingLagMicros() / 1e6);
     }
