@@ -66,7 +66,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static final int DEFAULT_BUFFER_CAPACITY = 10_000;
 
     /** Every key this role accepts besides {@code kafka.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(
+    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
             new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>",
                     "Schema registry URL (required)."),
@@ -95,12 +95,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                             + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
             new Setting("event.loop.threads", "<available processors>", "1..256",
-                    "Threads of the probe engine's Netty event loop."),
-            new Setting("inconclusive.fraction", Double.toString(ProberResilience.DEFAULT_INCONCLUSIVE_FRACTION),
-                    "above 0, at most 1",
-                    "A probe that started later than fraction x min(interval, timeout) after its plan, or whose event"
-                            + " loop stalled that long while it ran, and that timed out or failed with ERROR, is"
-                            + " INCONCLUSIVE (late-start, loop-stall) instead of a failure."));
+                    "Threads of the probe engine's Netty event loop.")),
+            ProberResilience.SETTINGS.stream()).toList();
 
     private static final Set<String> KEYS = Set.copyOf(SETTINGS.stream().map(Setting::key).toList());
 
@@ -281,6 +277,10 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             }
             problem(key, v, expected);
             return defaultValue;
+        }
+
+        List<String> problems() {
+            return problems;
         }
 
         void problem(String key, String value, String expected) {

@@ -1,31 +1,77 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.probe.DnsConfig;
+import io.healthmesh.probe.ProbeEngineConfig;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
 /**
  * How a prober keeps its own trouble from voting against targets (SPEC section 4), read from the settings by
- * {@link ProberConfig#from}.
+ * {@link ProberConfig#from}: the INCONCLUSIVE bound and the asynchronous resolver.
  *
  * @param inconclusiveFraction share of {@code min(interval, timeout)} a probe may start late, or its event loop may
  *     stall, before its timeout or error is {@code INCONCLUSIVE}; above 0, at most 1
+ * @param dns the resolver's name servers, query timeout and cache TTLs
+ * @param dnsMaxPending name lookups in flight at once; one more is {@code INCONCLUSIVE} ({@code queue-full})
  */
-public record ProberResilience(double inconclusiveFraction) {
+public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int dnsMaxPending) {
 
     public static final double DEFAULT_INCONCLUSIVE_FRACTION = 0.25;
 
+    /** The settings this record reads, for {@link ProberConfig#SETTINGS}. */
+    static final List<ProberConfig.Setting> SETTINGS = List.of(
+            new ProberConfig.Setting("inconclusive.fraction", Double.toString(DEFAULT_INCONCLUSIVE_FRACTION),
+                    "above 0, at most 1",
+                    "A probe that started later than fraction x min(interval, timeout) after its plan, or whose event"
+                            + " loop stalled that long while it ran, and that timed out or failed with ERROR, is"
+                            + " INCONCLUSIVE (late-start, loop-stall) instead of a failure."),
+            new ProberConfig.Setting("dns.servers", "", "comma-separated IPs, each optionally :port; empty = /etc/resolv.conf",
+                    "Name servers of the asynchronous resolver (/etc/hosts is read first either way)."),
+            new ProberConfig.Setting("dns.query.timeout.ms", Integer.toString(DnsConfig.DEFAULT_QUERY_TIMEOUT_MS),
+                    "100..60000", "Timeout of one DNS query; the probe's deadline ends a lookup sooner."),
+            new ProberConfig.Setting("dns.max.pending", Integer.toString(ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS),
+                    "1..1000000", "Name lookups in flight at once; one more is INCONCLUSIVE (queue-full)."),
+            new ProberConfig.Setting("dns.cache.max.ttl.s", Integer.toString(DnsConfig.DEFAULT_MAX_TTL_SECONDS),
+                    "0..86400", "Longest time an answer is cached (its own TTL rules when shorter)."),
+            new ProberConfig.Setting("dns.cache.negative.ttl.s", Integer.toString(DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS),
+                    "0..3600", "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached)."));
+
     public ProberResilience {
+        requireNonNull(dns, "dns");
         if (!(inconclusiveFraction > 0 && inconclusiveFraction <= 1)) {
             throw new IllegalArgumentException("inconclusive.fraction: " + inconclusiveFraction
                     + " (expected: above 0, at most 1)");
+        }
+        if (dnsMaxPending < 1 || dnsMaxPending > 1_000_000) {
+            throw new IllegalArgumentException("dns.max.pending: " + dnsMaxPending + " (expected: 1..1000000)");
         }
     }
 
     /** Every default. */
     public static ProberResilience defaults() {
-        return new ProberResilience(DEFAULT_INCONCLUSIVE_FRACTION);
+        return new ProberResilience(DEFAULT_INCONCLUSIVE_FRACTION, DnsConfig.DEFAULTS,
+                ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS);
     }
 
     static ProberResilience read(ProberConfig.Reader r) {
         double fraction = positiveFraction(r, "inconclusive.fraction", DEFAULT_INCONCLUSIVE_FRACTION);
-        return new ProberResilience(fraction);
+        String serverText = r.optional("dns.servers");
+        List<String> servers = serverText == null ? List.of()
+                : Arrays.stream(serverText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        int queryTimeout = r.integer("dns.query.timeout.ms", DnsConfig.DEFAULT_QUERY_TIMEOUT_MS, 100, 60_000);
+        int maxPending = r.integer("dns.max.pending", ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS, 1, 1_000_000);
+        int maxTtl = r.integer("dns.cache.max.ttl.s", DnsConfig.DEFAULT_MAX_TTL_SECONDS, 0, 86_400);
+        int negativeTtl = r.integer("dns.cache.negative.ttl.s", DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS, 0, 3_600);
+        DnsConfig dns = DnsConfig.DEFAULTS;
+        try {
+            dns = new DnsConfig(servers, queryTimeout, maxTtl, negativeTtl);
+        } catch (IllegalArgumentException e) {
+            r.problems().add(e.getMessage());
+        }
+        return new ProberResilience(fraction, dns, maxPending);
     }
 
     private static double positiveFraction(ProberConfig.Reader r, String key, double defaultValue) {
@@ -47,6 +93,6 @@ public record ProberResilience(double inconclusiveFraction) {
 
     @Override
     public String toString() {
-        return "inconclusiveFraction=" + inconclusiveFraction;
+        return "inconclusiveFraction=" + inconclusiveFraction + ", dns=" + dns + ", dnsMaxPending=" + dnsMaxPending;
     }
 }

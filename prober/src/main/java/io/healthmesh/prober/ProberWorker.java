@@ -91,7 +91,8 @@ public final class ProberWorker implements AutoCloseable {
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
                     .withEventLoopThreads(config.eventLoopThreads())
-                    .withStallFraction(config.resilience().inconclusiveFraction()), null);
+                    .withStallFraction(config.resilience().inconclusiveFraction())
+                    .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending()), null);
             started.push(engine);
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
                     config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);

@@ -35,10 +35,13 @@ final class AddressGate {
         } catch (RuntimeException e) {
             resolution = CompletableFuture.failedFuture(e);
         }
+        CompletableFuture<InetAddress> lookup = resolution;
+        probe.result().whenComplete((report, error) -> lookup.cancel(false)); // the deadline ends the lookup too
         resolution.whenComplete((address, failure) -> probe.execute(() -> {
-            if (failure != null && busy(failure)) {
-                probe.finish(Outcome.INCONCLUSIVE, InconclusiveCause.QUEUE_FULL.detail(
-                        "cannot resolve " + host + ": " + FailureClassifier.detail(failure)));
+            if (failure != null && (busy(failure) || FailureClassifier.isLocalTrouble(failure))) {
+                probe.finish(Outcome.INCONCLUSIVE, (busy(failure) ? InconclusiveCause.QUEUE_FULL
+                        : InconclusiveCause.INTERNAL_ERROR).detail("cannot resolve " + host + ": "
+                        + FailureClassifier.detail(failure)));
                 return;
             }
             if (failure != null) {

@@ -65,6 +65,20 @@ final class FailureClassifier {
         return null;
     }
 
+    /** True when the prober's own exhaustion (a refused task, no memory, no file descriptor) is in the chain. */
+    static boolean isLocalTrouble(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+            if (t instanceof UnknownHostException) {
+                continue; // a name server's answer wraps nothing of ours
+            }
+            if (direct(t) == Outcome.INCONCLUSIVE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A short description: the innermost message, prefixed by its type when the message alone says little. */
     static String detail(Throwable failure) {
         Throwable root = failure;

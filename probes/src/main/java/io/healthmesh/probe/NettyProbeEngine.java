@@ -53,7 +53,7 @@ public final class NettyProbeEngine implements ProbeEngine {
      *              to create one of {@code config.eventLoopThreads()} threads and shut it down on {@link #close()}
      */
     public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group) {
-        return create(config, group, new JdkHostResolver(config.resolverThreads(), config.maxPendingResolutions()));
+        return create(config, group, new NettyHostResolver(config.dns(), config.maxPendingResolutions()));
     }
 
     static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver) {
