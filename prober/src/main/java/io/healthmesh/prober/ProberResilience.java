@@ -2,6 +2,7 @@ package io.healthmesh.prober;
 
 import io.healthmesh.probe.DnsConfig;
 import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.prober.health.SheddingPolicy;
 
 import java.util.Arrays;
 import java.util.List;
@@ -10,14 +11,15 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * How a prober keeps its own trouble from voting against targets (SPEC section 4), read from the settings by
- * {@link ProberConfig#from}: the INCONCLUSIVE bound and the asynchronous resolver.
+ * {@link ProberConfig#from}: the INCONCLUSIVE bound, load shedding and the asynchronous resolver.
  *
  * @param inconclusiveFraction share of {@code min(interval, timeout)} a probe may start late, or its event loop may
  *     stall, before its timeout or error is {@code INCONCLUSIVE}; above 0, at most 1
  * @param dns the resolver's name servers, query timeout and cache TTLs
  * @param dnsMaxPending name lookups in flight at once; one more is {@code INCONCLUSIVE} ({@code queue-full})
+ * @param shedding when the prober gives its targets up because it is overloaded
  */
-public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int dnsMaxPending) {
+public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int dnsMaxPending, SheddingPolicy shedding) {
 
     public static final double DEFAULT_INCONCLUSIVE_FRACTION = 0.25;
 
@@ -37,10 +39,21 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
             new ProberConfig.Setting("dns.cache.max.ttl.s", Integer.toString(DnsConfig.DEFAULT_MAX_TTL_SECONDS),
                     "0..86400", "Longest time an answer is cached (its own TTL rules when shorter)."),
             new ProberConfig.Setting("dns.cache.negative.ttl.s", Integer.toString(DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS),
-                    "0..3600", "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached)."));
+                    "0..3600", "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached)."),
+            new ProberConfig.Setting("shed.enabled", "true", "true or false",
+                    "Whether an overloaded prober leaves its group (not ready) so that others probe its targets."),
+            new ProberConfig.Setting("shed.lag.ms", Long.toString(SheddingPolicy.DEFAULT_LAG_MS), "10..60000",
+                    "A second is bad when the timer wheel or an event loop ran a task later than this."),
+            new ProberConfig.Setting("shed.steal.percent", Double.toString(SheddingPolicy.DEFAULT_STEAL_PERCENT),
+                    "above 0, at most 100", "A second is bad when CPU steal (/proc/stat) was above this."),
+            new ProberConfig.Setting("shed.after.s", Integer.toString(SheddingPolicy.DEFAULT_AFTER_SAMPLES), "1..3600",
+                    "Bad seconds in a row before the prober sheds."),
+            new ProberConfig.Setting("shed.recover.s", Integer.toString(SheddingPolicy.DEFAULT_RECOVER_SAMPLES),
+                    "1..3600", "Good seconds in a row before a shedding prober joins again."));
 
     public ProberResilience {
         requireNonNull(dns, "dns");
+        requireNonNull(shedding, "shedding");
         if (!(inconclusiveFraction > 0 && inconclusiveFraction <= 1)) {
             throw new IllegalArgumentException("inconclusive.fraction: " + inconclusiveFraction
                     + " (expected: above 0, at most 1)");
@@ -53,7 +66,7 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
     /** Every default. */
     public static ProberResilience defaults() {
         return new ProberResilience(DEFAULT_INCONCLUSIVE_FRACTION, DnsConfig.DEFAULTS,
-                ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS);
+                ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS, SheddingPolicy.DEFAULT);
     }
 
     static ProberResilience read(ProberConfig.Reader r) {
@@ -71,28 +84,49 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
         } catch (IllegalArgumentException e) {
             r.problems().add(e.getMessage());
         }
-        return new ProberResilience(fraction, dns, maxPending);
+        String enabledText = r.optional("shed.enabled");
+        boolean shedEnabled = true;
+        if (enabledText != null) {
+            if (enabledText.equalsIgnoreCase("true") || enabledText.equalsIgnoreCase("false")) {
+                shedEnabled = Boolean.parseBoolean(enabledText);
+            } else {
+                r.problem("shed.enabled", enabledText, "true or false");
+            }
+        }
+        int lag = r.integer("shed.lag.ms", (int) SheddingPolicy.DEFAULT_LAG_MS, 10, 60_000);
+        double steal = SheddingPolicy.DEFAULT_STEAL_PERCENT;
+        String stealText = r.optional("shed.steal.percent");
+        if (stealText != null) {
+            steal = 100 * positiveFraction(r, "shed.steal.percent", stealText, SheddingPolicy.DEFAULT_STEAL_PERCENT / 100);
+        }
+        int after = r.integer("shed.after.s", SheddingPolicy.DEFAULT_AFTER_SAMPLES, 1, 3_600);
+        int recover = r.integer("shed.recover.s", SheddingPolicy.DEFAULT_RECOVER_SAMPLES, 1, 3_600);
+        return new ProberResilience(fraction, dns, maxPending, new SheddingPolicy(shedEnabled, lag, steal, after, recover));
     }
 
     private static double positiveFraction(ProberConfig.Reader r, String key, double defaultValue) {
         String raw = r.optional(key);
-        if (raw == null) {
-            return defaultValue;
-        }
+        return raw == null ? defaultValue : positiveFraction(r, key, raw, defaultValue);
+    }
+
+    /** {@code raw} as a fraction in (0, 1]; for percentages, the caller divides first (the message shows raw). */
+    private static double positiveFraction(ProberConfig.Reader r, String key, String raw, double defaultValue) {
+        boolean percent = key.endsWith(".percent");
         try {
-            double value = Double.parseDouble(raw);
+            double value = Double.parseDouble(raw) / (percent ? 100 : 1);
             if (value > 0 && value <= 1) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        r.problem(key, raw, "above 0, at most 1");
+        r.problem(key, raw, percent ? "above 0, at most 100" : "above 0, at most 1");
         return defaultValue;
     }
 
     @Override
     public String toString() {
-        return "inconclusiveFraction=" + inconclusiveFraction + ", dns=" + dns + ", dnsMaxPending=" + dnsMaxPending;
+        return "inconclusiveFraction=" + inconclusiveFraction + ", dns=" + dns + ", dnsMaxPending=" + dnsMaxPending
+                + ", shedding=" + shedding;
     }
 }
