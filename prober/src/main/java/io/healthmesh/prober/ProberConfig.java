@@ -42,12 +42,13 @@ import static java.util.Objects.requireNonNull;
  * @param eventLoopThreads threads of the probe engine's event loop
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
  * @param probeSource the probes' source address and L4 marker (docs/CONFIGURATION.md, for allow-listing)
+ * @param resilience how the prober keeps its own trouble from voting against targets (INCONCLUSIVE, shedding, DNS)
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka, ProbeSource probeSource) {
+                           Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -61,7 +62,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static final int DEFAULT_BUFFER_CAPACITY = 10_000;
 
     /** Every key this role accepts besides {@code kafka.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(
+    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
             new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>",
                     "Schema registry URL (required)."),
@@ -94,7 +95,9 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("probe.source.address", null, "an IP address of this host",
                     "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
             new Setting("l4.marker", "", "0-64 printable ASCII characters",
-                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000)."));
+                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000).")),
+            ProberResilience.SETTINGS.stream()).toList();
+
 
     public ProberConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -104,6 +107,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(topics, "topics");
         requireNonNull(httpHost, "httpHost");
         requireNonNull(userAgent, "userAgent");
+        requireNonNull(resilience, "resilience");
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
         probeSource = probeSource == null ? ProbeSource.NONE : probeSource;
@@ -160,6 +164,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         ProbeSource source = ProbeSources.read(r.optional("probe.source.address"), r.optional("l4.marker"),
                 sourceProblems);
         sourceProblems.forEach(r::problem);
+        ProberResilience resilience = ProberResilience.read(r);
         Map<String, String> kafka = r.kafka();
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
@@ -170,7 +175,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source);
+                source, resilience);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -204,7 +209,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 + ", http=" + httpHost + ":" + httpPort + ", maxInFlight=" + maxInFlight
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
-                + ", kafka keys=" + kafka.keySet() + "]";
+                + ", " + resilience + ", kafka keys=" + kafka.keySet() + "]";
     }
 
     private static String defaultProberId() {

@@ -7,6 +7,8 @@ import io.healthmesh.probe.ProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
+import io.healthmesh.prober.health.CpuSteal;
+import io.healthmesh.prober.health.SelfMonitor;
 import io.healthmesh.prober.metrics.ProberMetrics;
 import io.healthmesh.prober.publish.ResultPublisher;
 import io.healthmesh.prober.schedule.CompletedProbe;
@@ -87,17 +89,20 @@ public final class ProberWorker implements AutoCloseable {
                     metrics::bufferDropped, metrics::publishFailed).start();
             started.push(() -> publisher.close(DRAIN));
 
-            ProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
+            NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
-                    .withEventLoopThreads(config.eventLoopThreads()), null, config.probeSource());
+                    .withEventLoopThreads(config.eventLoopThreads())
+                    .withStallFraction(config.resilience().inconclusiveFraction())
+                    .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending()), null,
+                    config.probeSource());
             started.push(engine);
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
                     config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);
             started.push(timer::stop);
             ProbeScheduler scheduler = new ProbeScheduler(engine, new CountingPublisher(metrics, publisher), timer,
                     Ticker.system(), Clock.systemUTC(), () -> ThreadLocalRandom.current().nextDouble(),
-                    config.maxInFlight(), config.jitterFraction());
+                    config.maxInFlight(), config.jitterFraction(), config.resilience().inconclusiveFraction());
             started.push(scheduler);
 
             AvroSerde<TargetDefinition> definitionSerde =
@@ -110,6 +115,14 @@ public final class ProberWorker implements AutoCloseable {
             started.push(assignment);
 
             metrics.gauges(scheduler::targetCount, scheduler::inFlight, publisher::buffered);
+            CpuSteal steal = CpuSteal.system();
+            SelfMonitor monitor = new SelfMonitor(timer, config.timerTickMs(), engine::takeWorstLoopLagMicros,
+                    steal::samplePercent, config.resilience().shedding(), overloaded -> {
+                        metrics.shedChanged(overloaded);
+                        assignment.shed(overloaded);
+                    }).start();
+            started.push(monitor);
+            metrics.selfHealth(monitor);
             OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
                     assignment::ready);
             started.push(ops);
@@ -132,6 +145,15 @@ public final class ProberWorker implements AutoCloseable {
     /** True once assigned and the initial read of the assigned partitions caught up ({@code /readyz}). */
     public boolean ready() {
         return assignment.ready();
+    }
+
+    /**
+     * Drains this worker by hand ({@code true}: leave the group, give every target up, report not ready) or lets it
+     * join again ({@code false}), as the self monitor does when the prober is overloaded; the monitor's next change
+     * of verdict overrides it.
+     */
+    public void shed(boolean on) {
+        assignment.shed(on);
     }
 
     /** Ids of the targets this worker probes now. */

@@ -118,6 +118,38 @@ class ProberConfigTest {
         expectProblem("basic.auth.credentials.source", "SASL",
                 "basic.auth.credentials.source: SASL (expected: URL or USER_INFO)");
         expectProblem("deny.list", "10.0.0.0/33", "deny.list: ");
+        expectProblem("inconclusive.fraction", "0", "inconclusive.fraction: 0 (expected: above 0, at most 1)");
+        expectProblem("inconclusive.fraction", "1.1", "inconclusive.fraction: 1.1 (expected: above 0, at most 1)");
+    }
+
+    @Test
+    void dnsSettingsAreReadAndChecked() {
+        ProberConfig defaults = ProberConfig.from(minimal());
+        assertThat(defaults.resilience().dns().servers()).isEmpty();
+        assertThat(defaults.resilience().dns().queryTimeoutMs()).isEqualTo(2_000);
+        assertThat(defaults.resilience().dnsMaxPending()).isEqualTo(10_000);
+        Map<String, String> m = minimal();
+        m.put("dns.servers", "10.0.0.2, 10.0.0.3:5353");
+        m.put("dns.query.timeout.ms", "750");
+        m.put("dns.max.pending", "20");
+        m.put("dns.cache.max.ttl.s", "60");
+        m.put("dns.cache.negative.ttl.s", "0");
+        ProberResilience r = ProberConfig.from(m).resilience();
+        assertThat(r.dns().servers()).containsExactly("10.0.0.2", "10.0.0.3:5353");
+        assertThat(r.dns().queryTimeoutMs()).isEqualTo(750);
+        assertThat(r.dnsMaxPending()).isEqualTo(20);
+        assertThat(r.dns().maxTtlSeconds()).isEqualTo(60);
+        assertThat(r.dns().negativeTtlSeconds()).isZero();
+        expectProblem("dns.servers", "ns1.example.com", "dns.servers: 'ns1.example.com' (expected: an IP address");
+        expectProblem("dns.query.timeout.ms", "10", "dns.query.timeout.ms: 10 (expected: 100..60000)");
+        expectProblem("dns.max.pending", "0", "dns.max.pending: 0 (expected: 1..1000000)");
+    }
+
+    @Test
+    void inconclusiveFractionDefaultsToAQuarterAndIsRead() {
+        assertThat(ProberConfig.from(minimal()).resilience().inconclusiveFraction()).isEqualTo(0.25);
+        assertThat(ProberConfig.from(with("inconclusive.fraction", "0.5")).resilience().inconclusiveFraction())
+                .isEqualTo(0.5);
     }
 
     private static void expectProblem(String key, String value, String message) {

@@ -8,10 +8,12 @@ import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Maps what went wrong in a probe to an {@link Outcome}: the one place that reads exceptions, so that the
- * protocol classes only pass them on. Causes are followed (Netty wraps TLS failures in a {@code DecoderException}).
+ * protocol classes only pass them on. The prober's own exhaustion (a refused task, no memory, no file descriptor)
+ * is {@code INCONCLUSIVE}. Causes are followed (Netty wraps TLS failures in a {@code DecoderException}).
  */
 final class FailureClassifier {
 
@@ -32,6 +34,9 @@ final class FailureClassifier {
     }
 
     private static Outcome direct(Throwable t) {
+        if (t instanceof RejectedExecutionException || t instanceof VirtualMachineError) {
+            return Outcome.INCONCLUSIVE; // the prober's own executor or memory: says nothing about the target
+        }
         if (t instanceof SSLException) {
             return Outcome.TLS_FAILURE;
         }
@@ -48,6 +53,9 @@ final class FailureClassifier {
         if (t instanceof ConnectException && message.contains("refused")) {
             return Outcome.CONNECTION_REFUSED;
         }
+        if (message.contains("too many open files")) {
+            return Outcome.INCONCLUSIVE; // the prober's own file descriptor limit
+        }
         if (message.contains("connection reset") || message.contains("broken pipe")) {
             return Outcome.CONNECTION_RESET;
         }
@@ -55,6 +63,20 @@ final class FailureClassifier {
             return Outcome.HOST_UNREACHABLE;
         }
         return null;
+    }
+
+    /** True when the prober's own exhaustion (a refused task, no memory, no file descriptor) is in the chain. */
+    static boolean isLocalTrouble(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+            if (t instanceof UnknownHostException) {
+                continue; // a name server's answer wraps nothing of ours
+            }
+            if (direct(t) == Outcome.INCONCLUSIVE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A short description: the innermost message, prefixed by its type when the message alone says little. */

@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.probe.icmp.EchoResult;
 import io.healthmesh.probe.icmp.IcmpPinger;
@@ -40,7 +41,9 @@ final class IcmpProber implements Prober {
                 case REPLY -> onReply.accept(result);
                 case UNREACHABLE, NO_ROUTE -> probe.finish(Outcome.HOST_UNREACHABLE, result.detail());
                 case TIMEOUT -> probe.finish(Outcome.TIMEOUT, result.detail());
-                case UNAVAILABLE -> probe.finish(Outcome.ERROR, result.detail());
+                // the prober's own trouble: its table of echoes is full, or it cannot use ICMP at all
+                case UNAVAILABLE -> probe.finish(Outcome.INCONCLUSIVE, (result.detail().startsWith("too many")
+                        ? InconclusiveCause.QUEUE_FULL : InconclusiveCause.INTERNAL_ERROR).detail(result.detail()));
             }
         }));
     }

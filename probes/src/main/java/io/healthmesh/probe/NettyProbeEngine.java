@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
@@ -31,15 +32,17 @@ public final class NettyProbeEngine implements ProbeEngine {
     private final AddressGate gate;
     private final ProbeRunner runner;
     private final IcmpPinger icmp;
+    private final LoopWatch watch;
     private volatile boolean closed;
 
     private NettyProbeEngine(EventLoopGroup group, boolean ownsGroup, AddressGate gate, ProbeRunner runner,
-                             IcmpPinger icmp) {
+                             IcmpPinger icmp, LoopWatch watch) {
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.gate = gate;
         this.runner = runner;
         this.icmp = icmp;
+        this.watch = watch;
     }
 
     /**
@@ -55,7 +58,7 @@ public final class NettyProbeEngine implements ProbeEngine {
 
     /** {@link #create(ProbeEngineConfig, EventLoopGroup)} with a source address and an L4 marker. */
     public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, ProbeSource source) {
-        return create(config, group, new JdkHostResolver(config.resolverThreads(), config.maxPendingResolutions()),
+        return create(config, group, new NettyHostResolver(config.dns(), config.maxPendingResolutions()),
                 source);
     }
 
@@ -83,7 +86,9 @@ public final class NettyProbeEngine implements ProbeEngine {
         IcmpProber icmp = new IcmpProber(pinger);
         probers.put(Protocol.ICMP, icmp);
         probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source));
-        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate), pinger);
+        LoopWatch watch = LoopWatch.start(loops);
+        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction()),
+                pinger, watch);
     }
 
     /**
@@ -99,10 +104,10 @@ public final class NettyProbeEngine implements ProbeEngine {
     @Override
     public CompletableFuture<ProbeReport> probe(TargetSpec target) {
         if (target == null) {
-            return CompletableFuture.completedFuture(ProbeReport.of(Outcome.ERROR, 0, "target: null"));
+            return CompletableFuture.completedFuture(internalError("target: null"));
         }
         if (closed) {
-            return CompletableFuture.completedFuture(ProbeReport.of(Outcome.ERROR, 0, "probe engine closed"));
+            return CompletableFuture.completedFuture(internalError("probe engine closed"));
         }
         try {
             CompletableFuture<ProbeReport> report = runner.run(target, group.next());
@@ -111,8 +116,20 @@ public final class NettyProbeEngine implements ProbeEngine {
             }
             return report;
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(ProbeReport.of(Outcome.ERROR, 0, FailureClassifier.detail(e)));
+            return CompletableFuture.completedFuture(internalError(FailureClassifier.detail(e)));
         }
+    }
+
+    private static ProbeReport internalError(String message) {
+        return ProbeReport.of(Outcome.INCONCLUSIVE, 0, InconclusiveCause.INTERNAL_ERROR.detail(message));
+    }
+
+    /**
+     * The worst lateness of the engine's event loops since the previous call, in microseconds (each loop runs a
+     * task every 50 ms and measures how late it ran); resets it. For the prober's own health.
+     */
+    public long takeWorstLoopLagMicros() {
+        return watch.takeWorstMicros();
     }
 
     /** Probes started and not yet ended; for the prober's in-flight gauge. */
@@ -120,13 +137,17 @@ public final class NettyProbeEngine implements ProbeEngine {
         return runner.inFlight();
     }
 
-    /** Ends every probe in flight with {@code ERROR} ("probe engine closed"), then releases sockets and threads. */
+    /**
+     * Ends every probe in flight as {@code INCONCLUSIVE} ("internal-error: probe engine closed"), then releases
+     * sockets and threads.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        watch.close();
         runner.abortAll("probe engine closed"); // first: closing channels below must not produce other verdicts
         icmp.close();
         gate.close();

@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
 import io.netty.channel.Channel;
@@ -16,6 +17,10 @@ import java.util.concurrent.TimeUnit;
  * Confined to one event loop: every method except {@link #execute} must be called on {@link #loop()}, and
  * protocol code gets there by opening its channels on that loop. The first verdict wins (a verdict after
  * the deadline, or a second verdict, is ignored), cancels the deadline and closes every channel.
+ *
+ * <p>A failure that the prober itself may have caused ({@link Outcome#mayBeProberTrouble()}: a timeout, an
+ * unexplained error) while its event loop stalled for longer than the stall bound (the deadline ran late, or the
+ * {@link LoopWatch} saw a stall while the probe ran) becomes {@code INCONCLUSIVE} ({@code loop-stall}).
  */
 final class ProbeContext {
 
@@ -24,6 +29,10 @@ final class ProbeContext {
     private final long startNanos;
     private final CompletableFuture<ProbeReport> result = new CompletableFuture<>();
     private final List<Channel> channels = new ArrayList<>(2);
+    private final LoopWatch.Stalls stalls;
+    private final long stallBoundNanos;
+    private final long startTick;
+    private long deadlineTick;
 
     private ScheduledFuture<?> deadline;
     private boolean done;
@@ -38,10 +47,21 @@ final class ProbeContext {
     private long bytesRead;
 
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
+        this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param stalls the stalls the {@link LoopWatch} records for {@code loop}
+     * @param stallBoundNanos a stall longer than this while the probe runs makes a timeout or error inconclusive
+     */
+    ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos) {
         this.target = target;
         this.loop = loop;
         this.startNanos = startNanos;
         this.hopStartNanos = startNanos;
+        this.stalls = stalls;
+        this.stallBoundNanos = stallBoundNanos;
+        this.startTick = loop.ticker().nanoTime();
     }
 
     TargetSpec target() {
@@ -77,6 +97,7 @@ final class ProbeContext {
 
     /** Schedules the deadline; whichever of the deadline and a verdict comes first decides. */
     void armDeadline() {
+        deadlineTick = loop.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(target.timeoutMs());
         deadline = loop.schedule(this::onDeadline, target.timeoutMs(), TimeUnit.MILLISECONDS);
     }
 
@@ -147,7 +168,14 @@ final class ProbeContext {
     }
 
     void fail(Throwable cause) {
-        finish(FailureClassifier.outcome(cause), FailureClassifier.detail(cause));
+        Outcome outcome = FailureClassifier.outcome(cause);
+        String detail = FailureClassifier.detail(cause);
+        finish(outcome, outcome == Outcome.INCONCLUSIVE ? InconclusiveCause.INTERNAL_ERROR.detail(detail) : detail);
+    }
+
+    /** Our own code failed (not the network, not the target): {@code INCONCLUSIVE} ({@code internal-error}). */
+    void internalError(Throwable cause) {
+        finish(Outcome.INCONCLUSIVE, InconclusiveCause.INTERNAL_ERROR.detail(FailureClassifier.detail(cause)));
     }
 
     /** The verdict; only the first call counts. */
@@ -156,6 +184,15 @@ final class ProbeContext {
             return;
         }
         done = true;
+        if (outcome.mayBeProberTrouble()) {
+            long stalled = stalledNanos();
+            if (stalled > stallBoundNanos) {
+                detail = InconclusiveCause.LOOP_STALL.detail("event loop stalled "
+                        + TimeUnit.NANOSECONDS.toMillis(stalled) + " ms while the probe ran (bound "
+                        + TimeUnit.NANOSECONDS.toMillis(stallBoundNanos) + " ms); " + outcome + ": " + detail);
+                outcome = Outcome.INCONCLUSIVE;
+            }
+        }
         if (deadline != null) {
             deadline.cancel(false);
         }
@@ -171,6 +208,13 @@ final class ProbeContext {
         String detail = deadlineDetail != null ? deadlineDetail
                 : "no verdict within " + target.timeoutMs() + " ms (" + phase + ")";
         finish(deadlineOutcome, detail);
+    }
+
+    /** The longest stall of this probe's loop while it ran: seen by the {@link LoopWatch}, or a late deadline. */
+    private long stalledNanos() {
+        long now = loop.ticker().nanoTime();
+        long deadlineLate = deadlineTick == 0 ? 0 : Math.max(0, now - deadlineTick);
+        return Math.max(deadlineLate, stalls.overlapNanos(startTick));
     }
 
     private static long micros(long fromNanos) {

@@ -17,14 +17,17 @@ import static java.util.Objects.requireNonNull;
  * @param maxBodyBytes body bytes (HTTP) or response bytes (TCP {@code expect}) searched before giving up
  * @param maxRedirects redirect hops an HTTP probe follows when redirects are on; one more is {@code TOO_MANY_REDIRECTS}
  * @param eventLoopThreads threads of the event-loop group the engine creates when it is not given one
- * @param resolverThreads threads that run the JDK's blocking name resolution, off the event loop
- * @param maxPendingResolutions name resolutions that may wait for a resolver thread; more are {@code DNS_FAILURE}
- * @param maxOutstandingEchoes ICMP echoes in flight at once; more are {@code ERROR} at once
+ * @param dns the asynchronous resolver's settings (name servers, query timeout, cache TTLs)
+ * @param maxPendingResolutions name lookups in flight at once; more are {@code INCONCLUSIVE} ({@code queue-full})
+ * @param maxOutstandingEchoes ICMP echoes in flight at once; more are {@code INCONCLUSIVE} ({@code queue-full})
  * @param icmpSocket which ICMP socket kind to use: ping sockets, raw sockets, or the first that the system allows
+ * @param stallFraction share of {@code min(interval, timeout)} an event loop may stall while a probe runs before
+ *     that probe's timeout or error is {@code INCONCLUSIVE} ({@code loop-stall}); above 0, at most 1
  */
 public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
-                                int maxRedirects, int eventLoopThreads, int resolverThreads,
-                                int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket) {
+                                int maxRedirects, int eventLoopThreads, DnsConfig dns,
+                                int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket,
+                                double stallFraction) {
 
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
     /** Link-local IPv4 and the AWS IPv6 metadata range: the cloud metadata services. */
@@ -32,16 +35,17 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
     public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
     public static final int DEFAULT_MAX_BODY_BYTES = 5120;
     public static final int DEFAULT_MAX_REDIRECTS = 3;
-    public static final int DEFAULT_RESOLVER_THREADS = 4;
     public static final int DEFAULT_MAX_PENDING_RESOLUTIONS = 10_000;
     public static final int DEFAULT_MAX_OUTSTANDING_ECHOES = 4096;
     /** Sequence numbers are 16 bits; half of the space keeps a late reply from matching a newer echo. */
     public static final int MAX_OUTSTANDING_ECHOES = 32_768;
+    public static final double DEFAULT_STALL_FRACTION = 0.25;
 
     public ProbeEngineConfig {
         requireNonNull(userAgent, "userAgent");
         requireNonNull(denyList, "denyList");
         requireNonNull(icmpSocket, "icmpSocket");
+        requireNonNull(dns, "dns");
         if (userAgent.isBlank() || userAgent.length() > 200 || userAgent.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
             throw new IllegalArgumentException("userAgent: '" + userAgent
                     + "' (expected: 1..200 printable ASCII characters)");
@@ -54,57 +58,64 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         check("maxBodyBytes", maxBodyBytes, 64, 1024 * 1024);
         check("maxRedirects", maxRedirects, 0, 10);
         check("eventLoopThreads", eventLoopThreads, 1, 256);
-        check("resolverThreads", resolverThreads, 1, 256);
         check("maxPendingResolutions", maxPendingResolutions, 1, 1_000_000);
         check("maxOutstandingEchoes", maxOutstandingEchoes, 1, MAX_OUTSTANDING_ECHOES);
+        if (!(stallFraction > 0 && stallFraction <= 1)) {
+            throw new IllegalArgumentException("stallFraction: " + stallFraction + " (expected: above 0, at most 1)");
+        }
     }
 
     /** Every default: the SPEC's deny list, {@code healthmesh-healthcheck}, 16 KiB headers, 5,120 body bytes, 3 redirects. */
     public static ProbeEngineConfig defaults() {
         return new ProbeEngineConfig(DEFAULT_USER_AGENT, DEFAULT_DENY_LIST, DEFAULT_MAX_HEADER_BYTES,
                 DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, Math.max(1, Runtime.getRuntime().availableProcessors()),
-                DEFAULT_RESOLVER_THREADS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
-                IcmpSocketKind.AUTO);
+                DnsConfig.DEFAULTS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
+                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION);
     }
 
     public ProbeEngineConfig withUserAgent(String value) {
         return new ProbeEngineConfig(value, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withDenyList(List<String> value) {
         return new ProbeEngineConfig(userAgent, value, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxHeaderBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, value, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxBodyBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, value, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withMaxRedirects(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, value, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withEventLoopThreads(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, value,
-                resolverThreads, maxPendingResolutions, maxOutstandingEchoes, icmpSocket);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
-    public ProbeEngineConfig withResolver(int threads, int maxPending) {
+    public ProbeEngineConfig withResolver(DnsConfig value, int maxPending) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                threads, maxPending, maxOutstandingEchoes, icmpSocket);
+                value, maxPending, maxOutstandingEchoes, icmpSocket, stallFraction);
     }
 
     public ProbeEngineConfig withIcmp(IcmpSocketKind kind, int maxOutstanding) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                resolverThreads, maxPendingResolutions, maxOutstanding, kind);
+                dns, maxPendingResolutions, maxOutstanding, kind, stallFraction);
+    }
+
+    public ProbeEngineConfig withStallFraction(double value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, value);
     }
 
     private static void check(String name, int value, int min, int max) {

@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,22 +25,38 @@ final class ProbeRunner {
 
     private final Map<Protocol, Prober> probers;
     private final AddressGate gate;
+    private final LoopWatch watch;
+    private final double stallFraction;
     private final Set<ProbeContext> inFlight = ConcurrentHashMap.newKeySet();
 
+    /** A runner that watches no loop (no stall makes a probe inconclusive). */
     ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate) {
+        this(probers, gate, LoopWatch.none(), ProbeEngineConfig.DEFAULT_STALL_FRACTION);
+    }
+
+    /**
+     * @param watch the stalls of the event loops probes run on
+     * @param stallFraction share of {@code min(interval, timeout)} a loop may stall before a timeout is inconclusive
+     */
+    ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate, LoopWatch watch, double stallFraction) {
         this.probers = new EnumMap<>(probers);
         this.gate = requireNonNull(gate, "gate");
+        this.watch = requireNonNull(watch, "watch");
+        this.stallFraction = stallFraction;
     }
 
     /** Starts a probe on {@code loop}; the future completes on that loop and never exceptionally. */
     CompletableFuture<ProbeReport> run(TargetSpec target, EventLoop loop) {
-        ProbeContext probe = new ProbeContext(target, loop, System.nanoTime());
+        long stallBound = TimeUnit.MILLISECONDS.toNanos(
+                InconclusiveCause.boundMs(stallFraction, target.intervalMs(), target.timeoutMs()));
+        ProbeContext probe = new ProbeContext(target, loop, System.nanoTime(), watch.of(loop), stallBound);
         inFlight.add(probe);
         probe.result().whenComplete((report, failure) -> inFlight.remove(probe));
         try {
             loop.execute(() -> start(probe));
         } catch (RuntimeException e) {
-            probe.result().complete(ProbeReport.of(Outcome.ERROR, 0, "engine is shutting down"));
+            probe.result().complete(ProbeReport.of(Outcome.INCONCLUSIVE, 0,
+                    InconclusiveCause.INTERNAL_ERROR.detail("engine is shutting down")));
         }
         return probe.result();
     }
@@ -49,12 +67,12 @@ final class ProbeRunner {
     }
 
     /**
-     * Ends every probe in flight with {@code ERROR}: used when the engine closes, because a shut-down event loop
+     * Ends every probe in flight as {@code INCONCLUSIVE} ({@code internal-error}): used when the engine closes, because a shut-down event loop
      * would never run their deadlines and their futures would never complete.
      */
     void abortAll(String reason) {
         for (ProbeContext probe : inFlight) {
-            probe.result().complete(ProbeReport.of(Outcome.ERROR, 0, reason));
+            probe.result().complete(ProbeReport.of(Outcome.INCONCLUSIVE, 0, InconclusiveCause.INTERNAL_ERROR.detail(reason)));
         }
     }
 
@@ -63,12 +81,13 @@ final class ProbeRunner {
             probe.armDeadline();
             Prober prober = probers.get(probe.target().protocol());
             if (prober == null) {
-                probe.finish(Outcome.ERROR, "no prober for protocol " + probe.target().protocol());
+                probe.finish(Outcome.INCONCLUSIVE, InconclusiveCause.INTERNAL_ERROR.detail(
+                        "no prober for protocol " + probe.target().protocol()));
                 return;
             }
             gate.resolveAllowed(probe, probe.target().address(), address -> prober.probe(probe, address));
         } catch (RuntimeException e) {
-            probe.fail(e);
+            probe.internalError(e);
         }
     }
 }

@@ -29,6 +29,15 @@ class FailureClassifierTest {
     }
 
     @Test
+    void theProbersOwnExhaustionIsInconclusive() {
+        assertThat(FailureClassifier.outcome(new java.util.concurrent.RejectedExecutionException("event loop terminated")))
+                .isEqualTo(Outcome.INCONCLUSIVE);
+        assertThat(FailureClassifier.outcome(new IOException(new SocketException("Too many open files"))))
+                .isEqualTo(Outcome.INCONCLUSIVE);
+        assertThat(FailureClassifier.outcome(new OutOfMemoryError("Direct buffer memory"))).isEqualTo(Outcome.INCONCLUSIVE);
+    }
+
+    @Test
     void followsCausesToFindTls() {
         DecoderException wrapped = new DecoderException(new SSLHandshakeException("PKIX path building failed"));
         assertThat(FailureClassifier.outcome(wrapped)).isEqualTo(Outcome.TLS_FAILURE);

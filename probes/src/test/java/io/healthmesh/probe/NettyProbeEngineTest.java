@@ -51,26 +51,27 @@ class NettyProbeEngineTest {
             assertThat(requestSeen.await(10, TimeUnit.SECONDS)).isTrue();
             engine.close();
             ProbeReport report = pending.get(30, TimeUnit.SECONDS);
-            assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
-            assertThat(report.detail()).isEqualTo("probe engine closed");
-            assertThat(engine.probe(slow).get(1, TimeUnit.SECONDS).detail()).isEqualTo("probe engine closed");
+            assertThat(report.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+            assertThat(report.detail()).isEqualTo("internal-error: probe engine closed");
+            assertThat(engine.probe(slow).get(1, TimeUnit.SECONDS).detail()).isEqualTo("internal-error: probe engine closed");
         }
     }
 
     @Test
-    void badInputIsAnErrorReportNotAnException() throws Exception {
+    void badInputIsAnInconclusiveReportNotAnException() throws Exception {
+        // the validator keeps such definitions from a prober; if one gets through, it must not vote against a target
         try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null)) {
-            assertThat(engine.probe(null).get(1, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(engine.probe(null).get(1, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
             TargetSpec badStatus = Targets.http(TcpProberTest.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("abc"), false, java.util.Map.of(), null, false));
             ProbeReport report = engine.probe(badStatus).get(30, TimeUnit.SECONDS);
-            assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
-            assertThat(report.detail()).contains("expectedStatuses: 'abc'");
+            assertThat(report.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+            assertThat(report.detail()).startsWith("internal-error: ").contains("expectedStatuses: 'abc'");
             TargetSpec headerInjection = Targets.http(TcpProberTest.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));
-            assertThat(engine.probe(headerInjection).get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(engine.probe(headerInjection).get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
         }
     }
 

@@ -48,8 +48,23 @@ class ProbeEngineConfigTest {
         assertThatThrownBy(() -> defaults.withMaxBodyBytes(0)).hasMessage("maxBodyBytes: 0 (expected: 64..1048576)");
         assertThatThrownBy(() -> defaults.withMaxRedirects(11)).hasMessage("maxRedirects: 11 (expected: 0..10)");
         assertThatThrownBy(() -> defaults.withEventLoopThreads(0)).hasMessage("eventLoopThreads: 0 (expected: 1..256)");
-        assertThatThrownBy(() -> defaults.withResolver(0, 10)).hasMessage("resolverThreads: 0 (expected: 1..256)");
-        assertThatThrownBy(() -> defaults.withResolver(2, 0)).hasMessage("maxPendingResolutions: 0 (expected: 1..1000000)");
+        assertThatThrownBy(() -> defaults.withResolver(DnsConfig.DEFAULTS, 0))
+                .hasMessage("maxPendingResolutions: 0 (expected: 1..1000000)");
+        assertThatThrownBy(() -> new DnsConfig(List.of(), 50, 300, 5))
+                .hasMessage("dns.query.timeout.ms: 50 (expected: 100..60000)");
+        assertThatThrownBy(() -> new DnsConfig(List.of(), 2000, -1, 5))
+                .hasMessage("dns.cache.max.ttl.s: -1 (expected: 0..86400)");
+        assertThatThrownBy(() -> new DnsConfig(List.of(), 2000, 300, 3601))
+                .hasMessage("dns.cache.negative.ttl.s: 3601 (expected: 0..3600)");
+        assertThatThrownBy(() -> new DnsConfig(List.of("ns.example.com"), 2000, 300, 5))
+                .hasMessageStartingWith("dns.servers: 'ns.example.com' (expected: an IP address");
+        assertThatThrownBy(() -> new DnsConfig(List.of("10.0.0.2:0"), 2000, 300, 5))
+                .hasMessageStartingWith("dns.servers: '10.0.0.2:0'");
+        assertThat(new DnsConfig(List.of("10.0.0.2", "10.0.0.3:5353", "[::1]:53", "::1"), 2000, 300, 5).servers())
+                .hasSize(4);
+        assertThat(DnsServers.parse("[::1]:5353").getPort()).isEqualTo(5353);
+        assertThat(DnsServers.parse("10.0.0.3:5353").getPort()).isEqualTo(5353);
+        assertThat(DnsServers.parse("::1").getPort()).isEqualTo(53);
         assertThatThrownBy(() -> defaults.withIcmp(IcmpSocketKind.RAW, 40_000))
                 .hasMessage("maxOutstandingEchoes: 40000 (expected: 1..32768)");
         assertThatThrownBy(() -> defaults.withIcmp(null, 10)).hasMessage("icmpSocket");

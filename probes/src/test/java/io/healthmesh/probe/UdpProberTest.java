@@ -125,8 +125,9 @@ class UdpProberTest {
                     "ping sockets are allowed here, so the ping cannot be made to fail this way");
             TargetSpec target = udp(closedUdpPort(), 1000, UdpSpec.DEFAULTS);
             ProbeReport report = noIcmp.probe(target).get(30, TimeUnit.SECONDS);
-            assertThat(report.outcome()).isEqualTo(Outcome.ERROR);
-            assertThat(report.detail()).contains("ping socket");
+            // the prober cannot ping at all: its own trouble, not a vote against the target
+            assertThat(report.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+            assertThat(report.detail()).startsWith("internal-error: ").contains("ping socket");
         }
     }
 

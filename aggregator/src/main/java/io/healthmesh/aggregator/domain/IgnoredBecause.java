@@ -9,5 +9,10 @@ public enum IgnoredBecause {
     /** The target lists its regions and this result's region is not among them. */
     UNLISTED_REGION,
     /** The region already applied a result that started at the same time or later. */
-    OUT_OF_ORDER
+    OUT_OF_ORDER,
+    /**
+     * The result was INCONCLUSIVE (the prober's own trouble): no counter moves and it does not count as heard, like a
+     * missing result. A known region still records it ({@link RegionState#inconclusiveInARow()}).
+     */
+    INCONCLUSIVE
 }

@@ -23,6 +23,9 @@ import static java.util.Objects.requireNonNull;
  *       listed region, and started after the last result applied from its region; it then steps that region's
  *       machine and the overall status is recombined by the target's {@link QuorumRule}. A status change is dated
  *       by the result's completion time.</li>
+ *   <li>An INCONCLUSIVE result (the prober's own trouble, SPEC section 4) is like a missing result: no counter moves,
+ *       the status and the last result stay, and it does not count as heard, so it can only let the region go
+ *       stale. A known region records how many came in a row and the last one's detail.</li>
  *   <li>A changed generation, or checking switched back on, starts over: DETECTING, no known region. Checking
  *       switched off: DISABLED. Otherwise (thresholds, timing, regions, quorum, group) the machines keep their
  *       counters, are re-evaluated under the new thresholds, unlisted regions are forgotten, and the overall status
@@ -117,6 +120,14 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
         RegionState known = regions.get(result.region());
         if (known != null && result.startedAtMs() <= known.lastResultAtMs()) {
             return TargetUpdate.ignored(this, IgnoredBecause.OUT_OF_ORDER);
+        }
+        if (!result.outcome().isConclusive()) {
+            if (known == null) {
+                return TargetUpdate.ignored(this, IgnoredBecause.INCONCLUSIVE);
+            }
+            TreeMap<String, RegionState> next = new TreeMap<>(regions);
+            next.put(known.region(), known.withInconclusive(result.detail()));
+            return TargetUpdate.inconclusive(this, rebuild(spec, stale, watchSinceMs, lastResult, next));
         }
         HealthStateMachine machine = known == null ? HealthStateMachine.detecting(spec.generation()) : known.machine();
         Transition step = machine.observe(result.outcome().isSuccess(), spec.thresholds());

@@ -28,6 +28,11 @@ public record TargetUpdate(TargetHealthState before, TargetHealthState after, Ig
         return new TargetUpdate(before, after, null);
     }
 
+    /** An INCONCLUSIVE result: counted as ignored, but a known region records it (stored, never emitted alone). */
+    static TargetUpdate inconclusive(TargetHealthState before, TargetHealthState after) {
+        return new TargetUpdate(before, after, IgnoredBecause.INCONCLUSIVE);
+    }
+
     static TargetUpdate ignored(TargetHealthState state, IgnoredBecause because) {
         return new TargetUpdate(state, state, requireNonNull(because, "because"));
     }

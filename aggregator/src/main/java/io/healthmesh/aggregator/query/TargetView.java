@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * The JSON shape of a target's state: the overall status with its quorum, the thresholds in force, the last result,
- * and the per-region breakdown (each region's status, its vote, counters, last result and whether it is stale).
+ * and the per-region breakdown (each region's status, its vote, counters, last result, whether it is stale, and how
+ * many INCONCLUSIVE results it sent since its last conclusive one, with the last one's detail).
  */
 public record TargetView(String targetId, String group, String status, String previousStatus, long sinceMs,
                          boolean stale, String generation, boolean enabled, String quorum, int healthyThreshold,
@@ -23,7 +24,7 @@ public record TargetView(String targetId, String group, String status, String pr
     /** One region's view. */
     public record RegionView(String region, String status, String vote, int consecutiveSuccesses,
                              int consecutiveFailures, String lastOutcome, long lastResultAtMs, long lastHeardAtMs,
-                             boolean stale) {
+                             boolean stale, int inconclusiveInARow, String lastInconclusiveDetail) {
     }
 
     /** The view of a stored state. The generation is a string: 64-bit ids lose precision as JSON numbers. */
@@ -32,7 +33,8 @@ public record TargetView(String targetId, String group, String status, String pr
         for (RegionState r : s.regions().values()) {
             regions.add(new RegionView(r.region(), r.machine().status().name(), r.machine().vote().name(),
                     r.machine().consecutiveSuccesses(), r.machine().consecutiveFailures(), r.lastOutcome().name(),
-                    r.lastResultAtMs(), r.lastHeardAtMs(), r.stale()));
+                    r.lastResultAtMs(), r.lastHeardAtMs(), r.stale(), r.inconclusiveInARow(),
+                    r.lastInconclusiveDetail()));
         }
         LastResult last = s.lastResult();
         return new TargetView(s.targetId(), s.spec().group(), s.status().name(),

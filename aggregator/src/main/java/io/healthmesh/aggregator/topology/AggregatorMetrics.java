@@ -38,7 +38,7 @@ final class AggregatorMetrics {
 
     /** A probe result that changed nothing. */
     void ignored(IgnoredBecause because) {
-        count(IGNORED, "Probe results ignored (other generation, out of order, disabled, unlisted region).",
+        count(IGNORED, "Probe results ignored (other generation, out of order, disabled, unlisted region, inconclusive).",
                 "reason", because.name());
     }
 

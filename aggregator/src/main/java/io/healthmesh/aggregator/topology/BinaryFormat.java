@@ -52,6 +52,11 @@ final class BinaryFormat {
         }
     }
 
+    /** The format version of the record {@code in} reads. */
+    static int version(DataInputStream in) {
+        return ((VersionedInput) in).version;
+    }
+
     static byte[] encode(int version, Writer writer) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {

@@ -40,6 +40,8 @@ public final class StateEvents {
                     .setConsecutiveSuccesses(r.machine().consecutiveSuccesses())
                     .setConsecutiveFailures(r.machine().consecutiveFailures())
                     .setStale(r.stale())
+                    .setInconclusiveInARow(r.inconclusiveInARow())
+                    .setLastInconclusiveDetail(r.lastInconclusiveDetail())
                     .build());
         }
         return TargetHealth.newBuilder()

@@ -153,7 +153,9 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         TargetUpdate update = current.apply(observed, now);
         if (update.ignored() != null) {
             metrics.ignored(update.ignored());
-            return;
+            if (!update.stateChanged()) {
+                return;
+            }
         }
         commit(update, record.timestamp());
     }

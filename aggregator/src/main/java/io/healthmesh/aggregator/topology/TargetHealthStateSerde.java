@@ -31,13 +31,17 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
 
 /**
- * Serde of the {@code target-health} store: the compact binary format, version 1. Internal state, read only by
+ * Serde of the {@code target-health} store: the compact binary format, version 3 (strings length-prefixed, the
+ * regions' inconclusive count and detail). Versions 1 ({@code writeUTF} strings) and 2 (without the inconclusive
+ * fields) are still read, so a store written before them restores. Internal state, read only by
  * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
  * subject per changelog topic, about 100 bytes per single-region target.
  */
 public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
-    static final int VERSION = 2;
+    static final int VERSION = 3;
+    /** The last version without the regions' inconclusive count and detail. */
+    static final int VERSION_WITHOUT_INCONCLUSIVE = 2;
 
     @Override
     public Serializer<TargetHealthState> serializer() {
@@ -90,10 +94,13 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             out.writeLong(r.lastResultAtMs());
             out.writeLong(r.lastHeardAtMs());
             out.writeBoolean(r.stale());
+            out.writeInt(r.inconclusiveInARow());
+            writeNullableString(out, r.lastInconclusiveDetail());
         }
     }
 
     private static TargetHealthState read(DataInputStream in) throws IOException {
+        boolean withInconclusive = BinaryFormat.version(in) > VERSION_WITHOUT_INCONCLUSIVE;
         String id = readString(in);
         String group = readString(in);
         boolean enabled = in.readBoolean();
@@ -125,8 +132,14 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             String region = readString(in);
             HealthStateMachine machine = new HealthStateMachine(in.readLong(), readEnum(in, HealthStatus.class),
                     in.readInt(), in.readInt());
-            regions.put(region, new RegionState(region, machine, readEnum(in, Outcome.class), in.readLong(),
-                    in.readLong(), in.readBoolean()));
+            Outcome lastOutcome = readEnum(in, Outcome.class);
+            long lastResultAt = in.readLong();
+            long lastHeardAt = in.readLong();
+            boolean regionStale = in.readBoolean();
+            int inconclusive = withInconclusive ? in.readInt() : 0;
+            String inconclusiveDetail = withInconclusive ? readNullableString(in) : null;
+            regions.put(region, new RegionState(region, machine, lastOutcome, lastResultAt, lastHeardAt, regionStale,
+                    inconclusive, inconclusiveDetail));
         }
         return new TargetHealthState(spec, status, previous, since, stale, watchSince, last, regions);
     }

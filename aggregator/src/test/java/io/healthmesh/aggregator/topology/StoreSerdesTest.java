@@ -3,6 +3,7 @@ package io.healthmesh.aggregator.topology;
 import io.healthmesh.aggregator.domain.GroupMembers;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
+import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
@@ -58,6 +59,50 @@ class StoreSerdesTest {
     }
 
     @Test
+    void aStateWrittenInFormatVersion1StillRestores() throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF("t1");
+            out.writeUTF("web");
+            out.writeBoolean(true);
+            out.writeInt(3);
+            out.writeInt(2);
+            out.writeInt(1_000);
+            out.writeInt(500);
+            out.writeInt(0); // listed regions
+            out.writeUTF("MAJORITY");
+            out.writeInt(1);
+            out.writeLong(42L);
+            out.writeUTF("HEALTHY");
+            out.writeBoolean(true);
+            out.writeUTF("DETECTING");
+            out.writeLong(100L);
+            out.writeBoolean(false);
+            out.writeLong(5L);
+            out.writeBoolean(false); // no last result
+            out.writeInt(1);
+            out.writeUTF("eu");
+            out.writeLong(42L);
+            out.writeUTF("HEALTHY");
+            out.writeInt(4);
+            out.writeInt(0);
+            out.writeUTF("SUCCESS");
+            out.writeLong(90L);
+            out.writeLong(91L);
+            out.writeBoolean(false);
+        }
+        TargetHealthState restored = serde.deserializer().deserialize("t", bytes.toByteArray());
+        assertThat(restored.status()).isEqualTo(HealthStatus.HEALTHY);
+        RegionState eu = restored.regions().get("eu");
+        assertThat(eu.machine().consecutiveSuccesses()).isEqualTo(4);
+        assertThat(eu.lastHeardAtMs()).isEqualTo(91L);
+        assertThat(eu.inconclusiveInARow()).isZero();
+        assertThat(eu.lastInconclusiveDetail()).isNull();
+        assertThat(roundTrip(restored)).isEqualTo(restored);
+    }
+
+    @Test
     void groupsAndMembershipChangesSurviveARoundTrip() {
         GroupMembersSerde groups = new GroupMembersSerde();
         GroupMembers g = GroupMembers.empty("pool").with("a", HealthStatus.HEALTHY).with("b", HealthStatus.DISABLED);
@@ -78,7 +123,7 @@ class StoreSerdesTest {
         future[0] = 9;
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", future))
                 .isInstanceOf(SerializationException.class)
-                .hasMessage("target-health state format version: 9 (expected: 1..2)");
+                .hasMessage("target-health state format version: 9 (expected: 1..3)");
     }
 
     @Test

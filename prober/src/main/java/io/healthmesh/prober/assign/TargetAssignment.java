@@ -40,6 +40,8 @@ import static java.util.Objects.requireNonNull;
  *       not again at every rebalance.</li>
  *   <li>A record that cannot be judged because the schema registry is unreachable pauses its partition for
  *       {@link #RETRY_BACKOFF} and is read again; the other partitions go on.</li>
+ *   <li>{@link #shed(boolean) Shedding} (an overloaded prober): the consumer leaves the group, so its partitions and
+ *       targets go to the other probers of the region, and it reports not ready; it joins again when told.</li>
  * </ul>
  */
 public final class TargetAssignment implements AutoCloseable {
@@ -70,6 +72,8 @@ public final class TargetAssignment implements AutoCloseable {
     private boolean missingReported;
     private volatile boolean running = true;
     private volatile boolean ready;
+    private volatile boolean shedRequested;
+    private boolean subscribed;
     private volatile int ownedCount;
 
     /**
@@ -107,6 +111,19 @@ public final class TargetAssignment implements AutoCloseable {
         return ready;
     }
 
+    /**
+     * Gives every partition up and stays out of the group ({@code true}), or joins again ({@code false}). Applied by
+     * the consumer thread within a poll; thread-safe.
+     */
+    public void shed(boolean on) {
+        shedRequested = on;
+    }
+
+    /** True while this worker stays out of the group (shedding). */
+    public boolean shedding() {
+        return shedRequested;
+    }
+
     /** Targets probed from the assigned partitions now. */
     public int ownedTargets() {
         return ownedCount;
@@ -114,9 +131,15 @@ public final class TargetAssignment implements AutoCloseable {
 
     private void run() {
         try {
-            consumer.subscribe(List.of(topic), new Rebalance());
             while (running) {
                 try {
+                    if (shedRequested == subscribed) {
+                        applyShedding();
+                    }
+                    if (!subscribed) {
+                        Thread.sleep(POLL.toMillis());
+                        continue;
+                    }
                     pollOnce();
                 } catch (RetriableException e) {
                     // Kafka is away or slow (e.g. a position lookup timed out): probing goes on, so does this loop
@@ -125,6 +148,8 @@ public final class TargetAssignment implements AutoCloseable {
             }
         } catch (WakeupException | InterruptException e) {
             // close() asked us to stop
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             if (running) {
                 // leaving the group below hands our partitions to the other workers of the region
@@ -142,6 +167,26 @@ public final class TargetAssignment implements AutoCloseable {
             owned.releaseAll();
             ownedCount = owned.count();
             stopped.countDown();
+        }
+    }
+
+    /** Leaves the group (the revocation callback stops every owned target) or joins it again. */
+    private void applyShedding() {
+        if (shedRequested) {
+            consumer.unsubscribe();
+            subscribed = false;
+            ready = false;
+            assignedOnce = false;
+            catchUpTo.clear();
+            owned.releaseAll(); // whatever the callback did not release (nothing, normally)
+            ownedCount = owned.count();
+            LOG.warn("shedding: left the group; the other probers of the region take these targets");
+        } else {
+            consumer.subscribe(List.of(topic), new Rebalance());
+            subscribed = true;
+            if (assignedOnce || topicCheckedAt != 0) {
+                LOG.info("joining the group again after shedding");
+            }
         }
     }
 

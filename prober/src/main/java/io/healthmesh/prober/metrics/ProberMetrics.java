@@ -1,7 +1,9 @@
 package io.healthmesh.prober.metrics;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
+import io.healthmesh.prober.health.SelfMonitor;
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.prober.schedule.SkipReason;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -34,9 +36,11 @@ public final class ProberMetrics {
     private final DistributionDataPoint schedulingLag;
     private final Map<SkipReason, CounterDataPoint> skipped = new EnumMap<>(SkipReason.class);
     private final CounterDataPoint delayed;
+    private final Map<InconclusiveCause, CounterDataPoint> inconclusive = new EnumMap<>(InconclusiveCause.class);
     private final CounterDataPoint bufferDropped;
     private final CounterDataPoint publishFailures;
     private final Counter rejected;
+    private final CounterDataPoint shed;
 
     public ProberMetrics(PrometheusRegistry registry) {
         this.registry = requireNonNull(registry, "registry");
@@ -63,6 +67,12 @@ public final class ProberMetrics {
         for (SkipReason reason : SkipReason.values()) {
             skipped.put(reason, skippedCounter.labelValues(reason.name()));
         }
+        Counter inconclusiveCounter = Counter.builder().name("healthmesh_prober_inconclusive")
+                .help("INCONCLUSIVE results (the prober's own trouble, not the target's), by cause.")
+                .labelNames("cause").register(registry);
+        for (InconclusiveCause cause : InconclusiveCause.values()) {
+            inconclusive.put(cause, inconclusiveCounter.labelValues(cause.label()));
+        }
         delayed = Counter.builder().name("healthmesh_prober_probes_delayed")
                 .help("Fixed-delay probes that waited for a free in-flight slot.").register(registry);
         bufferDropped = Counter.builder().name("healthmesh_prober_buffer_dropped")
@@ -71,6 +81,8 @@ public final class ProberMetrics {
         publishFailures = Counter.builder().name("healthmesh_prober_publish_failures")
                 .help("Results Kafka did not accept (delivery timeout or a non-retriable error).")
                 .register(registry);
+        shed = Counter.builder().name("healthmesh_prober_shed")
+                .help("Times this prober became overloaded and gave its targets up.").register(registry);
         rejected = Counter.builder().name("healthmesh_prober_rejected_definitions")
                 .help("Target definitions sent to the rejected topic, by reason.")
                 .labelNames("reason").register(registry);
@@ -83,6 +95,34 @@ public final class ProberMetrics {
         gauge("healthmesh_prober_buffered_results", "Results waiting to be handed to Kafka.", buffered);
     }
 
+    /** Registers the gauges of the prober's own health (the latest one-second sample) and whether it sheds. */
+    public void selfHealth(SelfMonitor monitor) {
+        doubleGauge("healthmesh_prober_timer_lag_seconds",
+                "How late the timer wheel ran a task in the last second, beyond its tick.",
+                () -> monitor.lastSample().timerLagMs() / 1e3);
+        doubleGauge("healthmesh_prober_event_loop_lag_seconds",
+                "Worst lateness of a task on the probe engine's event loops in the last second.",
+                () -> monitor.lastSample().loopLagMs() / 1e3);
+        doubleGauge("healthmesh_prober_cpu_steal_ratio",
+                "Share of CPU time stolen by the hypervisor in the last second (NaN where /proc/stat does not show it).",
+                () -> monitor.lastSample().stealPercent() / 100);
+        doubleGauge("healthmesh_prober_overloaded",
+                "1 while this prober sheds its load (out of its group, not ready), else 0.",
+                () -> monitor.overloaded() ? 1 : 0);
+    }
+
+    /** Counts a change to overloaded. */
+    public void shedChanged(boolean overloaded) {
+        if (overloaded) {
+            shed.inc();
+        }
+    }
+
+    private void doubleGauge(String name, String help, java.util.function.DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(cb -> cb.call(value.getAsDouble())).register(registry);
+    }
+
     private void gauge(String name, String help, IntSupplier value) {
         GaugeWithCallback.builder().name(name).help(help)
                 .callback(cb -> cb.call(value.getAsInt())).register(registry);
@@ -90,7 +130,12 @@ public final class ProberMetrics {
 
     public void completed(CompletedProbe probe) {
         Protocol protocol = probe.target().protocol();
-        probes.get(protocol).get(probe.report().outcome()).inc();
+        Outcome outcome = probe.report().outcome();
+        probes.get(protocol).get(outcome).inc();
+        if (outcome == Outcome.INCONCLUSIVE) {
+            inconclusive.get(InconclusiveCause.ofDetail(probe.report().detail())
+                    .orElse(InconclusiveCause.INTERNAL_ERROR)).inc();
+        }
         latency.get(protocol).observe(probe.report().latencyMicros() / 1e6);
         schedulingLag.observe(probe.schedulingLagMicros() / 1e6);
     }

@@ -38,6 +38,9 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ProbeScheduler implements AutoCloseable {
 
+    /** Default share of {@code min(interval, timeout)} a probe may start late before its timeout is inconclusive. */
+    public static final double DEFAULT_LATE_FRACTION = 0.25;
+
     private final ProbeEngine engine;
     private final ProbeListener listener;
     private final Timer timer;
@@ -46,6 +49,7 @@ public final class ProbeScheduler implements AutoCloseable {
     private final DoubleSupplier random;
     private final int maxInFlight;
     private final double jitterFraction;
+    private final double lateFraction;
 
     private final ConcurrentHashMap<String, ScheduledTarget> targets = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<ScheduledTarget> waiting = new ConcurrentLinkedQueue<>();
@@ -61,6 +65,15 @@ public final class ProbeScheduler implements AutoCloseable {
      */
     public ProbeScheduler(ProbeEngine engine, ProbeListener listener, Timer timer, Ticker ticker, Clock clock,
                           DoubleSupplier random, int maxInFlight, double jitterFraction) {
+        this(engine, listener, timer, ticker, clock, random, maxInFlight, jitterFraction, DEFAULT_LATE_FRACTION);
+    }
+
+    /**
+     * @param lateFraction a probe that starts later than {@code lateFraction x min(interval, timeout)} after its plan
+     *                     and times out (or errs) is {@code INCONCLUSIVE}; above 0, at most 1
+     */
+    public ProbeScheduler(ProbeEngine engine, ProbeListener listener, Timer timer, Ticker ticker, Clock clock,
+                          DoubleSupplier random, int maxInFlight, double jitterFraction, double lateFraction) {
         this.engine = requireNonNull(engine, "engine");
         this.listener = requireNonNull(listener, "listener");
         this.timer = requireNonNull(timer, "timer");
@@ -73,8 +86,12 @@ public final class ProbeScheduler implements AutoCloseable {
         if (!(jitterFraction >= 0 && jitterFraction <= 1)) {
             throw new IllegalArgumentException("jitterFraction: " + jitterFraction + " (expected: 0..1)");
         }
+        if (!(lateFraction > 0 && lateFraction <= 1)) {
+            throw new IllegalArgumentException("lateFraction: " + lateFraction + " (expected: above 0, at most 1)");
+        }
         this.maxInFlight = maxInFlight;
         this.jitterFraction = jitterFraction;
+        this.lateFraction = lateFraction;
     }
 
     /**
@@ -150,6 +167,10 @@ public final class ProbeScheduler implements AutoCloseable {
 
     ProbeEngine engine() {
         return engine;
+    }
+
+    double lateFraction() {
+        return lateFraction;
     }
 
     ProbeListener listener() {

@@ -1,5 +1,6 @@
 package io.healthmesh.prober.schedule;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
@@ -21,6 +22,11 @@ import java.util.function.BiConsumer;
  * <p>State is guarded by {@code this}. The engine is called under the lock (so that a cancelled target starts
  * nothing), but the completion callback, listener calls and slot hand-overs run after it is released, so two
  * targets' locks are never nested, even when a probe completes at once.
+ *
+ * <p>The prober's own trouble never votes against the target (SPEC section 4): a slot skipped at the in-flight bound
+ * is reported as {@code INCONCLUSIVE} ({@code queue-full}); a timeout or error of a probe that started later than
+ * the bound ({@code lateFraction x min(interval, timeout)}) is {@code INCONCLUSIVE} ({@code late-start}); an engine
+ * that throws or fails its future gives {@code INCONCLUSIVE} ({@code internal-error}).
  */
 final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwable> {
 
@@ -30,6 +36,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     private final long generation;
     private final long intervalNanos;
     private final boolean fixedRate;
+    private final long lateBoundNanos;
 
     private volatile TargetSpec spec;
     private boolean cancelled;
@@ -47,6 +54,8 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         this.generation = ProbeFingerprint.of(spec);
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
         this.fixedRate = !spec.fixedDelay();
+        this.lateBoundNanos = TimeUnit.MILLISECONDS.toNanos(
+                InconclusiveCause.boundMs(owner.lateFraction(), spec.intervalMs(), spec.timeoutMs()));
     }
 
     /** True when {@code next} probes the same thing on the same timing, so the running schedule stays. */
@@ -81,6 +90,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         SkipReason skipped = null;
         boolean mustWait = false;
         int missedSlots = 0;
+        CompletedProbe refused = null;
         CompletableFuture<ProbeReport> started = null;
         synchronized (this) {
             if (cancelled || timeout != pending) {
@@ -101,6 +111,10 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                     skipped = SkipReason.PREVIOUS_STILL_RUNNING;
                 } else if (!owner.tryAcquireSlot()) {
                     skipped = SkipReason.IN_FLIGHT_LIMIT;
+                    refused = new CompletedProbe(spec, generation, owner.wallMillis(),
+                            TimeUnit.NANOSECONDS.toMicros(Math.max(0, now - planned)),
+                            ProbeReport.of(Outcome.INCONCLUSIVE, 0, InconclusiveCause.QUEUE_FULL.detail(
+                                    "the prober's bound on probes in flight was reached; no probe at this slot")));
                 } else {
                     started = launch(planned, now);
                 }
@@ -120,6 +134,9 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         }
         if (skipped != null) {
             owner.listener().skipped(current, skipped);
+        }
+        if (refused != null) {
+            owner.listener().completed(refused);
         }
         if (mustWait) {
             owner.listener().delayed(current);
@@ -170,13 +187,17 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     public void accept(ProbeReport report, Throwable error) {
         long end = owner.nanoTime();
         ProbeReport verdict = report != null ? report
-                : ProbeReport.of(Outcome.ERROR, TimeUnit.NANOSECONDS.toMicros(end - runningStartNanosSafe()),
-                        "probe engine failed: " + error);
+                : ProbeReport.of(Outcome.INCONCLUSIVE, TimeUnit.NANOSECONDS.toMicros(end - runningStartNanosSafe()),
+                        InconclusiveCause.INTERNAL_ERROR.detail("probe engine failed: " + error));
         CompletedProbe done = null;
         synchronized (this) {
             running = false;
             if (!cancelled) {
-                long lagMicros = Math.max(0, TimeUnit.NANOSECONDS.toMicros(runningStartNanos - runningPlannedNanos));
+                long lagNanos = Math.max(0, runningStartNanos - runningPlannedNanos);
+                long lagMicros = TimeUnit.NANOSECONDS.toMicros(lagNanos);
+                if (lagNanos > lateBoundNanos && verdict.outcome().mayBeProberTrouble()) {
+                    verdict = late(verdict, lagNanos);
+                }
                 done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict);
                 if (!fixedRate) {
                     plannedNanos = end + intervalNanos;
@@ -188,6 +209,15 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         if (done != null) {
             owner.listener().completed(done);
         }
+    }
+
+    /** A timeout or error of a probe that started too late to be fair: the prober's trouble, not the target's. */
+    private ProbeReport late(ProbeReport verdict, long lagNanos) {
+        String detail = InconclusiveCause.LATE_START.detail("started " + TimeUnit.NANOSECONDS.toMillis(lagNanos)
+                + " ms late (bound " + TimeUnit.NANOSECONDS.toMillis(lateBoundNanos) + " ms); " + verdict.outcome()
+                + (verdict.detail() == null ? "" : ": " + verdict.detail()));
+        return new ProbeReport(Outcome.INCONCLUSIVE, verdict.latencyMicros(), verdict.connectMicros(),
+                verdict.tlsMicros(), verdict.firstByteMicros(), verdict.httpStatus(), detail, verdict.bytesRead());
     }
 
     private synchronized long runningStartNanosSafe() {
