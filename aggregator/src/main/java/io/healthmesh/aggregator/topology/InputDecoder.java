@@ -34,13 +34,13 @@ final class InputDecoder {
     private final Deserializer<TargetDefinition> definitions;
     private final Deserializer<ProbeResult> results;
 
-    InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ProbeResult> results) {
+    public InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ProbeResult> results) {
         this.definitions = requireNonNull(definitions, "definitions");
         this.results = requireNonNull(results, "results");
     }
 
     /** The key as a UTF-8 id, rejected when absent, empty or not UTF-8. */
-    static Decoded<String> key(byte[] key) {
+    public static Decoded<String> key(byte[] key) {
         if (key == null || key.length == 0) {
             return Decoded.rejected(Rejection.INVALID_KEY, "key: " + (key == null ? "null" : "empty")
                     + " (expected: the target id in UTF-8)");
@@ -56,7 +56,7 @@ final class InputDecoder {
     }
 
     /** A definition, validated, whose id must equal the record key. */
-    Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
+    public Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
         Decoded<TargetDefinition> decoded = decode(definitions, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
@@ -80,7 +80,7 @@ final class InputDecoder {
     }
 
     /** A result for the target named by the record key. */
-    Decoded<ProbeObservation> result(String topic, String key, byte[] value) {
+    public Decoded<ProbeObservation> result(String topic, String key, byte[] value) {
         if (value == null) {
             return Decoded.rejected(Rejection.INVALID_RESULT, "value: null (expected: a ProbeResult)");
         }
