@@ -24,9 +24,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * Turns input bytes into domain values or a {@link Rejection}. Every way a record can be bad ends here as a value;
  * only a registry that cannot be reached escapes as an exception, because then the record may well be fine and must
- * be retried, not rejected.
+ * be retried, not rejected. Public so that tools reading the same topics (replay) decode and validate exactly as the
+ * aggregator does.
  */
-final class InputDecoder {
+public final class InputDecoder {
 
     /** Longest probe detail kept (the contract says at most 200 characters; the store relies on it being short). */
     static final int MAX_DETAIL = 200;
