@@ -35,12 +35,13 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka) {
+                               short replicationFactor, Map<String, String> kafka, int historyLength) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
     public static final long DEFAULT_PUNCTUATE_INTERVAL_MS = 1_000;
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
+    public static final int DEFAULT_HISTORY_LENGTH = 50;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
@@ -85,7 +86,10 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                             + "share it); existing topics are checked, never changed.")
             .define("replication.factor", ConfigDef.Type.SHORT, (short) 1, Expect.between((short) 1, (short) 32),
                     ConfigDef.Importance.MEDIUM, "Replication of the topics created at start and of Kafka Streams' "
-                            + "internal topics.");
+                            + "internal topics.")
+            .define("history.length", ConfigDef.Type.INT, DEFAULT_HISTORY_LENGTH, Expect.between(0, 10_000),
+                    ConfigDef.Importance.LOW, "Entries (results applied and status changes) kept per target for "
+                            + "GET /targets/{id}/history; 0 keeps none (and writes nothing per result).");
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -153,7 +157,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 new StalenessRule((Double) values.get("staleness.factor")),
                 Duration.ofMillis((Long) values.get("punctuate.interval.ms")),
                 Duration.ofMillis((Long) values.get("commit.interval.ms")), (Integer) values.get("partitions"),
-                (Short) values.get("replication.factor"), kafka);
+                (Short) values.get("replication.factor"), kafka, (Integer) values.get("history.length"));
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
