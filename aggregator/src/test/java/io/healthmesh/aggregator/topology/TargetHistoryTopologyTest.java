@@ -35,11 +35,11 @@ class TargetHistoryTopologyTest {
 
             // DETECTING, S, S, HEALTHY, F, F, UNHEALTHY: the newest four
             assertThat(store.get("web-1").entries()).satisfiesExactly(
-                    e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 2_100,
+                    e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 2_000,
                             HealthStatus.DETECTING, HealthStatus.HEALTHY)),
                     e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT),
                     e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT),
-                    e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 4_100,
+                    e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 4_000,
                             HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)));
 
             d.at(5).delete("web-1");
