@@ -5,7 +5,8 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * A progress bar on stderr while a range is read (redrawn at most every 250 ms), and the rate at the end.
+ * A progress bar on stderr while a range is read (redrawn at most every 250 ms), and the rate at the end. The rate
+ * is counted from the first record received, so connecting and the first fetch do not dilute it.
  */
 final class Progress {
 
@@ -16,6 +17,7 @@ final class Progress {
     private final long total;
     private final LongSupplier nanos;
     private final long startedNanos;
+    private long firstRecordNanos;
     private long lastDrawNanos;
     private long done;
 
@@ -29,8 +31,11 @@ final class Progress {
     }
 
     void advance() {
-        done++;
         long now = nanos.getAsLong();
+        if (done == 0) {
+            firstRecordNanos = now;
+        }
+        done++;
         if (now - lastDrawNanos >= 250_000_000L) {
             lastDrawNanos = now;
             draw();
@@ -45,9 +50,9 @@ final class Progress {
         return (nanos.getAsLong() - startedNanos) / 1e9;
     }
 
-    /** Records per second so far. */
+    /** Records per second since the first record. */
     long rate() {
-        double s = seconds();
+        double s = done == 0 ? 0 : (nanos.getAsLong() - firstRecordNanos) / 1e9;
         return s <= 0 ? done : Math.round(done / s);
     }
 
@@ -55,8 +60,8 @@ final class Progress {
     void finish() {
         draw();
         err.println();
-        err.println(String.format(Locale.ROOT, "read %,d records of %s in %.1f s (%,d records/s)", done, label,
-                seconds(), rate()));
+        err.println(String.format(Locale.ROOT, "read %,d records of %s in %.1f s (%,d records/s from the first record)",
+                done, label, seconds(), rate()));
         err.flush();
     }
 

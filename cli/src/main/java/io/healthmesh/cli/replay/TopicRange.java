@@ -101,6 +101,8 @@ record TopicRange(String topic, Map<TopicPartition, Long> start, Map<TopicPartit
         java.util.Properties props = CompactedTopicReader.consumerProperties(client);
         props.put("max.poll.records", "5000");
         props.put("fetch.max.bytes", "52428800");
+        // a partition read to its end must not hold a fetch for the default 500 ms while others still have records
+        props.put("fetch.max.wait.ms", "100");
         return props;
     }
 }
