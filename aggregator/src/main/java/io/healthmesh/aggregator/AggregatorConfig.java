@@ -35,10 +35,12 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka, ResultTrust trust) {
+                               short replicationFactor, Map<String, String> kafka, ResultTrust trust,
+                               int historyLength) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
+    public static final int DEFAULT_HISTORY_LENGTH = 50;
     public static final long DEFAULT_PUNCTUATE_INTERVAL_MS = 1_000;
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
 
@@ -86,7 +88,10 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                     "A result whose probe started more than this ahead of the aggregator's clock is rejected"
                             + " (FUTURE_RESULT), not applied."),
             new Setting("region.eviction.ms", Long.toString(ResultTrust.DEFAULT_REGION_EVICTION_MS), "1000..604800000",
-                    "A region that stayed stale and silent this long is removed from its target's state."));
+                    "A region that stayed stale and silent this long is removed from its target's state."),
+            new Setting("history.length", Integer.toString(DEFAULT_HISTORY_LENGTH), "0..10000",
+                    "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
+                            + " 0 keeps none (and writes nothing per result)."));
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -131,12 +136,13 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         int replication = r.integer("replication.factor", 1, 1, 32);
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
         long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
+        int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
         Map<String, String> kafka = r.kafka();
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
-                new ResultTrust(maxSkew, eviction));
+                new ResultTrust(maxSkew, eviction), historyLength);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -184,6 +190,6 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
                 + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
-                + ", trust=" + trust + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
+                + ", trust=" + trust + ", historyLength=" + historyLength + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }
 }

@@ -152,6 +152,18 @@ class AggregatorWorkerIT {
                 JsonNode byGroup = getOk(w.httpPort(), "/targets?group=api");
                 assertThat(byGroup.get("targets")).hasSize(IDS.size());
                 assertThat(get(w.httpPort(), "/targets/nobody").statusCode()).isEqualTo(404);
+                // history: created (DETECTING), six results, HEALTHY at the us region's third; since= survives forwarding
+                for (String id : IDS) {
+                    JsonNode history = getOk(w.httpPort(), "/targets/" + id + "/history");
+                    assertThat(history.get("entries")).hasSize(8);
+                    assertThat(history.get("entries").get(0).get("to").asText()).isEqualTo("DETECTING");
+                    assertThat(history.get("entries").get(7).get("to").asText()).isEqualTo("HEALTHY");
+                    JsonNode recent = getOk(w.httpPort(), "/targets/" + id + "/history?since=" + (t + 2_500));
+                    assertThat(recent.get("entries")).extracting(e -> e.get("kind").asText())
+                            .containsExactlyInAnyOrder("result", "result", "status");
+                }
+                assertThat(get(w.httpPort(), "/targets/nobody/history").statusCode()).isEqualTo(404);
+                assertThat(get(w.httpPort(), "/targets/api-1/history?since=yesterday").statusCode()).isEqualTo(400);
                 assertThat(get(w.httpPort(), "/groups/none/routable").statusCode()).isEqualTo(404);
                 assertThat(get(w.httpPort(), "/targets").statusCode()).isEqualTo(400);
                 assertThat(get(w.httpPort(), "/readyz").statusCode()).isEqualTo(200);

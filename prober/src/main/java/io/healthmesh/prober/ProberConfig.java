@@ -113,7 +113,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         probeSource = probeSource == null ? ProbeSource.NONE : probeSource;
     }
 
-    /** A config without a probe source address or L4 marker (the shape before they existed). */
+    /** A config without a probe source address or L4 marker, with the default resilience settings. */
     public ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                         String registryUserInfo, String region, String proberId, Topics topics,
                         String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
@@ -121,7 +121,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                         Map<String, String> kafka) {
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
-                eventLoopThreads, kafka, ProbeSource.NONE);
+                eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults());
     }
 
     /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
 import io.healthmesh.aggregator.domain.GroupMembers;
 import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.OpsServer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -49,6 +50,7 @@ public final class QueryApi {
     /** Marks a request forwarded by another instance. */
     static final String FORWARDED = "X-Healthmesh-Forwarded";
     private static final String JSON = "application/json";
+    private static final String HISTORY = "/history";
 
     private final KafkaStreams streams;
     private final HostInfo self;
@@ -89,8 +91,24 @@ public final class QueryApi {
             }
             // getPath() is already percent-decoded (and leaves '+' alone, as a path should)
             String id = path.substring("/targets/".length());
+            if (id.endsWith(HISTORY) && id.length() > HISTORY.length()) {
+                return history(exchange, id.substring(0, id.length() - HISTORY.length()));
+            }
             return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (TargetHealthState s) -> TargetView.of(s));
         });
+    }
+
+    /** {@code GET /targets/{id}/history?since=}: the target's recent results and status changes. */
+    private Answer history(HttpExchange exchange, String id) throws IOException, InterruptedException {
+        String since = queryParameter(exchange, "since");
+        long sinceMs;
+        try {
+            sinceMs = since == null ? 0 : HistorySince.parse(since, System.currentTimeMillis());
+        } catch (IllegalArgumentException e) {
+            return Answer.error(400, e.getMessage());
+        }
+        return byKey(exchange, AggregatorTopology.HISTORY_STORE, id,
+                (TargetHistory h) -> HistoryView.of(id, h, sinceMs));
     }
 
     private void groups(HttpExchange exchange) throws IOException {
@@ -123,7 +141,8 @@ public final class QueryApi {
             if (exchange.getRequestHeaders().containsKey(FORWARDED)) {
                 return Answer.error(503, "not available: ownership is moving, retry");
             }
-            return forward(owner.activeHost(), exchange.getRequestURI().getRawPath());
+            String query = exchange.getRequestURI().getRawQuery();
+            return forward(owner.activeHost(), exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query));
         }
         ReadOnlyKeyValueStore<String, V> local = streams.store(
                 StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<String, V>keyValueStore()));

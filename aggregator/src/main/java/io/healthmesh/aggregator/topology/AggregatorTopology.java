@@ -45,6 +45,8 @@ public final class AggregatorTopology {
 
     /** Per-target state store. */
     public static final String TARGET_STORE = "target-health";
+    /** Per-target recent results and status changes (bounded by {@code history.length}). */
+    public static final String HISTORY_STORE = "target-history";
     /** Per-group state store. */
     public static final String GROUP_STORE = "group-health";
     /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
@@ -75,6 +77,8 @@ public final class AggregatorTopology {
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TARGET_STORE),
                 Serdes.String(), new TargetHealthStateSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE),
+                Serdes.String(), new TargetHistorySerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUP_STORE),
                 Serdes.String(), new GroupMembersSerde()));
 
@@ -82,8 +86,8 @@ public final class AggregatorTopology {
                 .stream(List.of(topics.targets(), topics.probeResults()),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
-                        config.punctuateInterval(), config.trust(), maxRejectedBytes),
-                        Named.as("target-health-processor"), TARGET_STORE)
+                        config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength()),
+                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
                 .branch((key, out) -> out instanceof MembershipChange, Branched.as("membership"))

@@ -2,8 +2,11 @@ package io.healthmesh.aggregator.topology;
 
 import static java.util.Objects.requireNonNull;
 
-/** A decoded input: either a value or the {@link Rejection} that refuses it. */
-record Decoded<T>(T value, Rejection rejection) {
+/**
+ * A decoded input: either a value or the {@link Rejection} that refuses it. Public so that tools reading the same
+ * topics (replay) decode exactly as the aggregator does.
+ */
+public record Decoded<T>(T value, Rejection rejection) {
 
     static <T> Decoded<T> ok(T value) {
         return new Decoded<>(requireNonNull(value, "value"), null);
@@ -13,7 +16,7 @@ record Decoded<T>(T value, Rejection rejection) {
         return new Decoded<>(null, new Rejection(reason, detail));
     }
 
-    boolean isRejected() {
+    public boolean isRejected() {
         return rejection != null;
     }
 }

@@ -26,20 +26,21 @@ import static java.util.Objects.requireNonNull;
 /**
  * Turns input bytes into domain values or a {@link Rejection}. Every way a record can be bad ends here as a value;
  * only a registry that cannot be reached escapes as an exception, because then the record may well be fine and must
- * be retried, not rejected.
+ * be retried, not rejected. Public so that tools reading the same topics (replay) decode and validate exactly as the
+ * aggregator does.
  */
-final class InputDecoder {
+public final class InputDecoder {
 
     private final Deserializer<TargetDefinition> definitions;
     private final Deserializer<ProbeResult> results;
 
-    InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ProbeResult> results) {
+    public InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ProbeResult> results) {
         this.definitions = requireNonNull(definitions, "definitions");
         this.results = requireNonNull(results, "results");
     }
 
     /** The key as a UTF-8 id, rejected when absent, empty or not UTF-8. */
-    static Decoded<String> key(byte[] key) {
+    public static Decoded<String> key(byte[] key) {
         if (key == null || key.length == 0) {
             return Decoded.rejected(Rejection.INVALID_KEY, "key: " + (key == null ? "null" : "empty")
                     + " (expected: the target id in UTF-8)");
@@ -55,7 +56,7 @@ final class InputDecoder {
     }
 
     /** A definition, validated, whose id must equal the record key. */
-    Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
+    public Decoded<TargetSpec> definition(String topic, String key, byte[] value) {
         List<Violation> oversized = TargetValidator.validateEncodedSize(value.length);
         if (!oversized.isEmpty()) {
             return Decoded.rejected(Rejection.INVALID_DEFINITION, oversized.get(0).toString());
@@ -83,7 +84,7 @@ final class InputDecoder {
     }
 
     /** A result for the target named by the record key. */
-    Decoded<ProbeObservation> result(String topic, String key, byte[] value) {
+    public Decoded<ProbeObservation> result(String topic, String key, byte[] value) {
         if (value == null) {
             return Decoded.rejected(Rejection.INVALID_RESULT, "value: null (expected: a ProbeResult)");
         }

@@ -6,7 +6,7 @@ import static java.util.Objects.requireNonNull;
  * Why an input record is refused: a machine-readable reason for the {@code healthmesh.reason} header and a detail
  * for people.
  */
-record Rejection(String reason, String detail) {
+public record Rejection(String reason, String detail) {
 
     /** The key is missing or not UTF-8. */
     static final String INVALID_KEY = "INVALID_KEY";
@@ -26,7 +26,7 @@ record Rejection(String reason, String detail) {
     /** A result from a region the target does not list. */
     static final String UNLISTED_REGION = "UNLISTED_REGION";
 
-    Rejection {
+    public Rejection {
         requireNonNull(reason, "reason");
         requireNonNull(detail, "detail");
     }

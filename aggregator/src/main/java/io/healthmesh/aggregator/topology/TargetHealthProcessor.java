@@ -5,6 +5,7 @@ import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.domain.TargetUpdate;
 import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
@@ -48,27 +49,31 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private final ResultTrust trust;
     /** Largest rejected record (key, value, headers) copied as it is; larger ones are reported TOO_LARGE. */
     private final long maxRejectedBytes;
+    private final int historyLength;
 
     private ProcessorContext<byte[], AggregatorOutput> context;
     private KeyValueStore<String, TargetHealthState> store;
+    private KeyValueStore<String, TargetHistory> history;
     private AggregatorMetrics metrics;
     /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
     private long startedAtMs;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
-                          ResultTrust trust, long maxRejectedBytes) {
+                          ResultTrust trust, long maxRejectedBytes, int historyLength) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.staleness = requireNonNull(staleness, "staleness");
         this.punctuateInterval = requireNonNull(punctuateInterval, "punctuateInterval");
         this.trust = requireNonNull(trust, "trust");
         this.maxRejectedBytes = maxRejectedBytes;
+        this.historyLength = historyLength;
     }
 
     @Override
     public void init(ProcessorContext<byte[], AggregatorOutput> context) {
         this.context = context;
         this.store = context.getStateStore(AggregatorTopology.TARGET_STORE);
+        this.history = context.getStateStore(AggregatorTopology.HISTORY_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
         this.startedAtMs = context.currentSystemTimeMs();
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
@@ -122,7 +127,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         TargetHealthState current = store.get(id);
         commit(current == null
                 ? TargetHealthState.create(essentials, record.timestamp(), now)
-                : current.redefine(essentials, record.timestamp(), now), record.timestamp());
+                : current.redefine(essentials, record.timestamp(), now), null, record.timestamp());
     }
 
     private void onResult(Record<byte[], byte[]> record, String topic, String id) {
@@ -157,7 +162,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 return;
             }
         }
-        commit(update, record.timestamp());
+        commit(update, result.value(), record.timestamp());
     }
 
     private void delete(String id, long timestamp) {
@@ -166,16 +171,22 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             return; // a tombstone for a target never seen (or already deleted): nothing to undo
         }
         store.delete(id);
+        history.delete(id);
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
         context.forward(new Record<>(bytes(current.spec().group()), new MembershipChange(id, null), timestamp));
     }
 
-    private void commit(TargetUpdate update, long timestamp) {
+    /** Stores and forwards what an update changed; {@code applied} is the result it applied, if any. */
+    private void commit(TargetUpdate update, ProbeObservation applied, long timestamp) {
         TargetHealthState after = update.after();
         String id = after.targetId();
         if (update.stateChanged()) {
             store.put(id, after);
+        }
+        if (historyLength > 0 && (applied != null || update.statusChanged())) {
+            TargetHistory known = history.get(id);
+            history.put(id, (known == null ? TargetHistory.EMPTY : known).record(update, applied, historyLength));
         }
         if (update.emits()) {
             context.forward(new Record<>(bytes(id),
@@ -213,7 +224,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         // written after the iterator is closed: stores need not support writes during iteration
         for (KeyValue<String, TargetUpdate> entry : changed) {
             try {
-                commit(entry.value, now);
+                commit(entry.value, null, now);
             } catch (RuntimeException | StackOverflowError e) {
                 metrics.punctuationFailed();
                 LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.key),

@@ -1,0 +1,390 @@
+package io.healthmesh.cli.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.QuorumRule;
+import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.topology.Decoded;
+import io.healthmesh.aggregator.topology.InputDecoder;
+import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.window.DurationConverter;
+import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.core.target.TargetValidator;
+import io.healthmesh.replay.Alternatives;
+import io.healthmesh.replay.DefinitionRecord;
+import io.healthmesh.replay.EmittedEvent;
+import io.healthmesh.replay.ReplayEngine;
+import io.healthmesh.replay.ReplayReport;
+import io.healthmesh.replay.ReplayResult;
+import io.healthmesh.replay.ReplayWindow;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code healthmesh replay}: what other thresholds, quorum or staleness would have done over a range of the recorded
+ * probe results, next to what the settings in force did; the run as configured is checked against the state events
+ * the aggregator emitted.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Replay recorded probe results through the aggregator's rules, as configured and with other "
+                + "settings: flips, flaps, outage detection delays and fail-open time, per target and in total.",
+                "The run as configured must reproduce the aggregator's state events in the range (exit 3 if not)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input (no data, unknown target)",
+                "3:self-check failed: the run as configured differs from the aggregator's events"})
+public final class ReplayCommand implements Callable<Integer> {
+
+    /** Exit code when the run as configured does not reproduce the aggregator's events. */
+    public static final int MISMATCH = 3;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Option(names = "--from", paramLabel = "TIME",
+            description = "Start of the range: an instant (2026-12-01T08:00:00Z) or a duration ago (30m); "
+                    + "default: the beginning of the topics.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "End of the range, same forms; default: now.")
+    String to;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "10m",
+            description = "Results read before --from to bring each target to the aggregator's state "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "Only targets of this group (repeatable).")
+    List<String> groups;
+
+    @Option(names = "--target", paramLabel = "ID", description = "Only this target (repeatable).")
+    List<String> targets;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "Only targets with this label (repeatable: all "
+            + "must match).")
+    Map<String, String> labels;
+
+    @Option(names = "--healthy", paramLabel = "N", description = "Alternative healthy threshold (1.."
+            + TargetValidator.MAX_THRESHOLD + ").")
+    Integer healthy;
+
+    @Option(names = "--unhealthy", paramLabel = "N", description = "Alternative unhealthy threshold (1.."
+            + TargetValidator.MAX_THRESHOLD + ").")
+    Integer unhealthy;
+
+    @Option(names = "--quorum", paramLabel = "POLICY", description = "Alternative quorum: ANY, MAJORITY, ALL or "
+            + "AT_LEAST:K.")
+    String quorum;
+
+    @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Alternative staleness window (silence after which a region stops voting).")
+    Duration staleAfter;
+
+    @Option(names = "--flap-span", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1m",
+            description = "A flip reversed within this span is a flap (default: ${DEFAULT-VALUE}).")
+    Duration flapSpan;
+
+    @Option(names = "--min-outage", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "10s", description = "Failures in a row for at least this long are a real outage "
+            + "(default: ${DEFAULT-VALUE}).")
+    Duration minOutage;
+
+    @Option(names = "--staleness-factor", paramLabel = "F", defaultValue = "3.0",
+            description = "The aggregator's staleness.factor (default: ${DEFAULT-VALUE}).")
+    double stalenessFactor;
+
+    @Option(names = "--punctuate-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "1s", description = "The aggregator's punctuate.interval.ms (default: ${DEFAULT-VALUE}).")
+    Duration punctuateInterval;
+
+    @Option(names = "--no-check", description = "Do not compare the run as configured with the aggregator's events.")
+    boolean noCheck;
+
+    @Option(names = "--json", description = "One JSON document instead of text.")
+    boolean json;
+
+    Clock clock = Clock.systemUTC();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Instant now = clock.instant();
+        long toMs = to == null ? now.toEpochMilli() : time("--to", to, now);
+        long fromMs = from == null ? Long.MIN_VALUE : time("--from", from, now);
+        if (fromMs >= toMs) {
+            throw new BadInputException("--from: " + Instant.ofEpochMilli(fromMs) + " (expected: before --to "
+                    + Instant.ofEpochMilli(toMs) + ")");
+        }
+        long readFromMs = fromMs == Long.MIN_VALUE ? Long.MIN_VALUE : fromMs - warmup.toMillis();
+        ReplayWindow window = new ReplayWindow(readFromMs, fromMs, toMs);
+        Alternatives alternatives = alternatives();
+        StalenessRule staleness;
+        try {
+            staleness = new StalenessRule(stalenessFactor);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--staleness-factor: " + stalenessFactor + " (expected: 1..100)");
+        }
+        Topics topics = kafka.topics();
+        try (AvroSerde<TargetDefinition> defSerde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
+             AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig());
+             AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, kafka.serdeConfig());
+             KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                     TopicRange.consumerProperties(kafka.clientProperties()), new StringDeserializer(),
+                     new ByteArrayDeserializer())) {
+            InputDecoder decoder = new InputDecoder(defSerde.deserializer(), resultSerde.deserializer());
+            TopicRange results = TopicRange.of(consumer, topics.probeResults(), readFromMs, toMs, TIMEOUT);
+            if (results.size() == 0) {
+                throw new BadInputException("no probe results in " + topics.probeResults() + " between "
+                        + describe(readFromMs) + " and " + Instant.ofEpochMilli(toMs) + " (nothing to replay)");
+            }
+            Map<String, List<DefinitionRecord>> definitions = new TreeMap<>();
+            Map<String, List<TargetSpec>> specs = new TreeMap<>();
+            TopicRange.of(consumer, topics.targets(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT,
+                    r -> readDefinition(r, decoder, definitions, specs));
+            TreeSet<String> selected = select(specs, topics);
+            definitions.keySet().retainAll(selected);
+
+            Map<String, List<EmittedEvent>> emitted = new TreeMap<>();
+            TopicRange.of(consumer, topics.healthState(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT, r -> {
+                if (r.key() != null && selected.contains(r.key())) {
+                    readEvent(r, healthSerde, emitted);
+                }
+            });
+
+            ReplayEngine engine = new ReplayEngine(window, definitions, emitted, staleness, alternatives,
+                    punctuateInterval.toMillis(), minOutage.toMillis());
+            Progress progress = new Progress(err, topics.probeResults(), results.size(), System::nanoTime);
+            long[] inRange = {0};
+            boolean all = selected.size() == specs.size();
+            results.read(consumer, TIMEOUT, r -> {
+                progress.advance();
+                if (r.key() == null || r.value() == null || (!all && !selected.contains(r.key()))) {
+                    return;
+                }
+                Decoded<ProbeObservation> o = decoder.result(r.topic(), r.key(), r.value());
+                if (o.isRejected()) {
+                    return; // the aggregator rejects it too
+                }
+                if (r.timestamp() >= fromMs && r.timestamp() <= toMs && definitions.containsKey(r.key())) {
+                    inRange[0]++;
+                }
+                engine.result(r.key(), r.timestamp(), o.value());
+            });
+            progress.finish();
+            if (inRange[0] == 0) {
+                throw new BadInputException("no probe results of the selected targets between " + describe(fromMs)
+                        + " and " + Instant.ofEpochMilli(toMs) + " (" + progress.done() + " records read from "
+                        + topics.probeResults() + ", none for " + String.join(", ", selected) + ")");
+            }
+            ReplayResult result = engine.finish();
+            ReplayReport report = result.report(flapSpan.toMillis());
+            if (json) {
+                out.println(json(result, report, progress));
+            } else {
+                new ReplayText(out).print(result, report, !noCheck, flapSpan, minOutage);
+            }
+            out.flush();
+            return noCheck || result.check().matches() ? 0 : MISMATCH;
+        }
+    }
+
+    private Alternatives alternatives() {
+        checkThreshold("--healthy", healthy);
+        checkThreshold("--unhealthy", unhealthy);
+        return new Alternatives(healthy, unhealthy, quorum == null ? null : quorum(quorum), staleAfter);
+    }
+
+    private static void checkThreshold(String name, Integer value) {
+        if (value != null && (value < 1 || value > TargetValidator.MAX_THRESHOLD)) {
+            throw new BadInputException(name + ": " + value + " (expected: 1.." + TargetValidator.MAX_THRESHOLD + ")");
+        }
+    }
+
+    /** {@code ANY}, {@code MAJORITY}, {@code ALL} or {@code AT_LEAST:K}. */
+    static QuorumRule quorum(String text) {
+        String t = text.trim().toUpperCase(Locale.ROOT);
+        try {
+            if (t.startsWith("AT_LEAST:")) {
+                return new QuorumRule(QuorumPolicy.AT_LEAST, Integer.parseInt(t.substring("AT_LEAST:".length())));
+            }
+            QuorumPolicy policy = QuorumPolicy.valueOf(t);
+            if (policy != QuorumPolicy.AT_LEAST) {
+                return new QuorumRule(policy, 1);
+            }
+        } catch (IllegalArgumentException e) {
+            // the message below
+        }
+        throw new BadInputException("--quorum: " + text + " (expected: ANY, MAJORITY, ALL or AT_LEAST:K with K >= 1)");
+    }
+
+    /** An instant (ISO-8601) or a duration ago. */
+    static long time(String name, String text, Instant now) {
+        try {
+            return Instant.parse(text.trim()).toEpochMilli();
+        } catch (DateTimeParseException notAnInstant) {
+            try {
+                return now.minus(DurationConverter.parse(text)).toEpochMilli();
+            } catch (CommandLine.TypeConversionException notADuration) {
+                throw new BadInputException(name + ": " + text
+                        + " (expected: an instant such as 2026-12-01T08:00:00Z or a duration ago such as 30m)");
+            }
+        }
+    }
+
+    private static void readDefinition(ConsumerRecord<String, byte[]> r, InputDecoder decoder,
+                                       Map<String, List<DefinitionRecord>> definitions,
+                                       Map<String, List<TargetSpec>> specs) {
+        if (r.key() == null) {
+            return;
+        }
+        if (r.value() == null) {
+            if (definitions.containsKey(r.key())) {
+                definitions.get(r.key()).add(new DefinitionRecord(r.key(), r.timestamp(), r.offset(), null));
+            }
+            return;
+        }
+        Decoded<TargetSpec> spec = decoder.definition(r.topic(), r.key(), r.value());
+        if (spec.isRejected()) {
+            return; // the aggregator rejects it and keeps the definition in force
+        }
+        definitions.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new DefinitionRecord(r.key(), r.timestamp(),
+                r.offset(), TargetEssentials.of(spec.value())));
+        specs.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(spec.value());
+    }
+
+    private static void readEvent(ConsumerRecord<String, byte[]> r, AvroSerde<TargetHealth> serde,
+                                  Map<String, List<EmittedEvent>> emitted) {
+        try {
+            TargetHealth health = r.value() == null ? null : serde.deserializer().deserialize(r.topic(), r.value());
+            emitted.computeIfAbsent(r.key(), k -> new ArrayList<>())
+                    .add(EmittedEvents.of(r.key(), r.timestamp(), r.offset(), health));
+        } catch (RuntimeException e) {
+            // an event replay cannot read is left out; the self-check then names the difference it makes
+        }
+    }
+
+    private TreeSet<String> select(Map<String, List<TargetSpec>> specs, Topics topics) {
+        if (specs.isEmpty()) {
+            throw new BadInputException("no target definitions in " + topics.targets() + " (nothing to replay)");
+        }
+        List<String> problems = new ArrayList<>();
+        if (targets != null) {
+            for (String id : targets) {
+                if (!specs.containsKey(id)) {
+                    problems.add("--target: " + id + " (expected: a target defined in " + topics.targets()
+                            + "; known: " + known(specs.keySet()) + ")");
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new BadInputException("unknown target", problems);
+        }
+        TreeSet<String> selected = new TreeSet<>();
+        specs.forEach((id, versions) -> {
+            if (targets != null && !targets.isEmpty() && !targets.contains(id)) {
+                return;
+            }
+            for (TargetSpec s : versions) {
+                boolean groupOk = groups == null || groups.isEmpty() || groups.contains(s.group());
+                boolean labelsOk = labels == null || labels.entrySet().stream()
+                        .allMatch(l -> l.getValue().equals(s.labels().get(l.getKey())));
+                if (groupOk && labelsOk) {
+                    selected.add(id);
+                    return;
+                }
+            }
+        });
+        if (selected.isEmpty()) {
+            throw new BadInputException("no target matches the selection (" + selection() + ") in "
+                    + topics.targets());
+        }
+        return selected;
+    }
+
+    private String selection() {
+        List<String> parts = new ArrayList<>();
+        if (groups != null) {
+            groups.forEach(g -> parts.add("--group " + g));
+        }
+        if (labels != null) {
+            labels.forEach((k, v) -> parts.add("--label " + k + "=" + v));
+        }
+        if (targets != null) {
+            targets.forEach(t -> parts.add("--target " + t));
+        }
+        return String.join(" ", parts);
+    }
+
+    private static String known(java.util.Set<String> ids) {
+        List<String> first = ids.stream().limit(10).toList();
+        return String.join(", ", first) + (ids.size() > first.size() ? ", ... (" + ids.size() + " in all)" : "");
+    }
+
+    private static String describe(long ms) {
+        return ms == Long.MIN_VALUE ? "the beginning" : Instant.ofEpochMilli(ms).toString();
+    }
+
+    private String json(ReplayResult result, ReplayReport report, Progress progress) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("from", result.window().fromBeginning() ? null : Instant.ofEpochMilli(result.window().fromMs()).toString());
+        doc.put("to", Instant.ofEpochMilli(result.window().toMs()).toString());
+        doc.put("alternatives", result.alternatives().describe());
+        doc.put("flapSpanMs", flapSpan.toMillis());
+        doc.put("minOutageMs", minOutage.toMillis());
+        doc.put("recordsRead", progress.done());
+        doc.put("recordsPerSecond", progress.rate());
+        doc.put("resultsReplayed", result.results());
+        doc.put("targets", report.targets());
+        doc.put("groups", report.groups());
+        doc.put("totals", report.totals());
+        doc.put("notes", result.notes());
+        if (!noCheck) {
+            Map<String, Object> check = new LinkedHashMap<>();
+            check.put("matches", result.check().matches());
+            check.put("targets", result.check().targets());
+            check.put("statusChanges", result.check().changes());
+            check.put("mismatches", result.check().mismatches());
+            doc.put("selfCheck", check);
+        }
+        try {
+            return new ObjectMapper().writeValueAsString(doc);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("could not write JSON: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.healthmesh.replay;
+
+import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.RegionState;
+import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.TargetUpdate;
+import io.healthmesh.core.health.HealthStatus;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One setting's run over the recorded inputs: each target's {@link TargetHealthState} driven exactly as the
+ * aggregator's processor drives it (definitions through {@code create}/{@code redefine}, results through
+ * {@code apply}, staleness through {@code checkStaleness} on a virtual punctuation every {@code tickMs}), with the
+ * record timestamps as the clock. What happens from {@code fromMs} on is recorded: status changes, and the status
+ * of every state event the aggregator would have emitted.
+ */
+final class ReplayRun {
+
+    /**
+     * A state event this run emits: its record timestamp, status ({@code null} for a tombstone) and when that status
+     * was entered.
+     */
+    record Emitted(long timestampMs, HealthStatus status, long sinceMs) {
+    }
+
+    private final Alternatives alternatives;
+    private final StalenessRule configured;
+    private final long tickMs;
+    private final long fromMs;
+    private final long notBeforeMs;
+
+    private final Map<String, TargetHealthState> states = new HashMap<>();
+    private final Map<String, Long> nextTick = new HashMap<>();
+    private final Map<String, StartState> atFrom = new LinkedHashMap<>();
+    private final Map<String, List<StatusChange>> changes = new TreeMap<>();
+    private final Map<String, List<Emitted>> emitted = new TreeMap<>();
+
+    ReplayRun(Alternatives alternatives, StalenessRule configured, long tickMs, long fromMs, long notBeforeMs) {
+        this.alternatives = requireNonNull(alternatives, "alternatives");
+        this.configured = requireNonNull(configured, "configured");
+        if (tickMs < 1) {
+            throw new IllegalArgumentException("tickMs: " + tickMs + " (expected: 1 or more)");
+        }
+        this.tickMs = tickMs;
+        this.fromMs = fromMs;
+        this.notBeforeMs = notBeforeMs;
+    }
+
+    /** Starts a target from a state the aggregator emitted, under the definition in force then. */
+    void seed(EmittedEvent event, TargetEssentials inForce) {
+        String id = event.targetId();
+        TargetHealthState seeded = fromEvent(event, inForce);
+        TargetEssentials mine = alternatives.applyTo(inForce);
+        if (!mine.equals(inForce)) {
+            seeded = seeded.redefine(mine, event.timestampMs(), event.timestampMs()).after();
+        }
+        states.put(id, seeded);
+        nextTick.put(id, firstTickAfter(event.timestampMs()));
+    }
+
+    /**
+     * Sets a target to the state the aggregator emitted (the run "as configured", before the range): from here on
+     * its counters are exact, whatever was applied before. Ignored when the event does not fit the definition in
+     * force (another generation) or is a tombstone.
+     */
+    void reseed(EmittedEvent event) {
+        TargetHealthState current = states.get(event.targetId());
+        if (current == null || event.state() == null || event.state().generation() != current.generation()) {
+            return;
+        }
+        states.put(event.targetId(), fromEvent(event, current.spec()));
+    }
+
+    /** Applies a record of the targets topic. */
+    void define(DefinitionRecord d) {
+        String id = d.targetId();
+        long ts = d.timestampMs();
+        advance(id, ts);
+        snapshotIfDue(id, ts);
+        TargetHealthState current = states.get(id);
+        if (d.isDeletion()) {
+            if (current != null) {
+                states.remove(id);
+                nextTick.remove(id);
+                if (ts >= fromMs) {
+                    emitted(id).add(new Emitted(ts, null, ts));
+                    changes(id).add(new StatusChange(id, current.spec().group(), current.status(), null, ts));
+                }
+            }
+            return;
+        }
+        TargetEssentials mine = alternatives.applyTo(d.essentials());
+        TargetUpdate update = current == null
+                ? TargetHealthState.create(mine, ts, ts)
+                : current.redefine(mine, ts, ts);
+        if (current == null) {
+            nextTick.put(id, firstTickAfter(ts));
+        }
+        commit(id, update, ts);
+    }
+
+    /** Applies one probe result read at record time {@code ts}; a result for an unknown target is ignored. */
+    void apply(String id, long ts, ProbeObservation result) {
+        advance(id, ts);
+        snapshotIfDue(id, ts);
+        TargetHealthState current = states.get(id);
+        if (current == null) {
+            return;
+        }
+        TargetUpdate update = current.apply(result, ts);
+        if (update.ignored() == null) {
+            commit(id, update, ts);
+        }
+    }
+
+    /** Runs the staleness punctuation of one target up to {@code ts}. */
+    void advance(String id, long ts) {
+        Long next = nextTick.get(id);
+        if (next == null) {
+            return;
+        }
+        long tick = next;
+        while (tick <= ts) {
+            snapshotIfDue(id, tick);
+            TargetHealthState current = states.get(id);
+            TargetUpdate update = current.checkStaleness(tick, notBeforeMs,
+                    alternatives.staleness(current.spec(), configured));
+            if (update.stateChanged()) {
+                commit(id, update, tick);
+            }
+            tick += tickMs;
+        }
+        nextTick.put(id, tick);
+    }
+
+    /** Ends the run at {@code toMs}: every target's punctuation up to it, and its start status if never recorded. */
+    void finish(long toMs) {
+        for (String id : new ArrayList<>(nextTick.keySet())) {
+            advance(id, toMs);
+        }
+        for (String id : new ArrayList<>(states.keySet())) {
+            snapshotIfDue(id, Math.max(toMs, fromMs));
+        }
+    }
+
+    Map<String, StartState> atFrom() {
+        return atFrom;
+    }
+
+    Map<String, List<StatusChange>> changes() {
+        return changes;
+    }
+
+    Map<String, List<Emitted>> emitted() {
+        return emitted;
+    }
+
+    /** A target's state now (for tests). */
+    TargetHealthState state(String id) {
+        return states.get(id);
+    }
+
+    private void commit(String id, TargetUpdate update, long ts) {
+        TargetHealthState after = update.after();
+        states.put(id, after);
+        if (ts < fromMs) {
+            return;
+        }
+        if (update.emits()) {
+            emitted(id).add(new Emitted(ts, after.status(), after.sinceMs()));
+        }
+        if (update.statusChanged()) {
+            changes(id).add(new StatusChange(id, after.spec().group(),
+                    update.before() == null ? null : update.before().status(), after.status(), after.sinceMs()));
+        }
+    }
+
+    private void snapshotIfDue(String id, long ts) {
+        if (ts < fromMs || atFrom.containsKey(id)) {
+            return;
+        }
+        TargetHealthState current = states.get(id);
+        atFrom.put(id, current == null ? new StartState(null, null) : new StartState(current.spec().group(), current.status()));
+    }
+
+    private long firstTickAfter(long ts) {
+        long start = Math.max(ts, notBeforeMs);
+        return Math.floorDiv(start, tickMs) * tickMs + tickMs;
+    }
+
+    private List<Emitted> emitted(String id) {
+        return emitted.computeIfAbsent(id, k -> new ArrayList<>());
+    }
+
+    private List<StatusChange> changes(String id) {
+        return changes.computeIfAbsent(id, k -> new ArrayList<>());
+    }
+
+    private static TargetHealthState fromEvent(EmittedEvent event, TargetEssentials inForce) {
+        EmittedEvent.State s = event.state();
+        if (s == null || s.generation() != inForce.generation()) {
+            return TargetHealthState.create(inForce, event.timestampMs(), event.timestampMs()).after();
+        }
+        TreeMap<String, RegionState> regions = new TreeMap<>();
+        for (RegionState r : s.regions()) {
+            regions.put(r.region(), r);
+        }
+        return new TargetHealthState(inForce, s.status(), s.previousStatus(), s.sinceMs(), s.stale(),
+                event.timestampMs(), s.lastResult(), regions);
+    }
+}
