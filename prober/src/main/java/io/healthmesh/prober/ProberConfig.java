@@ -42,12 +42,15 @@ import static java.util.Objects.requireNonNull;
  * @param bufferCapacity results held while Kafka is away before the oldest are dropped
  * @param eventLoopThreads threads of the probe engine's event loop
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
+ * @param allowList destination CIDRs opened inside the deny list (the most specific block decides)
+ * @param deniedEndpoints other endpoints of the cluster never probed ({@code host:port}), besides the bootstrap
+ *                        servers, the registry and this worker's own port, which are always denied
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka) {
+                           Map<String, String> kafka, List<String> allowList, List<String> deniedEndpoints) {
 
     /** One setting: its key, default (null = required or absent), range and meaning. */
     public record Setting(String key, String defaultValue, String range, String doc) {
@@ -88,8 +91,18 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Tick of the timer wheel: the resolution of every planned start."),
             new Setting("user.agent", ProbeEngineConfig.DEFAULT_USER_AGENT, "1-200 printable ASCII characters",
                     "User-Agent of HTTP/HTTPS probes."),
-            new Setting("deny.list", "169.254.0.0/16,fd00:ec2::/32", "comma-separated CIDRs, may be empty",
-                    "Destinations never probed (BLOCKED_BY_POLICY), checked after DNS resolution."),
+            new Setting("deny.list", String.join(",", ProbeEngineConfig.DEFAULT_DENY_LIST),
+                    "comma-separated CIDRs, may be empty",
+                    "Destinations never probed (BLOCKED_BY_POLICY, no packet sent), checked on the host as written, after"
+                            + " DNS resolution and on every redirect hop, IPv4 addresses embedded in IPv6 ones included."
+                            + " Replaces the default when set."),
+            new Setting("allow.list", "", "comma-separated CIDRs, may be empty",
+                    "Destinations probed although the deny list holds them, such as 127.0.0.0/8 for backends on the"
+                            + " prober's own host: the most specific block of the two lists decides."),
+            new Setting("deny.endpoints", "", "comma-separated host:port ([IPv6]:port)",
+                    "Other endpoints of the cluster never probed, whatever allow.list says (the aggregators' query API,"
+                            + " other brokers). The bootstrap servers, the registry and this worker's http port are"
+                            + " always denied."),
             new Setting("buffer.capacity", Integer.toString(DEFAULT_BUFFER_CAPACITY), "1..10000000",
                     "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                             + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
@@ -108,6 +121,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(userAgent, "userAgent");
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
+        allowList = List.copyOf(allowList);
+        deniedEndpoints = List.copyOf(deniedEndpoints);
     }
 
     /**
@@ -142,8 +157,11 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             r.problem("user.agent", userAgent, "1-200 printable ASCII characters");
         }
         String denyText = r.optional("deny.list");
-        List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST
-                : Arrays.stream(denyText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST : list(denyText);
+        String allowText = r.optional("allow.list");
+        List<String> allow = allowText == null ? List.of() : list(allowText);
+        String endpointsText = r.optional("deny.endpoints");
+        List<String> endpoints = endpointsText == null ? List.of() : list(endpointsText);
         int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
         int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
         Map<String, String> kafka = new TreeMap<>();
@@ -158,12 +176,22 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         } catch (IllegalArgumentException e) {
             r.problems.add("deny.list: " + e.getMessage());
         }
+        try {
+            ProbeEngineConfig.defaults().withAllowList(allow);
+        } catch (IllegalArgumentException e) {
+            r.problems.add("allow.list: " + e.getMessage());
+        }
+        try {
+            ProbeEngineConfig.defaults().withDeniedEndpoints(endpoints);
+        } catch (IllegalArgumentException e) {
+            r.problems.add("deny.endpoints: " + e.getMessage());
+        }
         if (!r.problems.isEmpty()) {
             throw new IllegalArgumentException("invalid prober settings: " + String.join("; ", r.problems));
         }
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
-                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka);
+                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka, allow, endpoints);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -195,9 +223,14 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return "ProberConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
                 + ", region=" + region + ", proberId=" + proberId + ", topicPrefix=" + topics.prefix()
                 + ", http=" + httpHost + ":" + httpPort + ", maxInFlight=" + maxInFlight
-                + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList
+                + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList
+                + ", deniedEndpoints=" + deniedEndpoints
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
                 + ", kafka keys=" + kafka.keySet() + "]";
+    }
+
+    private static List<String> list(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     private static String defaultProberId() {

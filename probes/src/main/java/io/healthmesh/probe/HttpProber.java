@@ -16,8 +16,10 @@ import java.util.Locale;
 /**
  * HTTP and HTTPS: one fresh connection per request, {@code Connection: close}, HEAD or GET, the status
  * judged against the expected set and, for GET with {@code bodyContains}, the first body bytes searched.
- * Redirects (when on) are followed here, each hop resolved and checked against the deny list again; the
- * response handling itself is {@link HttpResponseHandler}'s.
+ * Redirects (when on) are followed here, each hop checked against the egress policy again (another host is
+ * resolved first); custom headers are not sent again once a redirect changed the host or the port or went from
+ * https to http. A {@code Location} appears in a detail without its user info, query and fragment. The response
+ * handling itself is {@link HttpResponseHandler}'s.
  */
 final class HttpProber implements Prober {
 
@@ -70,19 +72,20 @@ final class HttpProber implements Prober {
                         int redirectsFollowed, Channel previous) {
         probe.release(previous);
         if (redirectsFollowed >= config.maxRedirects()) {
-            probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: " + location);
+            probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: "
+                    + SafeLocation.of(location));
             return;
         }
         URI next;
         try {
             next = new URI(from.url()).resolve(new URI(location.trim()));
         } catch (URISyntaxException | IllegalArgumentException e) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "invalid redirect Location: " + location);
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "invalid redirect Location: " + SafeLocation.of(location));
             return;
         }
         String scheme = next.getScheme() == null ? "" : next.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || next.getHost() == null) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + location);
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + SafeLocation.of(location));
             return;
         }
         boolean nextTls = scheme.equals("https");
@@ -90,12 +93,19 @@ final class HttpProber implements Prober {
         String host = next.getHost().startsWith("[") ? next.getHost().substring(1, next.getHost().length() - 1) : next.getHost();
         String path = (next.getRawPath() == null || next.getRawPath().isEmpty() ? "/" : next.getRawPath())
                 + (next.getRawQuery() == null ? "" : "?" + next.getRawQuery());
-        if (host.equalsIgnoreCase(from.peerHost())) {
-            // same name: stay on the target's address, so that a redirect cannot move the check to another backend
-            connect(probe, new HttpHop(nextTls, from.host(), from.address(), port, path), expected, redirectsFollowed + 1);
+        boolean sameHost = host.equalsIgnoreCase(from.peerHost());
+        boolean headers = from.customHeaders() && sameHost && !(from.tls() && !nextTls)
+                && (port == from.port() || nextTls && !from.tls());
+        if (sameHost) {
+            // same name: stay on the target's address, so that a redirect cannot move the check to another backend;
+            // the port may have changed, so the policy is asked again
+            if (gate.allowed(probe, from.address(), port)) {
+                connect(probe, new HttpHop(nextTls, from.host(), from.address(), port, path, headers), expected,
+                        redirectsFollowed + 1);
+            }
             return;
         }
-        gate.resolveAllowed(probe, host, address ->
-                connect(probe, new HttpHop(nextTls, host, address, port, path), expected, redirectsFollowed + 1));
+        gate.resolveAllowed(probe, host, port, address ->
+                connect(probe, new HttpHop(nextTls, host, address, port, path, headers), expected, redirectsFollowed + 1));
     }
 }
