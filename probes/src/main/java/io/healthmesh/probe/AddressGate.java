@@ -45,7 +45,9 @@ final class AddressGate {
         probe.phase("resolving " + host);
         CompletableFuture<InetAddress> resolution;
         try {
-            resolution = resolver.resolve(host);
+            // a numeric spelling is the address the policy judged (inet_aton's reading), whatever a resolver makes of it
+            Optional<InetAddress> literal = AddressForms.literal(host);
+            resolution = literal.isPresent() ? CompletableFuture.completedFuture(literal.get()) : resolver.resolve(host);
         } catch (RuntimeException e) {
             resolution = CompletableFuture.failedFuture(e);
         }

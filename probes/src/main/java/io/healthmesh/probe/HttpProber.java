@@ -67,6 +67,52 @@ final class HttpProber implements Prober {
         });
     }
 
+    /**
+     * Whether the custom headers go on to the next hop: only while every redirect so far stayed on the same host
+     * and port (an upgrade from http to https on the same host may change the port) and never from https to http.
+     */
+    static boolean keepsCustomHeaders(HttpHop from, String nextHost, boolean nextTls, int nextPort) {
+        boolean sameHost = nextHost.equalsIgnoreCase(from.peerHost());
+        boolean downgrade = from.tls() && !nextTls;
+        boolean samePort = nextPort == from.port() || nextTls && !from.tls();
+        return from.customHeaders() && sameHost && !downgrade && samePort;
+    }
+
+    /**
+     * The host of an authority that {@link URI} did not take for a server name (it refuses numeric spellings such
+     * as {@code 127.1} or {@code 0x7f.1}): these still go through the egress policy, which reads them as addresses.
+     */
+    static String hostOfAuthority(String authority) {
+        if (authority == null) {
+            return null;
+        }
+        String a = authority.substring(authority.lastIndexOf('@') + 1);
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            return close < 0 ? null : a.substring(0, close + 1);
+        }
+        int colon = a.lastIndexOf(':');
+        return colon < 0 ? a : a.substring(0, colon);
+    }
+
+    static int portOfAuthority(String authority, boolean tls) {
+        if (authority != null) {
+            String a = authority.substring(authority.lastIndexOf('@') + 1);
+            int colon = a.lastIndexOf(':');
+            if (colon > a.lastIndexOf(']')) {
+                try {
+                    int port = Integer.parseInt(a.substring(colon + 1));
+                    if (port > 0 && port <= 65_535) {
+                        return port;
+                    }
+                } catch (NumberFormatException e) {
+                    // no usable port: the scheme's default
+                }
+            }
+        }
+        return HttpHop.defaultPort(tls);
+    }
+
     /** Called by the handler on a redirect status with a Location, with redirects on. */
     void followRedirect(ProbeContext probe, HttpHop from, String location, ExpectedStatuses expected,
                         int redirectsFollowed, Channel previous) {
@@ -84,18 +130,18 @@ final class HttpProber implements Prober {
             return;
         }
         String scheme = next.getScheme() == null ? "" : next.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || next.getHost() == null) {
+        String rawHost = next.getHost() != null ? next.getHost() : hostOfAuthority(next.getRawAuthority());
+        if (!scheme.equals("http") && !scheme.equals("https") || rawHost == null || rawHost.isEmpty()) {
             probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + SafeLocation.of(location));
             return;
         }
         boolean nextTls = scheme.equals("https");
-        int port = next.getPort() > 0 ? next.getPort() : HttpHop.defaultPort(nextTls);
-        String host = next.getHost().startsWith("[") ? next.getHost().substring(1, next.getHost().length() - 1) : next.getHost();
+        int port = next.getPort() > 0 ? next.getPort() : portOfAuthority(next.getRawAuthority(), nextTls);
+        String host = rawHost.startsWith("[") ? rawHost.substring(1, rawHost.length() - 1) : rawHost;
         String path = (next.getRawPath() == null || next.getRawPath().isEmpty() ? "/" : next.getRawPath())
                 + (next.getRawQuery() == null ? "" : "?" + next.getRawQuery());
         boolean sameHost = host.equalsIgnoreCase(from.peerHost());
-        boolean headers = from.customHeaders() && sameHost && !(from.tls() && !nextTls)
-                && (port == from.port() || nextTls && !from.tls());
+        boolean headers = keepsCustomHeaders(from, host, nextTls, port);
         if (sameHost) {
             // same name: stay on the target's address, so that a redirect cannot move the check to another backend;
             // the port may have changed, so the policy is asked again
