@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.Redact;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.schemas.Topics;
@@ -219,8 +220,9 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     @Override
     public String toString() {
-        // never print credentials: kafka.* may hold sasl.jaas.config, the registry user info a password
-        return "ProberConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
+        // never print credentials: kafka.* may hold sasl.jaas.config, the registry user info a password, the
+        // registry URL user info
+        return "ProberConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + Redact.userInfo(schemaRegistryUrl)
                 + ", region=" + region + ", proberId=" + proberId + ", topicPrefix=" + topics.prefix()
                 + ", http=" + httpHost + ":" + httpPort + ", maxInFlight=" + maxInFlight
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList

@@ -70,6 +70,10 @@ class ProberConfigTest {
         assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "u:p")
                 .containsEntry("basic.auth.credentials.source", "USER_INFO");
         assertThat(c.toString()).doesNotContain("u:p");
+        Map<String, String> withUrlCredentials = minimal();
+        withUrlCredentials.put("schema.registry.url", "http://reader:url-secret@127.0.0.1:8081");
+        assertThat(ProberConfig.from(withUrlCredentials).toString()).doesNotContain("url-secret")
+                .contains("schemaRegistryUrl=http://***@127.0.0.1:8081");
     }
 
     @Test

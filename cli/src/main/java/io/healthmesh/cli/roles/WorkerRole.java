@@ -4,6 +4,7 @@ import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
+import io.healthmesh.ops.Redact;
 import io.healthmesh.ops.Settings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -69,7 +70,7 @@ abstract class WorkerRole implements Callable<Integer> {
             signal.closed();
             // the role configs list every problem at once, separated by newlines or semicolons
             List<String> problems = Arrays.stream(e.getMessage().split("\\R|; "))
-                    .map(String::trim).filter(s -> !s.isEmpty()).toList();
+                    .map(String::trim).filter(s -> !s.isEmpty()).map(Redact::userInfo).toList();
             throw new BadInputException("invalid " + spec.name() + " settings", problems);
         } catch (RuntimeException e) {
             signal.closed();
