@@ -281,6 +281,7 @@ public final class LoadDriver implements Callable<Integer> {
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
                 "prober.id", "bench-prober",
+                "allow.list", "127.0.0.0/8", // the bench's backends listen on loopback, denied by default
                 "http.host", "127.0.0.1",
                 "http.port", "0",
                 "max.in.flight", "10000",

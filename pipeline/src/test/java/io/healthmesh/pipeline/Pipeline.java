@@ -143,7 +143,7 @@ final class Pipeline implements AutoCloseable {
 
     /**
      * Starts a prober of region {@link #region(String) region(name)} with the default deny list plus
-     * {@code extraDenied} CIDRs, and returns once it is ready (assigned, initial read of the targets done).
+     * {@code extraDenied} CIDRs, loopback allowed (the backends listen there), and returns once it is ready (assigned, initial read of the targets done).
      */
     ProberWorker startProber(String name, List<String> extraDenied) {
         if (probers.containsKey(name)) {
@@ -161,6 +161,8 @@ final class Pipeline implements AutoCloseable {
         settings.put("http.port", "0");
         settings.put("event.loop.threads", "1");
         settings.put("deny.list", String.join(",", deny));
+        // the backends listen on loopback, denied by default; a more specific deny (region b's 127.0.0.2/32) still holds
+        settings.put("allow.list", "127.0.0.0/8");
         settings.put("kafka.session.timeout.ms", "6000");
         settings.put("kafka.heartbeat.interval.ms", "500");
         ProberWorker prober = ProberWorker.start(ProberConfig.from(settings));

@@ -1,6 +1,7 @@
 package io.healthmesh.prober;
 
 import io.healthmesh.ops.Setting;
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
@@ -43,12 +44,16 @@ import static java.util.Objects.requireNonNull;
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
  * @param probeSource the probes' source address and L4 marker (docs/CONFIGURATION.md, for allow-listing)
  * @param resilience how the prober keeps its own trouble from voting against targets (INCONCLUSIVE, shedding, DNS)
+ * @param allowList destination CIDRs opened inside the deny list (the most specific block decides)
+ * @param deniedEndpoints other endpoints of the cluster never probed ({@code host:port}), besides the bootstrap
+ *                        servers, the registry and this worker's own port, which are always denied
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience) {
+                           Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
+                           List<String> allowList, List<String> deniedEndpoints) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -85,8 +90,18 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Tick of the timer wheel: the resolution of every planned start."),
             new Setting("user.agent", ProbeEngineConfig.DEFAULT_USER_AGENT, "1-200 printable ASCII characters",
                     "User-Agent of HTTP/HTTPS probes."),
-            new Setting("deny.list", "169.254.0.0/16,fd00:ec2::/32", "comma-separated CIDRs, may be empty",
-                    "Destinations never probed (BLOCKED_BY_POLICY), checked after DNS resolution."),
+            new Setting("deny.list", String.join(",", ProbeEngineConfig.DEFAULT_DENY_LIST),
+                    "comma-separated CIDRs, may be empty",
+                    "Destinations never probed (BLOCKED_BY_POLICY, no packet sent), checked on the host as written, after"
+                            + " DNS resolution and on every redirect hop, IPv4 addresses embedded in IPv6 ones included."
+                            + " Replaces the default when set."),
+            new Setting("allow.list", "", "comma-separated CIDRs, may be empty",
+                    "Destinations probed although the deny list holds them, such as 127.0.0.0/8 for backends on the"
+                            + " prober's own host: the most specific block of the two lists decides."),
+            new Setting("deny.endpoints", "", "comma-separated host:port ([IPv6]:port)",
+                    "Other endpoints of the cluster never probed, whatever allow.list says (the aggregators' query API,"
+                            + " other brokers). The bootstrap servers, the registry and this worker's http port are"
+                            + " always denied."),
             new Setting("buffer.capacity", Integer.toString(DEFAULT_BUFFER_CAPACITY), "1..10000000",
                     "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                             + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
@@ -111,9 +126,11 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
         probeSource = probeSource == null ? ProbeSource.NONE : probeSource;
+        allowList = List.copyOf(allowList);
+        deniedEndpoints = List.copyOf(deniedEndpoints);
     }
 
-    /** A config without a probe source address or L4 marker, with the default resilience settings. */
+    /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
     public ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                         String registryUserInfo, String region, String proberId, Topics topics,
                         String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
@@ -121,7 +138,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                         Map<String, String> kafka) {
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
-                eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults());
+                eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of());
     }
 
     /**
@@ -156,8 +173,11 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             r.problem("user.agent", userAgent, "1-200 printable ASCII characters");
         }
         String denyText = r.optional("deny.list");
-        List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST
-                : Arrays.stream(denyText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST : list(denyText);
+        String allowText = r.optional("allow.list");
+        List<String> allow = allowText == null ? List.of() : list(allowText);
+        String endpointsText = r.optional("deny.endpoints");
+        List<String> endpoints = endpointsText == null ? List.of() : list(endpointsText);
         int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
         int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
         List<String> sourceProblems = new ArrayList<>();
@@ -171,11 +191,21 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         } catch (IllegalArgumentException e) {
             r.problem("deny.list: " + e.getMessage());
         }
+        try {
+            ProbeEngineConfig.defaults().withAllowList(allow);
+        } catch (IllegalArgumentException e) {
+            r.problem("allow.list: " + e.getMessage());
+        }
+        try {
+            ProbeEngineConfig.defaults().withDeniedEndpoints(endpoints);
+        } catch (IllegalArgumentException e) {
+            r.problem("deny.endpoints: " + e.getMessage());
+        }
         r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source, resilience);
+                source, resilience, allow, endpoints);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -203,13 +233,19 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     @Override
     public String toString() {
-        // never print credentials: kafka.* may hold sasl.jaas.config, the registry user info a password
-        return "ProberConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
+        // never print credentials: kafka.* may hold sasl.jaas.config, the registry user info a password, the
+        // registry URL user info
+        return "ProberConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + Redact.userInfo(schemaRegistryUrl)
                 + ", region=" + region + ", proberId=" + proberId + ", topicPrefix=" + topics.prefix()
                 + ", http=" + httpHost + ":" + httpPort + ", maxInFlight=" + maxInFlight
-                + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList
+                + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList
+                + ", deniedEndpoints=" + deniedEndpoints
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
                 + ", " + resilience + ", kafka keys=" + kafka.keySet() + "]";
+    }
+
+    private static List<String> list(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     private static String defaultProberId() {

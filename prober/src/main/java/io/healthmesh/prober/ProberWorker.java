@@ -34,9 +34,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
 
@@ -79,6 +81,11 @@ public final class ProberWorker implements AutoCloseable {
         try {
             PrometheusRegistry registry = new PrometheusRegistry();
             ProberMetrics metrics = new ProberMetrics(registry);
+            // the endpoint first, so that its port (0 = any) is known to the egress policy
+            AtomicReference<TargetAssignment> assigned = new AtomicReference<>();
+            OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
+                    () -> assigned.get() != null && assigned.get().ready());
+            started.push(ops);
 
             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));
             started.push(() -> producer.close(DRAIN));
@@ -89,9 +96,13 @@ public final class ProberWorker implements AutoCloseable {
                     metrics::bufferDropped, metrics::publishFailed).start();
             started.push(() -> publisher.close(DRAIN));
 
+            List<String> clusterEndpoints = ClusterEndpoints.of(config, ops.port());
+            logEgress(config, clusterEndpoints);
             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
+                    .withAllowList(config.allowList())
+                    .withDeniedEndpoints(clusterEndpoints)
                     .withEventLoopThreads(config.eventLoopThreads())
                     .withStallFraction(config.resilience().inconclusiveFraction())
                     .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending()), null,
@@ -113,6 +124,7 @@ public final class ProberWorker implements AutoCloseable {
                     definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),
                     producer, config.topics().rejected(), config.rejectedBy(), metrics::rejected).start();
             started.push(assignment);
+            assigned.set(assignment);
 
             metrics.gauges(scheduler::targetCount, scheduler::inFlight, publisher::buffered);
             CpuSteal steal = CpuSteal.system();
@@ -123,9 +135,6 @@ public final class ProberWorker implements AutoCloseable {
                     }).start();
             started.push(monitor);
             metrics.selfHealth(monitor);
-            OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
-                    assignment::ready);
-            started.push(ops);
             LOG.info("prober {} started: region {}, group {}, ops on port {}", config.proberId(), config.region(),
                     config.groupId(), ops.port());
             return new ProberWorker(config, registry, scheduler, assignment, ops, started);
@@ -179,6 +188,16 @@ public final class ProberWorker implements AutoCloseable {
             }
             LOG.info("prober {} stopping", config.proberId());
             closeAll(shutdown);
+        }
+    }
+
+    private static void logEgress(ProberConfig config, List<String> clusterEndpoints) {
+        LOG.info("egress policy: deny {}, allow {}, cluster endpoints denied {}", config.denyList(),
+                config.allowList().isEmpty() ? "nothing more" : config.allowList(), clusterEndpoints);
+        List<String> dropped = ProbeEngineConfig.DEFAULT_DENY_LIST.stream()
+                .filter(block -> !config.denyList().contains(block)).toList();
+        if (!dropped.isEmpty()) {
+            LOG.warn("deny.list leaves out default blocks {}: probes may reach them", dropped);
         }
     }
 

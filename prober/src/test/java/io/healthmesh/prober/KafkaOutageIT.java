@@ -69,6 +69,7 @@ class KafkaOutageIT {
             settings.put("schema.registry.url", registry);
             settings.put("topic.prefix", topics.prefix());
             settings.put("prober.id", "outage");
+            settings.put("allow.list", "127.0.0.0/8"); // the target is a loopback listener: denied by default
             settings.put("http.host", "127.0.0.1");
             settings.put("http.port", "0");
             settings.put("buffer.capacity", Integer.toString(CAPACITY));

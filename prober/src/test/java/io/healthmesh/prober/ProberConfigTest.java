@@ -1,6 +1,7 @@
 package io.healthmesh.prober;
 
 import io.healthmesh.ops.Setting;
+import io.healthmesh.probe.ProbeEngineConfig;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -38,7 +39,9 @@ class ProberConfigTest {
         assertThat(c.jitterFraction()).isEqualTo(0.1);
         assertThat(c.timerTickMs()).isEqualTo(10);
         assertThat(c.userAgent()).isEqualTo("healthmesh-healthcheck");
-        assertThat(c.denyList()).containsExactly("169.254.0.0/16", "fd00:ec2::/32");
+        assertThat(c.denyList()).containsExactlyElementsOf(ProbeEngineConfig.DEFAULT_DENY_LIST).contains("127.0.0.0/8");
+        assertThat(c.allowList()).isEmpty();
+        assertThat(c.deniedEndpoints()).isEmpty();
         assertThat(c.bufferCapacity()).isEqualTo(10_000);
         assertThat(c.eventLoopThreads()).isBetween(1, 256);
         assertThat(c.proberId()).matches("[A-Za-z0-9._:@-]+-\\d+");
@@ -68,6 +71,36 @@ class ProberConfigTest {
         assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "u:p")
                 .containsEntry("basic.auth.credentials.source", "USER_INFO");
         assertThat(c.toString()).doesNotContain("u:p");
+        Map<String, String> withUrlCredentials = minimal();
+        withUrlCredentials.put("schema.registry.url", "http://reader:url-secret@127.0.0.1:8081");
+        assertThat(ProberConfig.from(withUrlCredentials).toString()).doesNotContain("url-secret")
+                .contains("schemaRegistryUrl=http://***@127.0.0.1:8081");
+    }
+
+    @Test
+    void allowListAndDeniedEndpointsAreRead() {
+        Map<String, String> m = minimal();
+        m.put("allow.list", "127.0.0.0/8, ::1/128");
+        m.put("deny.endpoints", "aggregator-1:8080,[fd00::7]:8081");
+        ProberConfig c = ProberConfig.from(m);
+        assertThat(c.allowList()).containsExactly("127.0.0.0/8", "::1/128");
+        assertThat(c.deniedEndpoints()).containsExactly("aggregator-1:8080", "[fd00::7]:8081");
+        assertThatThrownBy(() -> ProberConfig.from(with("allow.list", "127.0.0.1")))
+                .hasMessageContaining("allow.list: allowList: '127.0.0.1'");
+        assertThatThrownBy(() -> ProberConfig.from(with("deny.endpoints", "aggregator-1")))
+                .hasMessageContaining("deny.endpoints: deniedEndpoints: 'aggregator-1'");
+    }
+
+    @Test
+    void clusterEndpointsAreTheBootstrapServersTheRegistryAndTheOwnPort() {
+        Map<String, String> m = minimal();
+        m.put("bootstrap.servers", "kafka-1:9092, SASL_SSL://kafka-2:9093");
+        m.put("schema.registry.url", "https://reader:secret@registry:8443,http://registry-2");
+        m.put("http.host", "::");
+        m.put("deny.endpoints", "aggregator-1:8080");
+        assertThat(ClusterEndpoints.of(ProberConfig.from(m), 8090)).containsExactly("kafka-1:9092", "kafka-2:9093",
+                "registry:8443", "registry-2:80", "[::]:8090", "aggregator-1:8080");
+        assertThat(ClusterEndpoints.registry("mem://demo")).isEmpty();
     }
 
     @Test

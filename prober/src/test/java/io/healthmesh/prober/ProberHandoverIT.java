@@ -165,6 +165,7 @@ class ProberHandoverIT {
         settings.put("http.host", "127.0.0.1");
         settings.put("http.port", "0");
         settings.put("event.loop.threads", "1");
+        settings.put("allow.list", "127.0.0.0/8"); // the targets are loopback listeners: denied by default
         settings.put("kafka.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS));
         settings.put("kafka.heartbeat.interval.ms", "200");   // the survivor hears of a rebalance soon
         return settings;

@@ -2,6 +2,7 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.Protocol;
 
 import java.net.InetAddress;
 import java.util.Optional;
@@ -10,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Resolution plus deny list: the only way a probe gets an address to send to. The name is resolved off the
- * event loop; the resolved address is checked against the deny list, so that no packet leaves for a denied
+ * Resolution plus egress policy: the only way a probe gets an address to send to. The host as written is checked
+ * first, then the name is resolved off the event loop; the resolved address (and port) is checked against the
+ * {@link EgressPolicy}, so that no packet leaves for a denied
  * destination ({@code BLOCKED_BY_POLICY}); a name that does not resolve ends the probe with {@code DNS_FAILURE}, a
  * resolver too busy to try ({@link ResolverBusyException}) with {@code INCONCLUSIVE}.
  * Used for the target and again for every HTTP redirect hop to another host.
@@ -19,19 +21,35 @@ import static java.util.Objects.requireNonNull;
 final class AddressGate {
 
     private final HostResolver resolver;
-    private final DenyList denyList;
+    private final EgressPolicy policy;
 
-    AddressGate(HostResolver resolver, DenyList denyList) {
+    AddressGate(HostResolver resolver, EgressPolicy policy) {
         this.resolver = requireNonNull(resolver, "resolver");
-        this.denyList = requireNonNull(denyList, "denyList");
+        this.policy = requireNonNull(policy, "policy");
     }
 
-    /** Resolves {@code host}; when the address is allowed, runs {@code next} with it on the probe's loop. */
+    /** {@link #resolveAllowed(ProbeContext, String, int, AddressTask)} for the target's own host and port. */
     void resolveAllowed(ProbeContext probe, String host, AddressTask next) {
+        int port = probe.target().protocol() == Protocol.ICMP ? -1 : probe.target().port();
+        resolveAllowed(probe, host, port, next);
+    }
+
+    /**
+     * Checks {@code host} as written, resolves it, checks the address; when both are allowed, runs {@code next}
+     * with the address on the probe's loop.
+     */
+    void resolveAllowed(ProbeContext probe, String host, int port, AddressTask next) {
+        Optional<String> early = policy.checkHost(host, port);
+        if (early.isPresent()) {
+            probe.finish(Outcome.BLOCKED_BY_POLICY, early.get());
+            return;
+        }
         probe.phase("resolving " + host);
         CompletableFuture<InetAddress> resolution;
         try {
-            resolution = resolver.resolve(host);
+            // a numeric spelling is the address the policy judged (inet_aton's reading), whatever a resolver makes of it
+            Optional<InetAddress> literal = AddressForms.literal(host);
+            resolution = literal.isPresent() ? CompletableFuture.completedFuture(literal.get()) : resolver.resolve(host);
         } catch (RuntimeException e) {
             resolution = CompletableFuture.failedFuture(e);
         }
@@ -48,9 +66,7 @@ final class AddressGate {
                 probe.finish(Outcome.DNS_FAILURE, "cannot resolve " + host + ": " + FailureClassifier.detail(failure));
                 return;
             }
-            Optional<Cidr> denied = denyList.match(address);
-            if (denied.isPresent()) {
-                probe.finish(Outcome.BLOCKED_BY_POLICY, address.getHostAddress() + " is in denied range " + denied.get());
+            if (!allowed(probe, address, port)) {
                 return;
             }
             try {
@@ -68,6 +84,13 @@ final class AddressGate {
             }
         }
         return false;
+    }
+
+    /** True when the policy allows {@code address:port}; otherwise ends the probe with {@code BLOCKED_BY_POLICY}. */
+    boolean allowed(ProbeContext probe, InetAddress address, int port) {
+        Optional<String> denied = policy.check(address, port);
+        denied.ifPresent(reason -> probe.finish(Outcome.BLOCKED_BY_POLICY, reason));
+        return denied.isEmpty();
     }
 
     void close() {

@@ -10,8 +10,13 @@ import java.util.Arrays;
 record Cidr(byte[] network, int prefixLength, String text) {
 
     static Cidr parse(String text) {
+        return parse("denyList", text);
+    }
+
+    /** Parses one block; {@code field} names the setting in the error message. */
+    static Cidr parse(String field, String text) {
         if (text == null) {
-            throw new IllegalArgumentException("denyList: null entry (expected: address/prefix such as 169.254.0.0/16)");
+            throw new IllegalArgumentException(field + ": null entry (expected: address/prefix such as 169.254.0.0/16)");
         }
         int slash = text.indexOf('/');
         byte[] address = slash < 0 ? null : NetUtil.createByteArrayFromIpAddressString(text.substring(0, slash));
@@ -24,7 +29,7 @@ record Cidr(byte[] network, int prefixLength, String text) {
             }
         }
         if (address == null || prefix < 0 || prefix > address.length * 8) {
-            throw new IllegalArgumentException("denyList: '" + text
+            throw new IllegalArgumentException(field + ": '" + text
                     + "' (expected: address/prefix such as 169.254.0.0/16 or fd00:ec2::/32)");
         }
         return new Cidr(mask(address, prefix), prefix, text);

@@ -14,8 +14,16 @@ import java.net.InetAddress;
  * @param address the resolved address to connect to
  * @param port TCP port
  * @param path request target: path and query
+ * @param customHeaders whether the target's custom headers go with this request: true on the first hop, false
+ *                      from the first redirect that changed the host or the port, or went from https to http, on
+ *                      (so that an {@code Authorization} header never follows a redirect to another server)
  */
-record HttpHop(boolean tls, String host, InetAddress address, int port, String path) {
+record HttpHop(boolean tls, String host, InetAddress address, int port, String path, boolean customHeaders) {
+
+    /** A first hop: custom headers sent. */
+    HttpHop(boolean tls, String host, InetAddress address, int port, String path) {
+        this(tls, host, address, port, path, true);
+    }
 
     /** The Host header: the host, bracketed when an IPv6 literal, with the port when it is not the scheme's default. */
     String authority() {

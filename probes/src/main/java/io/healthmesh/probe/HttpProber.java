@@ -16,8 +16,10 @@ import java.util.Locale;
 /**
  * HTTP and HTTPS: one fresh connection per request, {@code Connection: close}, HEAD or GET, the status
  * judged against the expected set and, for GET with {@code bodyContains}, the first body bytes searched.
- * Redirects (when on) are followed here, each hop resolved and checked against the deny list again; the
- * response handling itself is {@link HttpResponseHandler}'s.
+ * Redirects (when on) are followed here, each hop checked against the egress policy again (another host is
+ * resolved first); custom headers are not sent again once a redirect changed the host or the port or went from
+ * https to http. A {@code Location} appears in a detail without its user info, query and fragment. The response
+ * handling itself is {@link HttpResponseHandler}'s.
  */
 final class HttpProber implements Prober {
 
@@ -83,37 +85,91 @@ final class HttpProber implements Prober {
         return config.maxRedirects();
     }
 
+    /**
+     * Whether the custom headers go on to the next hop: only while every redirect so far stayed on the same host
+     * and port (an upgrade from http to https on the same host may change the port) and never from https to http.
+     */
+    static boolean keepsCustomHeaders(HttpHop from, String nextHost, boolean nextTls, int nextPort) {
+        boolean sameHost = nextHost.equalsIgnoreCase(from.peerHost());
+        boolean downgrade = from.tls() && !nextTls;
+        boolean samePort = nextPort == from.port() || nextTls && !from.tls();
+        return from.customHeaders() && sameHost && !downgrade && samePort;
+    }
+
+    /**
+     * The host of an authority that {@link URI} did not take for a server name (it refuses numeric spellings such
+     * as {@code 127.1} or {@code 0x7f.1}): these still go through the egress policy, which reads them as addresses.
+     */
+    static String hostOfAuthority(String authority) {
+        if (authority == null) {
+            return null;
+        }
+        String a = authority.substring(authority.lastIndexOf('@') + 1);
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            return close < 0 ? null : a.substring(0, close + 1);
+        }
+        int colon = a.lastIndexOf(':');
+        return colon < 0 ? a : a.substring(0, colon);
+    }
+
+    static int portOfAuthority(String authority, boolean tls) {
+        if (authority != null) {
+            String a = authority.substring(authority.lastIndexOf('@') + 1);
+            int colon = a.lastIndexOf(':');
+            if (colon > a.lastIndexOf(']')) {
+                try {
+                    int port = Integer.parseInt(a.substring(colon + 1));
+                    if (port > 0 && port <= 65_535) {
+                        return port;
+                    }
+                } catch (NumberFormatException e) {
+                    // no usable port: the scheme's default
+                }
+            }
+        }
+        return HttpHop.defaultPort(tls);
+    }
+
     /** Called by the handler on a redirect status with a Location, with redirects on. */
     void followRedirect(ProbeContext probe, HttpHop from, String location, ExpectedStatuses expected,
                         int redirectsFollowed, Channel previous) {
         probe.release(previous);
         if (redirectsFollowed >= config.maxRedirects()) {
-            probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: " + location);
+            probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: "
+                    + SafeLocation.of(location));
             return;
         }
         URI next;
         try {
             next = new URI(from.url()).resolve(new URI(location.trim()));
         } catch (URISyntaxException | IllegalArgumentException e) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "invalid redirect Location: " + location);
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "invalid redirect Location: " + SafeLocation.of(location));
             return;
         }
         String scheme = next.getScheme() == null ? "" : next.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || next.getHost() == null) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + location);
+        String rawHost = next.getHost() != null ? next.getHost() : hostOfAuthority(next.getRawAuthority());
+        if (!scheme.equals("http") && !scheme.equals("https") || rawHost == null || rawHost.isEmpty()) {
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "redirect to unsupported location: " + SafeLocation.of(location));
             return;
         }
         boolean nextTls = scheme.equals("https");
-        int port = next.getPort() > 0 ? next.getPort() : HttpHop.defaultPort(nextTls);
-        String host = next.getHost().startsWith("[") ? next.getHost().substring(1, next.getHost().length() - 1) : next.getHost();
+        int port = next.getPort() > 0 ? next.getPort() : portOfAuthority(next.getRawAuthority(), nextTls);
+        String host = rawHost.startsWith("[") ? rawHost.substring(1, rawHost.length() - 1) : rawHost;
         String path = (next.getRawPath() == null || next.getRawPath().isEmpty() ? "/" : next.getRawPath())
                 + (next.getRawQuery() == null ? "" : "?" + next.getRawQuery());
-        if (host.equalsIgnoreCase(from.peerHost())) {
-            // same name: stay on the target's address, so that a redirect cannot move the check to another backend
-            connect(probe, new HttpHop(nextTls, from.host(), from.address(), port, path), expected, redirectsFollowed + 1);
+        boolean sameHost = host.equalsIgnoreCase(from.peerHost());
+        boolean headers = keepsCustomHeaders(from, host, nextTls, port);
+        if (sameHost) {
+            // same name: stay on the target's address, so that a redirect cannot move the check to another backend;
+            // the port may have changed, so the policy is asked again
+            if (gate.allowed(probe, from.address(), port)) {
+                connect(probe, new HttpHop(nextTls, from.host(), from.address(), port, path, headers), expected,
+                        redirectsFollowed + 1);
+            }
             return;
         }
-        gate.resolveAllowed(probe, host, address ->
-                connect(probe, new HttpHop(nextTls, host, address, port, path), expected, redirectsFollowed + 1));
+        gate.resolveAllowed(probe, host, port, address ->
+                connect(probe, new HttpHop(nextTls, host, address, port, path, headers), expected, redirectsFollowed + 1));
     }
 }

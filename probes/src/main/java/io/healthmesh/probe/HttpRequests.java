@@ -15,7 +15,8 @@ import java.util.Set;
 
 /**
  * Builds the probe request. Host, User-Agent, Connection and the framing headers are the probe's own: a custom
- * header cannot change them, so every probe stays recognisable and one connection carries one request.
+ * header cannot change them, so every probe stays recognisable and one connection carries one request. Custom
+ * headers go only where the hop allows them ({@link HttpHop#customHeaders()}).
  */
 final class HttpRequests {
 
@@ -35,7 +36,8 @@ final class HttpRequests {
         io.netty.handler.codec.http.HttpMethod method = spec.method() == HttpMethod.GET
                 ? io.netty.handler.codec.http.HttpMethod.GET : io.netty.handler.codec.http.HttpMethod.HEAD;
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, hop.path(), Unpooled.EMPTY_BUFFER);
-        for (Map.Entry<String, String> header : spec.headers().entrySet()) {
+        for (Map.Entry<String, String> header : hop.customHeaders() ? spec.headers().entrySet()
+                : Set.<Map.Entry<String, String>>of()) {
             if (!RESERVED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
                 request.headers().set(checked("header name", header.getKey()), checked("header " + header.getKey(), header.getValue()));
             }

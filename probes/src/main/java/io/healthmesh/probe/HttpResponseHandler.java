@@ -88,7 +88,9 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
             return;
         }
         if (msg.decoderResult().isFailure()) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "undecodable response: " + FailureClassifier.detail(msg.decoderResult().cause()));
+            // the type only: a decoder's message may quote the response's bytes, and details never carry them
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, "undecodable response: "
+                    + rootType(msg.decoderResult().cause()));
             return;
         }
         if (msg instanceof HttpResponse response) {
@@ -133,6 +135,14 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
         } else if (content instanceof LastHttpContent) {
             probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the body (" + body.size() + " bytes)");
         }
+    }
+
+    private static String rootType(Throwable failure) {
+        Throwable root = failure;
+        for (int depth = 0; root.getCause() != null && depth < 8; depth++) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName();
     }
 
     static boolean isRedirect(int status) {

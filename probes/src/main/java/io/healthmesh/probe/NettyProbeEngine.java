@@ -75,7 +75,8 @@ public final class NettyProbeEngine implements ProbeEngine {
         boolean owns = group == null;
         EventLoopGroup loops = owns ? new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
                 new DefaultThreadFactory("healthmesh-probe", true), NioIoHandler.newFactory()) : group;
-        AddressGate gate = new AddressGate(resolver, new DenyList(config.denyList()));
+        AddressGate gate = new AddressGate(resolver, new EgressPolicy(config.denyList(), config.allowList(),
+                EgressPolicy.resolve(config.deniedEndpoints())));
         Map<Protocol, Prober> probers = new EnumMap<>(Protocol.class);
         probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source));
         HttpProber http = new HttpProber(config, new TlsContexts(), gate, source);

@@ -21,17 +21,30 @@ import static java.util.Objects.requireNonNull;
  * @param maxPendingResolutions name lookups in flight at once; more are {@code INCONCLUSIVE} ({@code queue-full})
  * @param maxOutstandingEchoes ICMP echoes in flight at once; more are {@code INCONCLUSIVE} ({@code queue-full})
  * @param icmpSocket which ICMP socket kind to use: ping sockets, raw sockets, or the first that the system allows
+ * @param allowList destination CIDRs probed although a less (or equally) specific deny block holds them, such as
+ *                  {@code 127.0.0.0/8} for a demo on one machine; empty by default
+ * @param deniedEndpoints the cluster's own endpoints, {@code host:port} ({@code [v6]:port}), never probed whatever
+ *                        the allow list says; resolved when the engine is created. A wildcard host
+ *                        ({@code 0.0.0.0}, {@code ::}, {@code *}) stands for that port on every address of this host
  * @param stallFraction share of {@code min(interval, timeout)} an event loop may stall while a probe runs before
  *     that probe's timeout or error is {@code INCONCLUSIVE} ({@code loop-stall}); above 0, at most 1
  */
 public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
                                 int maxRedirects, int eventLoopThreads, DnsConfig dns,
                                 int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket,
-                                double stallFraction) {
+                                double stallFraction, List<String> allowList, List<String> deniedEndpoints) {
 
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
-    /** Link-local IPv4 and the AWS IPv6 metadata range: the cloud metadata services. */
-    public static final List<String> DEFAULT_DENY_LIST = List.of("169.254.0.0/16", "fd00:ec2::/32");
+    /**
+     * SPEC section 9: link-local (where most clouds serve metadata) and the other metadata addresses (AWS IPv6,
+     * Alibaba, Azure), loopback, "this network" and the unspecified address, multicast and the limited broadcast.
+     * Private ranges (RFC 1918, ULA) are not in it: that is where backends live.
+     */
+    public static final List<String> DEFAULT_DENY_LIST = List.of("169.254.0.0/16", "fe80::/10", "fd00:ec2::/32",
+            "100.100.100.200/32", "168.63.129.16/32", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128",
+            "224.0.0.0/4", "ff00::/8", "255.255.255.255/32");
+    /** What {@code allow.list=loopback} style setups (the demo, tests) open: every loopback address. */
+    public static final List<String> LOOPBACK = List.of("127.0.0.0/8", "::1/128");
     public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
     public static final int DEFAULT_MAX_BODY_BYTES = 5120;
     public static final int DEFAULT_MAX_REDIRECTS = 3;
@@ -50,9 +63,19 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
             throw new IllegalArgumentException("userAgent: '" + userAgent
                     + "' (expected: 1..200 printable ASCII characters)");
         }
+        requireNonNull(allowList, "allowList");
+        requireNonNull(deniedEndpoints, "deniedEndpoints");
         denyList = List.copyOf(denyList);
         for (String cidr : denyList) {
-            Cidr.parse(cidr); // throws with the offending entry
+            Cidr.parse("denyList", cidr); // throws with the offending entry
+        }
+        allowList = List.copyOf(allowList);
+        for (String cidr : allowList) {
+            Cidr.parse("allowList", cidr);
+        }
+        deniedEndpoints = List.copyOf(deniedEndpoints);
+        for (String endpoint : deniedEndpoints) {
+            EgressPolicy.HostPort.parse(endpoint);
         }
         check("maxHeaderBytes", maxHeaderBytes, 1024, 1024 * 1024);
         check("maxBodyBytes", maxBodyBytes, 64, 1024 * 1024);
@@ -65,57 +88,77 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         }
     }
 
-    /** Every default: the SPEC's deny list, {@code healthmesh-healthcheck}, 16 KiB headers, 5,120 body bytes, 3 redirects. */
+    /** Every default: the SPEC's deny list, an empty allow list, {@code healthmesh-healthcheck}, 16 KiB headers, 5,120 body bytes, 3 redirects. */
     public static ProbeEngineConfig defaults() {
         return new ProbeEngineConfig(DEFAULT_USER_AGENT, DEFAULT_DENY_LIST, DEFAULT_MAX_HEADER_BYTES,
                 DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, Math.max(1, Runtime.getRuntime().availableProcessors()),
                 DnsConfig.DEFAULTS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
-                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION);
+                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION, List.of(), List.of());
     }
 
     public ProbeEngineConfig withUserAgent(String value) {
         return new ProbeEngineConfig(value, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withDenyList(List<String> value) {
         return new ProbeEngineConfig(userAgent, value, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withMaxHeaderBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, value, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withMaxBodyBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, value, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withMaxRedirects(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, value, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withEventLoopThreads(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, value,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withResolver(DnsConfig value, int maxPending) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                value, maxPending, maxOutstandingEchoes, icmpSocket, stallFraction);
+                value, maxPending, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
+                deniedEndpoints);
     }
 
     public ProbeEngineConfig withIcmp(IcmpSocketKind kind, int maxOutstanding) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstanding, kind, stallFraction);
+                dns, maxPendingResolutions, maxOutstanding, kind, stallFraction, allowList, deniedEndpoints);
     }
 
     public ProbeEngineConfig withStallFraction(double value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, value);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, value, allowList,
+                deniedEndpoints);
+    }
+
+    /** Replaces the allow list (CIDRs opened inside the deny list). */
+    public ProbeEngineConfig withAllowList(List<String> value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, value, deniedEndpoints);
+    }
+
+    /** Replaces the cluster endpoints denied whatever the allow list says ({@code host:port}). */
+    public ProbeEngineConfig withDeniedEndpoints(List<String> value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList, value);
     }
 
     private static void check(String name, int value, int min, int max) {

@@ -25,7 +25,7 @@ class HttpsProberTest {
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
-        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
         serverTls = SelfSignedTls.serverContext(dir);
     }
 

@@ -18,7 +18,7 @@ class IcmpProberTest {
 
     private static ProbeReport probe(IcmpSocketKind kind, String address, int timeoutMs) throws Exception {
         try (NettyProbeEngine engine = NettyProbeEngine.create(
-                ProbeEngineConfig.defaults().withEventLoopThreads(1).withIcmp(kind, 16), null)) {
+                ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1).withIcmp(kind, 16), null)) {
             TargetSpec target = Targets.target(Protocol.ICMP, address, 80, timeoutMs);
             return engine.probe(target).get(timeoutMs + 5000L, TimeUnit.MILLISECONDS);
         }

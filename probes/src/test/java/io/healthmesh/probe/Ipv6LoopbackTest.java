@@ -31,7 +31,7 @@ class Ipv6LoopbackTest {
             ipv6 = false;
         }
         assumeTrue(ipv6, "no IPv6 loopback (::1) on this machine");
-        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
     }
 
     @AfterAll

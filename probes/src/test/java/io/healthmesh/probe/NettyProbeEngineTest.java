@@ -19,7 +19,7 @@ class NettyProbeEngineTest {
 
     @Test
     void manyConcurrentProbesAllEndWithTheRightOutcome() throws Exception {
-        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(2), null);
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(2), null);
              ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
             int refusedPort = TcpProberTest.closedPort();
             List<CompletableFuture<ProbeReport>> open = new ArrayList<>();
@@ -45,7 +45,7 @@ class NettyProbeEngineTest {
             requestSeen.countDown();
             srv.awaitClose(30_000);
         })) {
-            NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+            NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
             TargetSpec slow = Targets.http(server.port(), 30_000);
             CompletableFuture<ProbeReport> pending = engine.probe(slow);
             assertThat(requestSeen.await(10, TimeUnit.SECONDS)).isTrue();
@@ -60,7 +60,7 @@ class NettyProbeEngineTest {
     @Test
     void badInputIsAnInconclusiveReportNotAnException() throws Exception {
         // the validator keeps such definitions from a prober; if one gets through, it must not vote against a target
-        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null)) {
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null)) {
             assertThat(engine.probe(null).get(1, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
             TargetSpec badStatus = Targets.http(TcpProberTest.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
@@ -79,7 +79,7 @@ class NettyProbeEngineTest {
     void runsOnACallerOwnedGroupAndLeavesItRunning() throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
-            try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults(), group)) {
+            try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK), group)) {
                 assertThat(engine.probe(Targets.tcp(server.port(), Targets.GENEROUS_MS)).get(30, TimeUnit.SECONDS).outcome())
                         .isEqualTo(Outcome.SUCCESS);
             }

@@ -15,7 +15,11 @@ class ProbeEngineConfigTest {
     @Test
     void defaultsAreTheSpecs() {
         assertThat(defaults.userAgent()).isEqualTo("healthmesh-healthcheck");
-        assertThat(defaults.denyList()).containsExactly("169.254.0.0/16", "fd00:ec2::/32");
+        assertThat(defaults.denyList()).containsExactly("169.254.0.0/16", "fe80::/10", "fd00:ec2::/32",
+                "100.100.100.200/32", "168.63.129.16/32", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128",
+                "224.0.0.0/4", "ff00::/8", "255.255.255.255/32");
+        assertThat(defaults.allowList()).isEmpty();
+        assertThat(defaults.deniedEndpoints()).isEmpty();
         assertThat(defaults.maxHeaderBytes()).isEqualTo(16 * 1024);
         assertThat(defaults.maxBodyBytes()).isEqualTo(5120);
         assertThat(defaults.maxRedirects()).isEqualTo(3);
@@ -40,6 +44,25 @@ class ProbeEngineConfigTest {
         assertThatThrownBy(() -> defaults.withDenyList(List.of("example.com/8")))
                 .hasMessageStartingWith("denyList: 'example.com/8'");
         assertThat(defaults.withDenyList(List.of()).denyList()).isEmpty();
+    }
+
+    @Test
+    void allowListEntriesMustBeCidrs() {
+        assertThatThrownBy(() -> defaults.withAllowList(List.of("127.0.0.1")))
+                .hasMessage("allowList: '127.0.0.1' (expected: address/prefix such as 169.254.0.0/16 or fd00:ec2::/32)");
+        assertThat(defaults.withAllowList(ProbeEngineConfig.LOOPBACK).allowList()).containsExactly("127.0.0.0/8", "::1/128");
+    }
+
+    @Test
+    void deniedEndpointsMustBeHostAndPort() {
+        assertThatThrownBy(() -> defaults.withDeniedEndpoints(List.of("kafka-1")))
+                .hasMessage("deniedEndpoints: 'kafka-1' (expected: host:port or [IPv6]:port such as kafka-1:9092)");
+        assertThatThrownBy(() -> defaults.withDeniedEndpoints(List.of("kafka-1:99999")))
+                .hasMessageStartingWith("deniedEndpoints: 'kafka-1:99999'");
+        assertThatThrownBy(() -> defaults.withDeniedEndpoints(List.of("::1:9092")))
+                .hasMessageStartingWith("deniedEndpoints: '::1:9092'");
+        assertThat(defaults.withDeniedEndpoints(List.of("kafka-1:9092", "[::1]:8081", "0.0.0.0:8080")).deniedEndpoints())
+                .hasSize(3);
     }
 
     @Test

@@ -66,6 +66,11 @@ final class ScriptedServer implements AutoCloseable {
         return new ScriptedServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), false, script);
     }
 
+    /** A TLS server on another loopback address (such as {@code 127.0.0.2}). */
+    static ScriptedServer httpsOn(SSLContext tls, InetAddress address, Script script) throws IOException {
+        return new ScriptedServer(tls.getServerSocketFactory().createServerSocket(0, 50, address), true, script);
+    }
+
     static ScriptedServer https(SSLContext tls, Script script) throws IOException {
         return https(tls, null, script);
     }

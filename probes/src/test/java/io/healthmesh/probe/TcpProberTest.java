@@ -25,7 +25,7 @@ class TcpProberTest {
 
     @BeforeAll
     static void startEngine() {
-        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(2), null);
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(2), null);
     }
 
     @AfterAll

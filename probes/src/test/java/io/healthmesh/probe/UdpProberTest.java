@@ -28,7 +28,7 @@ class UdpProberTest {
 
     @BeforeAll
     static void startEngine() {
-        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
     }
 
     @AfterAll
@@ -119,7 +119,7 @@ class UdpProberTest {
 
     @Test
     void portModeFailsWhenThePingFails() throws Exception {
-        try (NettyProbeEngine noIcmp = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1)
+        try (NettyProbeEngine noIcmp = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1)
                 .withIcmp(IcmpSocketKind.PING, 4), null)) {
             assumeTrue(IcmpSupport.whyNot(IcmpSocketKind.PING, "127.0.0.1") != null,
                     "ping sockets are allowed here, so the ping cannot be made to fail this way");

@@ -171,6 +171,8 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("  Prober            region " + DemoStack.REGION + ", http://127.0.0.1:" + stack.proberOpsPort()
                 + "/metrics");
         out.println("  Aggregator        http://127.0.0.1:" + stack.aggregatorOpsPort() + "/metrics");
+        out.println("  Egress            loopback allowed for the demo (allow.list=" + String.join(",", DemoStack.ALLOW_LIST)
+                + "); denied by default elsewhere");
         out.println("  Data              " + data + (temporary ? "   (temporary, deleted at exit)" : "   (kept)"));
         out.println("  Log               " + logFile);
         if (backends != null) {

@@ -4,6 +4,7 @@ import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.embedded.EmbeddedKafka;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.prober.ProberWorker;
 import io.healthmesh.registry.RegistryConfig;
@@ -29,6 +30,7 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -44,6 +46,8 @@ public final class DemoStack implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DemoStack.class);
     static final String REGION = "demo";
     static final String HOST = "127.0.0.1";
+    /** What the demo's prober may reach besides the defaults: loopback, where the demo backends listen. */
+    public static final List<String> ALLOW_LIST = ProbeEngineConfig.LOOPBACK;
 
     /** What to start where. */
     public record Settings(int kafkaPort, int registryPort, Path dataDir, Topics topics) {
@@ -112,6 +116,10 @@ public final class DemoStack implements AutoCloseable {
         proberSettings.put("prober.id", "demo-prober");
         proberSettings.put("http.host", HOST);
         proberSettings.put("http.port", "0");
+        // the demo's backends listen on loopback, which probers deny by default: the demo opens it (and says so)
+        proberSettings.put("allow.list", String.join(",", ALLOW_LIST));
+        // still never the demo's own query API (Kafka, the registry and the prober's port are denied anyway)
+        proberSettings.put("deny.endpoints", HOST + ":" + aggregatorPort);
         prober = ProberWorker.start(ProberConfig.from(proberSettings));
         return prober;
     }

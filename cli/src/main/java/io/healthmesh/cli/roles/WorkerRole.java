@@ -5,6 +5,7 @@ import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.ops.InvalidSettingsException;
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Settings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,10 +69,11 @@ abstract class WorkerRole implements Callable<Integer> {
         } catch (InvalidSettingsException e) {
             signal.closed();
             // every role reads its settings through the same reader: all problems at once, one per line here
-            throw new BadInputException("invalid " + spec.name() + " settings", e.problems());
+            throw new BadInputException("invalid " + spec.name() + " settings",
+                    e.problems().stream().map(Redact::userInfo).toList());
         } catch (IllegalArgumentException e) {
             signal.closed();
-            throw new BadInputException("invalid " + spec.name() + " settings", List.of(e.getMessage()));
+            throw new BadInputException("invalid " + spec.name() + " settings", List.of(Redact.userInfo(e.getMessage())));
         } catch (RuntimeException e) {
             signal.closed();
             throw e;

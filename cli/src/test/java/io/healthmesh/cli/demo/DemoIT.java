@@ -63,7 +63,7 @@ class DemoIT {
         assertThat(first.awaitExit(PATIENCE)).as(first.err()).isZero();
         String out = first.out();
         assertThat(out).contains("Kafka bootstrap   127.0.0.1:", "Schema registry   http://127.0.0.1:",
-                "demo: stopped");
+                "Egress            loopback allowed for the demo (allow.list=127.0.0.0/8,::1/128)", "demo: stopped");
         assertThat(Files.exists(data.resolve("healthmesh.log"))).isTrue();
 
         AsyncCliRun second = AsyncCliRun.start("demo", "--kafka-port", "0", "--registry-port", "0",

@@ -1,5 +1,6 @@
 package io.healthmesh.contract.registry;
 
+import io.healthmesh.core.secret.Redact;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.net.URI;
@@ -40,7 +41,8 @@ public final class RegistryClients {
         List<String> urls = urls(config.get(URL));
         if (urls.stream().anyMatch(MemoryRegistries::isMemoryUrl)) {
             if (urls.size() != 1) {
-                throw new ConfigException(URL, urls, "a mem:// URL cannot be combined with others");
+                throw new ConfigException(URL, Redact.userInfo(String.join(",", urls)),
+                        "a mem:// URL cannot be combined with others");
             }
             return new CachingRegistryClient(new LocalRegistryClient(MemoryRegistries.scope(MemoryRegistries.scopeOf(urls.get(0)))));
         }
@@ -50,10 +52,10 @@ public final class RegistryClients {
             try {
                 uri = URI.create(url);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(URL, url, "not a URL (expected: http(s)://host:port or mem://scope)");
+                throw new ConfigException(URL, Redact.userInfo(url), "not a URL (expected: http(s)://host:port or mem://scope)");
             }
             if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
-                throw new ConfigException(URL, url, "expected: http(s)://host:port or mem://scope");
+                throw new ConfigException(URL, Redact.userInfo(url), "expected: http(s)://host:port or mem://scope");
             }
             uris.add(uri);
         }

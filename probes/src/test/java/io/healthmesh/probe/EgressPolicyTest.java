@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class DenyListTest {
+/** The egress policy in the runner, with a fake resolver and probers that only count: see also {@link EgressTableTest}. */
+class EgressPolicyTest {
 
     private static DefaultEventLoop loop;
 
@@ -62,6 +63,10 @@ class DenyListTest {
 
     /** A runner whose every prober only counts that it was asked to send something. */
     private static Counted countingRunner() {
+        return countingRunner(EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of()));
+    }
+
+    private static Counted countingRunner(EgressPolicy policy) {
         AtomicInteger probes = new AtomicInteger();
         Prober counting = (probe, address) -> {
             probes.incrementAndGet();
@@ -71,8 +76,7 @@ class DenyListTest {
         for (Protocol p : Protocol.values()) {
             all.put(p, counting);
         }
-        return new Counted(new ProbeRunner(all, new AddressGate(FAKE_DNS,
-                new DenyList(ProbeEngineConfig.DEFAULT_DENY_LIST))), probes);
+        return new Counted(new ProbeRunner(all, new AddressGate(FAKE_DNS, policy)), probes);
     }
 
     private static ProbeReport run(ProbeRunner runner, Protocol protocol, String address) throws Exception {
@@ -99,12 +103,74 @@ class DenyListTest {
     }
 
     @Test
-    void allowedAddressReachesTheProber() throws Exception {
+    void loopbackIsDeniedByDefault() throws Exception {
         Counted counted = countingRunner();
+        ProbeReport report = run(counted.runner(), Protocol.TCP, "loopback.test");
+        assertThat(report.outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
+        assertThat(report.detail()).isEqualTo("127.0.0.1 is in denied range 127.0.0.0/8");
+        assertThat(counted.probes()).hasValue(0);
+    }
+
+    @Test
+    void allowListOpensLoopback() throws Exception {
+        Counted counted = countingRunner(EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, ProbeEngineConfig.LOOPBACK));
         ProbeReport report = run(counted.runner(), Protocol.TCP, "loopback.test");
         assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
         assertThat(report.detail()).isEqualTo("would have sent to 127.0.0.1");
-        assertThat(counted.probes()).hasValue(1);
+        assertThat(run(counted.runner(), Protocol.TCP, "::ffff:127.0.0.1").outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(counted.probes()).hasValue(2);
+        // the allow list opens loopback, not the metadata service
+        assertThat(run(counted.runner(), Protocol.TCP, "169.254.169.254").outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
+    }
+
+    @Test
+    void theMostSpecificBlockDecides() throws Exception {
+        EgressPolicy policy = EgressPolicy.of(List.of("127.0.0.0/8", "10.0.0.0/8", "127.0.0.2/32"),
+                List.of("127.0.0.0/8", "10.1.0.0/16"));
+        assertThat(policy.check(InetAddress.getByName("127.0.0.1"), 80)).isEmpty(); // allow as specific as deny
+        assertThat(policy.check(InetAddress.getByName("127.0.0.2"), 80)).contains("127.0.0.2 is in denied range 127.0.0.2/32");
+        assertThat(policy.check(InetAddress.getByName("10.1.2.3"), 80)).isEmpty();
+        assertThat(policy.check(InetAddress.getByName("10.2.2.3"), 80)).contains("10.2.2.3 is in denied range 10.0.0.0/8");
+    }
+
+    @Test
+    void privateRangesStayAllowedByDefault() throws Exception {
+        EgressPolicy policy = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        for (String address : List.of("10.0.0.1", "172.16.5.4", "192.168.1.1", "fd12:3456::1", "100.64.0.1", "8.8.8.8",
+                "2001:db8::1", "64:ff9b::a00:1", "2002:c0a8:101::1")) {
+            assertThat(policy.check(InetAddress.getByName(address), 443)).as(address).isEmpty();
+        }
+    }
+
+    @Test
+    void clusterEndpointsAreDeniedWhateverTheAllowList() throws Exception {
+        EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0", "::/0", "127.0.0.0/8"),
+                EgressPolicy.resolve(List.of("10.0.0.5:9092", "[fd00::5]:8081", "0.0.0.0:8080")));
+        assertThat(policy.check(InetAddress.getByName("10.0.0.5"), 9092))
+                .contains("10.0.0.5 port 9092 is an endpoint of this cluster (10.0.0.5:9092)");
+        assertThat(policy.check(InetAddress.getByName("::ffff:10.0.0.5"), 9092)).isPresent();
+        assertThat(policy.check(InetAddress.getByName("10.0.0.5"), 9093)).isEmpty();
+        assertThat(policy.check(InetAddress.getByName("10.0.0.5"), -1)).isEmpty(); // ICMP has no port
+        assertThat(policy.check(InetAddress.getByName("fd00::5"), 8081)).isPresent();
+        // a wildcard-bound endpoint: its port on every address of this host, loopback included
+        assertThat(policy.check(InetAddress.getByName("127.0.0.1"), 8080))
+                .contains("127.0.0.1 port 8080 is an endpoint of this cluster (0.0.0.0:8080)");
+        assertThat(policy.check(InetAddress.getByName("127.0.0.1"), 8081)).isEmpty();
+        assertThat(policy.check(InetAddress.getByName("10.9.9.9"), 8080)).isEmpty();
+    }
+
+    @Test
+    void hostSpellingsAreReadBeforeAnyLookup() {
+        EgressPolicy policy = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        assertThat(policy.checkHost("0x7f.1", 80)).contains("0x7f.1 names 127.0.0.1 is in denied range 127.0.0.0/8");
+        assertThat(policy.checkHost("2852039166", 80)).contains("2852039166 names 169.254.169.254 is in denied range 169.254.0.0/16");
+        assertThat(policy.checkHost("0251.0376.0251.0376", 80)).isPresent();
+        assertThat(policy.checkHost("[::1]", 80)).isPresent();
+        assertThat(policy.checkHost("fe80::1%eth0", 80)).isPresent();
+        assertThat(policy.checkHost("127.0.0.1.", 80)).isPresent();
+        assertThat(policy.checkHost("example.com", 80)).isEmpty();
+        assertThat(policy.checkHost("10.1.2.3", 80)).isEmpty();
+        assertThat(policy.checkHost("1.2.3.4.5", 80)).isEmpty(); // not a number spelling: a name, resolved then checked
     }
 
     @Test
@@ -130,10 +196,10 @@ class DenyListTest {
 
     @Test
     void configuredDenyListReplacesTheDefault() throws Exception {
-        DenyList custom = new DenyList(List.of("127.0.0.0/8"));
-        assertThat(custom.match(InetAddress.getByName("127.0.0.1"))).isPresent();
-        assertThat(custom.match(InetAddress.getByName("169.254.169.254"))).isEmpty();
-        assertThat(new DenyList(List.of()).match(InetAddress.getByName("169.254.169.254"))).isEmpty();
+        EgressPolicy custom = EgressPolicy.of(List.of("127.0.0.0/8"), List.of());
+        assertThat(custom.check(InetAddress.getByName("127.0.0.1"), 80)).isPresent();
+        assertThat(custom.check(InetAddress.getByName("169.254.169.254"), 80)).isEmpty();
+        assertThat(EgressPolicy.of(List.of(), List.of()).check(InetAddress.getByName("169.254.169.254"), 80)).isEmpty();
     }
 
     @Test

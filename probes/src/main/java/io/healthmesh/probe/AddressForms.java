@@ -1,0 +1,163 @@
+package io.healthmesh.probe;
+
+import io.netty.util.NetUtil;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The spellings under which one destination hides, so that the egress policy judges what a packet would reach:
+ * an IPv6 address that carries an IPv4 address (IPv4-mapped, IPv4-compatible, SIIT, NAT64 {@code 64:ff9b::/96}
+ * and {@code 64:ff9b:1::/48}, 6to4 {@code 2002::/16}, Teredo, ISATAP) yields that IPv4 address too, and a host
+ * name written as a number ({@code 2130706433}, {@code 0x7f.1}, {@code 0177.0.0.1}, {@code 127.1}: the
+ * {@code inet_aton} forms that the C library's resolver accepts) is read as the address it names.
+ */
+final class AddressForms {
+
+    private AddressForms() {
+    }
+
+    /** {@code address} itself, then every IPv4 address embedded in it (none for an IPv4 address). */
+    static List<InetAddress> of(InetAddress address) {
+        List<InetAddress> forms = new ArrayList<>(3);
+        forms.add(address);
+        byte[] b = address.getAddress();
+        if (b.length != 16) {
+            return forms;
+        }
+        if (zero(b, 0, 10) && (b[10] == (byte) 0xff && b[11] == (byte) 0xff || b[10] == 0 && b[11] == 0 && b[12] != 0)) {
+            // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible; not :: and ::1, which are themselves, not 0.0.0.x)
+            forms.add(v4(b, 12, false));
+        } else if (zero(b, 0, 8) && b[8] == (byte) 0xff && b[9] == (byte) 0xff && b[10] == 0 && b[11] == 0) {
+            forms.add(v4(b, 12, false)); // ::ffff:0:a.b.c.d (SIIT)
+        } else if (prefix(b, 0x00, 0x64, 0xff, 0x9b) && (zero(b, 4, 12) || b[4] == 0 && b[5] == 1)) {
+            forms.add(v4(b, 12, false)); // NAT64 well-known and local-use prefixes
+        } else if (prefix(b, 0x20, 0x02)) {
+            forms.add(v4(b, 2, false)); // 6to4
+        } else if (prefix(b, 0x20, 0x01, 0x00, 0x00)) {
+            forms.add(v4(b, 4, false)); // Teredo server
+            forms.add(v4(b, 12, true)); // Teredo client, stored inverted
+        }
+        if ((b[8] & ~0x02) == 0 && b[9] == 0 && b[10] == (byte) 0x5e && b[11] == (byte) 0xfe) {
+            forms.add(v4(b, 12, false)); // ISATAP interface id
+        }
+        return forms;
+    }
+
+    /**
+     * The address a host string names without any lookup: an IPv4 or IPv6 literal (brackets and a zone id
+     * allowed) or a numeric {@code inet_aton} spelling, with one trailing dot allowed; empty for a real name.
+     */
+    static Optional<InetAddress> literal(String host) {
+        if (host == null) {
+            return Optional.empty();
+        }
+        String h = host.trim();
+        if (h.endsWith(".") && h.length() > 1) {
+            h = h.substring(0, h.length() - 1);
+        }
+        byte[] bytes = NetUtil.createByteArrayFromIpAddressString(h);
+        if (bytes == null) {
+            bytes = inetAton(h);
+        }
+        if (bytes == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(InetAddress.getByAddress(bytes));
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The C library's reading of 1 to 4 dot-separated numbers, each decimal, octal (leading 0) or hex (0x). */
+    static byte[] inetAton(String text) {
+        String[] parts = text.split("\\.", -1);
+        if (parts.length < 1 || parts.length > 4) {
+            return null;
+        }
+        long[] values = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            Long value = number(parts[i]);
+            if (value == null) {
+                return null;
+            }
+            values[i] = value;
+        }
+        long address = 0;
+        for (int i = 0; i < parts.length - 1; i++) {
+            if (values[i] > 0xff) {
+                return null;
+            }
+            address |= values[i] << (8 * (3 - i));
+        }
+        long last = values[parts.length - 1];
+        if (last >= 1L << (8 * (4 - (parts.length - 1)))) {
+            return null;
+        }
+        address |= last;
+        return new byte[] {(byte) (address >>> 24), (byte) (address >>> 16), (byte) (address >>> 8), (byte) address};
+    }
+
+    private static Long number(String part) {
+        String p = part.toLowerCase(Locale.ROOT);
+        int radix = 10;
+        if (p.startsWith("0x")) {
+            radix = 16;
+            p = p.substring(2);
+            if (p.isEmpty()) {
+                return 0L;
+            }
+        } else if (p.length() > 1 && p.startsWith("0")) {
+            radix = 8;
+            p = p.substring(1);
+        }
+        if (p.isEmpty() || p.length() > 12) {
+            return null;
+        }
+        for (int i = 0; i < p.length(); i++) {
+            if (Character.digit(p.charAt(i), radix) < 0) {
+                return null;
+            }
+        }
+        long value = Long.parseLong(p, radix);
+        return value > 0xffffffffL ? null : value;
+    }
+
+    private static InetAddress v4(byte[] b, int from, boolean inverted) {
+        byte[] v4 = Arrays.copyOfRange(b, from, from + 4);
+        if (inverted) {
+            for (int i = 0; i < 4; i++) {
+                v4[i] = (byte) ~v4[i];
+            }
+        }
+        try {
+            return InetAddress.getByAddress(v4);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e); // four bytes are always an address
+        }
+    }
+
+    private static boolean zero(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean prefix(byte[] b, int... expected) {
+        for (int i = 0; i < expected.length; i++) {
+            if (b[i] != (byte) expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
