@@ -110,7 +110,7 @@ class InconclusiveCausesTest {
             public void close() {
             }
         };
-        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1),
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1),
                 null, busy)) {
             ProbeReport report = engine.probe(Targets.target(io.healthmesh.core.target.Protocol.TCP, "busy.example", 80,
                     1000)).get(30, TimeUnit.SECONDS);
@@ -123,7 +123,7 @@ class InconclusiveCausesTest {
     void aFullIcmpTableIsQueueFull() throws Exception {
         String why = IcmpSupport.whyNot(IcmpSocketKind.AUTO, "127.0.0.1");
         org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> why);
-        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1)
+        try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1)
                 .withIcmp(IcmpSocketKind.AUTO, 1), null);
              DeadEndNetwork network = DeadEndNetwork.create()) {
             org.junit.jupiter.api.Assumptions.assumeTrue(network.unavailableReason() == null, network::unavailableReason);

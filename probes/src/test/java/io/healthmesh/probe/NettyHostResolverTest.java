@@ -71,7 +71,7 @@ class NettyHostResolverTest {
     @Test
     void aServerThatNeverAnswersIsADnsFailureAfterTheQueryTimeout() throws Exception {
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1)
+             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1)
                      .withResolver(servers("127.0.0.1:" + silent.getLocalPort()), 100), null)) {
             ProbeReport report = engine.probe(Targets.target(Protocol.TCP, "silent.test", 80, 5_000))
                     .get(30, TimeUnit.SECONDS);
@@ -85,7 +85,7 @@ class NettyHostResolverTest {
         try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              NettyHostResolver resolver = new NettyHostResolver(new DnsConfig(
                      List.of("127.0.0.1:" + silent.getLocalPort()), 10_000, 300, 0), 1);
-             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1),
+             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1),
                      null, resolver)) {
             CompletableFuture<ProbeReport> first = engine.probe(Targets.target(Protocol.TCP, "slow.test", 80, 800));
             ProbeReport second = engine.probe(Targets.target(Protocol.TCP, "other.test", 80, 800))
@@ -109,7 +109,7 @@ class NettyHostResolverTest {
     void aNameOnAWorkingServerIsProbed() throws Exception {
         try (TinyDnsServer dns = new TinyDnsServer(60).add("web.test", "127.0.0.1");
              ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000));
-             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1)
+             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1)
                      .withResolver(servers(dns.address()), 100), null)) {
             ProbeReport report = engine.probe(Targets.target(Protocol.TCP, "web.test", server.port(),
                     Targets.GENEROUS_MS)).get(30, TimeUnit.SECONDS);

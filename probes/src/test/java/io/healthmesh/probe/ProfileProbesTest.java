@@ -29,7 +29,7 @@ class ProfileProbesTest {
 
     @BeforeAll
     static void startEngine() {
-        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1), null);
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
     }
 
     @AfterAll
@@ -111,7 +111,7 @@ class ProfileProbesTest {
             marker.complete(new String(got, StandardCharsets.US_ASCII));
         };
         try (ScriptedServer server = ScriptedServer.raw(record);
-             NettyProbeEngine marked = NettyProbeEngine.create(ProbeEngineConfig.defaults().withEventLoopThreads(1),
+             NettyProbeEngine marked = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1),
                      null, new ProbeSource(source, "HEALTH CHECK"))) {
             ProbeReport report = run(marked, Targets.tcp(server.port(), Targets.GENEROUS_MS));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);

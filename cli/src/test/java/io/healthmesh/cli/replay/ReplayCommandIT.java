@@ -90,6 +90,7 @@ class ReplayCommandIT {
         agg.put("partitions", "2");
         Map<String, String> prb = new HashMap<>();
         prb.put("bootstrap.servers", kafka.bootstrapServers());
+        prb.put("allow.list", "127.0.0.0/8"); // the flapping backend is on loopback, denied by default
         prb.put("schema.registry.url", kafka.schemaRegistryUrl());
         prb.put("region", "r-" + run);
         prb.put("prober.id", "prober-" + run);
