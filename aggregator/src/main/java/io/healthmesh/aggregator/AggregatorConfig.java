@@ -1,8 +1,10 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.registry.RegistryClients;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
@@ -30,12 +32,16 @@ import static java.util.Objects.requireNonNull;
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
  * @param kafka pass-through Kafka settings, {@code kafka.} removed
+ * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
+ *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
+ * @param http the HTTP servers' tokens, separate ops listener and limits
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka) {
+                               short replicationFactor, Map<String, String> kafka, Map<String, String> registryClient,
+                               HttpOptions http) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -98,6 +104,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(punctuateInterval, "punctuateInterval");
         requireNonNull(commitInterval, "commitInterval");
         kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
+        registryClient = Map.copyOf(requireNonNull(registryClient, "registryClient"));
+        requireNonNull(http, "http");
     }
 
     /**
@@ -110,7 +118,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(settings, "settings");
         List<String> problems = new ArrayList<>();
         for (String key : new TreeSet<>(settings.keySet())) {
-            if (!DEFINITION.names().contains(key) && !key.startsWith(Settings.KAFKA_PREFIX)) {
+            if (!DEFINITION.names().contains(key) && !key.startsWith(Settings.KAFKA_PREFIX) && !RegistryClients.isClientKey(key)
+                    && !HttpOptions.KEYS.contains(key)) {
                 problems.add(key + ": unknown setting (expected: one of " + new TreeSet<>(DEFINITION.names())
                         + " or kafka.*)");
             }
@@ -138,9 +147,21 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                         : key.name + ": " + raw + " (expected: " + key.type.toString().toLowerCase() + ")");
             }
         }
+        HttpOptions http = null;
+        try {
+            http = HttpOptions.from(settings);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid aggregator settings:\n  " + String.join("\n  ", problems));
         }
+        Map<String, String> registryClient = new TreeMap<>();
+        settings.forEach((k, v) -> {
+            if (RegistryClients.isClientKey(k)) {
+                registryClient.put(k, v);
+            }
+        });
         Map<String, String> kafka = new TreeMap<>();
         Settings.kafka(settings).forEach((k, v) -> kafka.put((String) k, (String) v));
         String server = (String) values.get("application.server");
@@ -153,7 +174,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 new StalenessRule((Double) values.get("staleness.factor")),
                 Duration.ofMillis((Long) values.get("punctuate.interval.ms")),
                 Duration.ofMillis((Long) values.get("commit.interval.ms")), (Integer) values.get("partitions"),
-                (Short) values.get("replication.factor"), kafka);
+                (Short) values.get("replication.factor"), kafka, registryClient, http);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -166,6 +187,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         if (basicAuthUserInfo != null) {
             serde.put("basic.auth.user.info", basicAuthUserInfo);
         }
+        serde.putAll(registryClient);
         return serde;
     }
 

@@ -1,8 +1,10 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.schemas.registry.RegistryClients;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -42,12 +44,15 @@ import static java.util.Objects.requireNonNull;
  * @param bufferCapacity results held while Kafka is away before the oldest are dropped
  * @param eventLoopThreads threads of the probe engine's event loop
  * @param kafka Kafka client properties passed through (keys without the {@code kafka.} prefix)
+ * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
+ *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
+ * @param http the HTTP servers' token, separate ops listener and limits
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
-                           Map<String, String> kafka) {
+                           Map<String, String> kafka, Map<String, String> registryClient, HttpOptions http) {
 
     /** One setting: its key, default (null = required or absent), range and meaning. */
     public record Setting(String key, String defaultValue, String range, String doc) {
@@ -108,6 +113,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(userAgent, "userAgent");
         denyList = List.copyOf(denyList);
         kafka = Map.copyOf(kafka);
+        registryClient = Map.copyOf(registryClient);
+        requireNonNull(http, "http");
     }
 
     /**
@@ -149,10 +156,23 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         Map<String, String> kafka = new TreeMap<>();
         Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
         settings.keySet().stream()
-                .filter(k -> !KEYS.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX))
+                .filter(k -> !KEYS.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX) && !RegistryClients.isClientKey(k)
+                        && !HttpOptions.KEYS.contains(k))
                 .sorted()
                 .forEach(k -> r.problems.add(k + ": unknown setting (expected: a key of docs/CONFIGURATION.md"
                         + " \"## Prober\", or kafka.<Kafka client property>)"));
+        Map<String, String> registryClient = new TreeMap<>();
+        settings.forEach((k, v) -> {
+            if (RegistryClients.isClientKey(k)) {
+                registryClient.put(k, v);
+            }
+        });
+        HttpOptions http = null;
+        try {
+            http = HttpOptions.from(settings);
+        } catch (IllegalArgumentException e) {
+            r.problems.add(e.getMessage());
+        }
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
@@ -163,7 +183,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         }
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
-                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka);
+                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
+                registryClient, http);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -186,6 +207,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         if (registryUserInfo != null) {
             serde.put("basic.auth.user.info", registryUserInfo);
         }
+        serde.putAll(registryClient);
         return serde;
     }
 

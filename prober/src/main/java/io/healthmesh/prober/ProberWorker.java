@@ -1,6 +1,7 @@
 package io.healthmesh.prober;
 
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngine;
@@ -110,8 +111,13 @@ public final class ProberWorker implements AutoCloseable {
             started.push(assignment);
 
             metrics.gauges(scheduler::targetCount, scheduler::inFlight, publisher::buffered);
-            OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
-                    assignment::ready);
+            // the prober serves only the ops endpoints: on ops.host:ops.port when set, else on http.host:http.port
+            HttpOptions http = config.http();
+            InetSocketAddress bind = http.separateOps()
+                    ? new InetSocketAddress(http.opsHost() != null ? http.opsHost() : config.httpHost(), http.opsPort())
+                    : new InetSocketAddress(config.httpHost(), config.httpPort());
+            OpsServer ops = OpsServer.builder(bind).limits(http.limits()).ops(registry, assignment::ready)
+                    .opsToken(http.opsToken()).name("prober-http").start();
             started.push(ops);
             LOG.info("prober {} started: region {}, group {}, ops on port {}", config.proberId(), config.region(),
                     config.groupId(), ops.port());

@@ -1,9 +1,15 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.ops.HttpLimits;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.schemas.Topics;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,14 +26,36 @@ import static java.util.Objects.requireNonNull;
  * @param host address the HTTP API binds
  * @param port port of the HTTP API, 0 for any free port
  * @param kafkaProperties Kafka client properties for the registry's admin, producer and consumer (security, SASL, SSL)
+ * @param security authentication, roles, what is enabled, TLS of the listener
+ * @param limits connection cap, timeouts and threads of the HTTP server
  */
-public record RegistryConfig(String bootstrapServers, String topic, String host, int port, Map<String, String> kafkaProperties) {
+public record RegistryConfig(String bootstrapServers, String topic, String host, int port, Map<String, String> kafkaProperties,
+                             RegistrySecurity security, HttpLimits limits) {
 
     /** Confluent's default port. */
     public static final int DEFAULT_PORT = 8081;
 
     /** The keys {@link #from} accepts besides {@code kafka.*}. */
-    public static final Set<String> KEYS = Set.of("bootstrap.servers", "registry.topic", "registry.host", "registry.port");
+    public static final Set<String> KEYS = keys();
+
+    private static Set<String> keys() {
+        Set<String> keys = new LinkedHashSet<>(List.of("bootstrap.servers", "registry.topic", "registry.host", "registry.port",
+                "registry.auth", "registry.users", "registry.users.file", "registry.anonymous.read", "registry.deletes.enable",
+                "registry.config.changes.enable", "registry.ssl.certificate.location", "registry.ssl.key.location",
+                "registry.ssl.key.password", "registry.ssl.keystore.location", "registry.ssl.keystore.password",
+                "registry.ssl.keystore.type"));
+        keys.addAll(HttpLimits.keys("registry."));
+        return Set.copyOf(keys);
+    }
+
+    /**
+     * A registry without authentication, deletes and configuration changes on, plain HTTP, default HTTP limits:
+     * for in-process tests and benchmarks on loopback ({@link RegistrySecurity#open()}).
+     */
+    public RegistryConfig(String bootstrapServers, String topic, String host, int port, Map<String, String> kafkaProperties) {
+        this(bootstrapServers, topic, host, port, kafkaProperties, RegistrySecurity.open(),
+                HttpLimits.defaults().withMaxBodyBytes(SchemaRegistryServer.MAX_BODY_BYTES));
+    }
 
     public RegistryConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -43,9 +71,16 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
             throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
         }
         kafkaProperties = Map.copyOf(requireNonNull(kafkaProperties, "kafkaProperties"));
+        requireNonNull(security, "security");
+        requireNonNull(limits, "limits");
     }
 
-    /** Topic {@code _schemas}, host 127.0.0.1, a free port, no extra Kafka properties. */
+    /** This config with other security settings. */
+    public RegistryConfig withSecurity(RegistrySecurity newSecurity) {
+        return new RegistryConfig(bootstrapServers, topic, host, port, kafkaProperties, newSecurity, limits);
+    }
+
+    /** Topic {@code _schemas}, host 127.0.0.1, a free port, no extra Kafka properties, open (tests only). */
     public static RegistryConfig defaults(String bootstrapServers) {
         return new RegistryConfig(bootstrapServers, Topics.SCHEMAS, "127.0.0.1", 0, Map.of());
     }
@@ -84,18 +119,90 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
                 problems.add("registry.port: " + portText + " (expected: 0..65535)");
             }
         }
+        RegistrySecurity security = null;
+        HttpLimits limits = null;
+        try {
+            security = security(settings);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        try {
+            limits = HttpLimits.from(settings, "registry.").withMaxBodyBytes(SchemaRegistryServer.MAX_BODY_BYTES);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         Map<String, String> kafka = new TreeMap<>();
         Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
-        return new RegistryConfig(bootstrap, topic, host, port, kafka);
+        return new RegistryConfig(bootstrap, topic, host, port, kafka, security, limits);
+    }
+
+    /**
+     * {@code registry.auth} ({@code basic}, the default, or {@code none}), the users of {@code registry.users}
+     * (inline) and {@code registry.users.file}, {@code registry.anonymous.read}, {@code registry.deletes.enable},
+     * {@code registry.config.changes.enable} (all false by default) and the listener's TLS identity.
+     */
+    static RegistrySecurity security(Map<String, String> settings) {
+        String auth = settings.getOrDefault("registry.auth", "basic").trim();
+        RegistryUsers users = RegistryUsers.none();
+        String inline = settings.get("registry.users");
+        if (inline != null && !inline.isBlank()) {
+            users = users.and(RegistryUsers.parseInline(inline, "registry.users"));
+        }
+        String file = settings.get("registry.users.file");
+        if (file != null && !file.isBlank()) {
+            try {
+                users = users.and(RegistryUsers.parse(Files.readAllLines(Path.of(file.trim()), StandardCharsets.UTF_8),
+                        "registry.users.file " + file.trim()));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("registry.users.file: " + file + " cannot be read (" + e + ")");
+            }
+        }
+        RegistrySecurity security = switch (auth) {
+            case "basic" -> RegistrySecurity.basic(users);
+            case "none" -> {
+                if (!users.isEmpty()) {
+                    throw new IllegalArgumentException("registry.users: given while registry.auth=none (expected: "
+                            + "registry.auth=basic, or no users)");
+                }
+                yield new RegistrySecurity(false, users, true, false, false, null);
+            }
+            default -> throw new IllegalArgumentException("registry.auth: " + auth + " (expected: basic or none)");
+        };
+        security = security.withAnonymousRead(bool(settings, "registry.anonymous.read") || !security.authenticate())
+                .withDeletes(bool(settings, "registry.deletes.enable"))
+                .withConfigChanges(bool(settings, "registry.config.changes.enable"));
+        String cert = settings.get("registry.ssl.certificate.location");
+        String key = settings.get("registry.ssl.key.location");
+        String keyStore = settings.get("registry.ssl.keystore.location");
+        if (cert != null || key != null || keyStore != null) {
+            security = security.withTls(new ListenerTls(cert == null ? null : Path.of(cert.trim()),
+                    key == null ? null : Path.of(key.trim()), settings.get("registry.ssl.key.password"),
+                    keyStore == null ? null : Path.of(keyStore.trim()), settings.get("registry.ssl.keystore.password"),
+                    settings.getOrDefault("registry.ssl.keystore.type", "PKCS12").trim()));
+        }
+        return security;
+    }
+
+    private static boolean bool(Map<String, String> settings, String key) {
+        String text = settings.get(key);
+        if (text == null) {
+            return false;
+        }
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + ": " + text + " (expected: true or false)");
+        };
     }
 
     @Override
     public String toString() {
         // kafka properties may hold credentials (sasl.jaas.config): only their keys are shown
         return "RegistryConfig[bootstrapServers=" + bootstrapServers + ", topic=" + topic + ", host=" + host
-                + ", port=" + port + ", kafka keys=" + new TreeMap<>(kafkaProperties).keySet() + "]";
+                + ", port=" + port + ", kafka keys=" + new TreeMap<>(kafkaProperties).keySet() + ", security=" + security
+                + ", limits=" + limits + "]";
     }
 }
