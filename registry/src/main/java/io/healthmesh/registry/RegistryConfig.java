@@ -28,9 +28,10 @@ import static java.util.Objects.requireNonNull;
  * @param kafkaProperties Kafka client properties for the registry's admin, producer and consumer (security, SASL, SSL)
  * @param security authentication, roles, what is enabled, TLS of the listener
  * @param limits connection cap, timeouts and threads of the HTTP server
+ * @param contractPrefixes topic prefixes whose contract value schemas are registered at start (none when empty)
  */
 public record RegistryConfig(String bootstrapServers, String topic, String host, int port, Map<String, String> kafkaProperties,
-                             RegistrySecurity security, HttpLimits limits) {
+                             RegistrySecurity security, HttpLimits limits, List<String> contractPrefixes) {
 
     /** Confluent's default port. */
     public static final int DEFAULT_PORT = 8081;
@@ -43,7 +44,7 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
                 "registry.auth", "registry.users", "registry.users.file", "registry.anonymous.read", "registry.deletes.enable",
                 "registry.config.changes.enable", "registry.ssl.certificate.location", "registry.ssl.key.location",
                 "registry.ssl.key.password", "registry.ssl.keystore.location", "registry.ssl.keystore.password",
-                "registry.ssl.keystore.type"));
+                "registry.ssl.keystore.type", "registry.contract.topic.prefixes"));
         keys.addAll(HttpLimits.keys("registry."));
         return Set.copyOf(keys);
     }
@@ -54,7 +55,7 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
      */
     public RegistryConfig(String bootstrapServers, String topic, String host, int port, Map<String, String> kafkaProperties) {
         this(bootstrapServers, topic, host, port, kafkaProperties, RegistrySecurity.open(),
-                HttpLimits.defaults().withMaxBodyBytes(SchemaRegistryServer.MAX_BODY_BYTES));
+                HttpLimits.defaults().withMaxBodyBytes(SchemaRegistryServer.MAX_BODY_BYTES), List.of());
     }
 
     public RegistryConfig {
@@ -73,11 +74,23 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
         kafkaProperties = Map.copyOf(requireNonNull(kafkaProperties, "kafkaProperties"));
         requireNonNull(security, "security");
         requireNonNull(limits, "limits");
+        contractPrefixes = List.copyOf(requireNonNull(contractPrefixes, "contractPrefixes"));
+        for (String prefix : contractPrefixes) {
+            if (!prefix.matches("[A-Za-z0-9._-]{0,200}")) {
+                throw new IllegalArgumentException("registry.contract.topic.prefixes: " + prefix
+                        + " (expected: 0-200 of [A-Za-z0-9._-] each)");
+            }
+        }
+    }
+
+    /** This config registering the contract's schemas for these topic prefixes at start. */
+    public RegistryConfig withContractPrefixes(List<String> prefixes) {
+        return new RegistryConfig(bootstrapServers, topic, host, port, kafkaProperties, security, limits, prefixes);
     }
 
     /** This config with other security settings. */
     public RegistryConfig withSecurity(RegistrySecurity newSecurity) {
-        return new RegistryConfig(bootstrapServers, topic, host, port, kafkaProperties, newSecurity, limits);
+        return new RegistryConfig(bootstrapServers, topic, host, port, kafkaProperties, newSecurity, limits, contractPrefixes);
     }
 
     /** Topic {@code _schemas}, host 127.0.0.1, a free port, no extra Kafka properties, open (tests only). */
@@ -136,7 +149,9 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
         }
         Map<String, String> kafka = new TreeMap<>();
         Settings.kafka(settings).forEach((k, v) -> kafka.put(k.toString(), v.toString()));
-        return new RegistryConfig(bootstrap, topic, host, port, kafka, security, limits);
+        String prefixes = settings.getOrDefault("registry.contract.topic.prefixes", Topics.DEFAULT_PREFIX);
+        List<String> contract = java.util.Arrays.stream(prefixes.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
+        return new RegistryConfig(bootstrap, topic, host, port, kafka, security, limits, contract);
     }
 
     /**
@@ -203,6 +218,6 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
         // kafka properties may hold credentials (sasl.jaas.config): only their keys are shown
         return "RegistryConfig[bootstrapServers=" + bootstrapServers + ", topic=" + topic + ", host=" + host
                 + ", port=" + port + ", kafka keys=" + new TreeMap<>(kafkaProperties).keySet() + ", security=" + security
-                + ", limits=" + limits + "]";
+                + ", limits=" + limits + ", contractPrefixes=" + contractPrefixes + "]";
     }
 }

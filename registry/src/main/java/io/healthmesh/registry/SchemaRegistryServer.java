@@ -76,6 +76,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
         KafkaRegistryLog log = KafkaRegistryLog.open(config);
         try {
             SchemaRegistry registry = SchemaRegistry.open(log);
+            ContractSchemas.register(registry, config.contractPrefixes());
             SchemaRegistryServer server = serve(config.host(), config.port(), registry, log, config.security(), config.limits());
             LOG.info("Schema registry on {} (topic {}, {})", server.url(), config.topic(), config.security());
             return server;

@@ -29,6 +29,11 @@ class RegistryConfigTest {
         assertThat(config.port()).isEqualTo(18081);
         assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
         assertThat(config.toString()).contains("sasl.jaas.config").doesNotContain("secret");
+        assertThat(config.contractPrefixes()).containsExactly("healthmesh.");
+        assertThat(RegistryConfig.from(Map.of("bootstrap.servers", "b:9092", "registry.auth", "none",
+                "registry.contract.topic.prefixes", "a., b.")).contractPrefixes()).containsExactly("a.", "b.");
+        assertThat(RegistryConfig.from(Map.of("bootstrap.servers", "b:9092", "registry.auth", "none",
+                "registry.contract.topic.prefixes", "")).contractPrefixes()).isEmpty();
     }
 
     @Test
