@@ -194,8 +194,8 @@ class SecuredKafkaIT {
             CliRun apply = CliRun.of(cli(applyConfig, "targets", "apply", "-f", targets(target).toString()));
             assertThat(apply.exitCode()).as(apply.out() + apply.err()).isZero();
 
-            watch = AsyncCliRun.start(cli(watchConfig, "watch", "--target", target, "--duration", "50s"));
-            watch.awaitMatch(java.util.regex.Pattern.compile(target + ".*-> HEALTHY"), Duration.ofSeconds(45));
+            watch = AsyncCliRun.start(cli(watchConfig, "watch", "--target", target, "--duration", "40s"));
+            watch.awaitMatch(java.util.regex.Pattern.compile(target + ".*-> HEALTHY"), Duration.ofSeconds(35));
 
             // where the ACLs do not reach: the watcher cannot write targets, the writer cannot watch states,
             // the prober cannot write the targets topic
