@@ -3,6 +3,8 @@ package io.healthmesh.aggregator;
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
+import io.healthmesh.contract.registry.RegistryClients;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
@@ -29,6 +31,9 @@ import static java.util.Objects.requireNonNull;
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
  * @param kafka pass-through Kafka settings, {@code kafka.} removed
+ * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
+ *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
+ * @param http the HTTP servers' tokens, separate ops listener and limits
  * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
@@ -36,7 +41,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
-                               int historyLength) {
+                               int historyLength, Map<String, String> registryClient, HttpOptions http) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -53,7 +58,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_APPLICATION_ID).toString();
 
     /** Every key besides {@code kafka.*}, with its default, range and doc (docs/CONFIGURATION.md lists them). */
-    public static final List<Setting> SETTINGS = List.of(
+    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
             new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>", "Schema registry URL (required)."),
             new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
@@ -91,7 +96,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                     "A region that stayed stale and silent this long is removed from its target's state."),
             new Setting("history.length", Integer.toString(DEFAULT_HISTORY_LENGTH), "0..10000",
                     "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
-                            + " 0 keeps none (and writes nothing per result)."));
+                            + " 0 keeps none (and writes nothing per result).")),
+            HttpOptions.SETTINGS.stream()).toList();
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -105,6 +111,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(commitInterval, "commitInterval");
         kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
         requireNonNull(trust, "trust");
+        registryClient = Map.copyOf(requireNonNull(registryClient, "registryClient"));
+        requireNonNull(http, "http");
     }
 
     /**
@@ -115,7 +123,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
      */
     public static AggregatorConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("aggregator", settings, SETTINGS);
+        SettingsReader r = new SettingsReader("aggregator", settings, SETTINGS)
+                .accepting(RegistryClients::isClientKey);
         String bootstrap = r.required("bootstrap.servers");
         String registry = r.required("schema.registry.url");
         String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
@@ -138,11 +147,23 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
         int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
         Map<String, String> kafka = r.kafka();
+        Map<String, String> registryClient = new TreeMap<>();
+        settings.forEach((k, v) -> {
+            if (RegistryClients.isClientKey(k)) {
+                registryClient.put(k, v);
+            }
+        });
+        HttpOptions http = null;
+        try {
+            http = HttpOptions.from(settings);
+        } catch (IllegalArgumentException e) {
+            r.problem(e.getMessage());
+        }
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
-                new ResultTrust(maxSkew, eviction), historyLength);
+                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -155,6 +176,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         if (basicAuthUserInfo != null) {
             serde.put("basic.auth.user.info", basicAuthUserInfo);
         }
+        serde.putAll(registryClient);
         return serde;
     }
 
@@ -190,6 +212,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
                 + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
-                + ", trust=" + trust + ", historyLength=" + historyLength + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
+                + ", trust=" + trust + ", historyLength=" + historyLength + ", http=" + http + ", registry client keys="
+                + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }
 }

@@ -2,6 +2,7 @@ package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.query.QueryApi;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.contract.TopicSetup;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -36,11 +37,13 @@ public final class AggregatorWorker implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaStreams streams;
+    private final OpsServer api;
     private final OpsServer ops;
     private final HostInfo advertised;
 
-    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised) {
+    private AggregatorWorker(KafkaStreams streams, OpsServer api, OpsServer ops, HostInfo advertised) {
         this.streams = streams;
+        this.api = api;
         this.ops = ops;
         this.advertised = advertised;
     }
@@ -56,16 +59,34 @@ public final class AggregatorWorker implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         JvmMetrics.builder().register(registry);
         AtomicReference<KafkaStreams> running = new AtomicReference<>();
+        HttpOptions http = config.http();
+        java.util.function.BooleanSupplier ready =
+                () -> running.get() != null && running.get().state() == KafkaStreams.State.RUNNING;
+        OpsServer api;
         OpsServer ops;
         try {
-            ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
-                    () -> running.get() != null && running.get().state() == KafkaStreams.State.RUNNING);
+            OpsServer.Builder apiServer = OpsServer.builder(new InetSocketAddress(config.httpHost(), config.httpPort()))
+                    .limits(http.limits()).routeToken(http.apiToken()).name("aggregator-http");
+            if (http.separateOps()) {
+                api = apiServer.start();
+                try {
+                    ops = OpsServer.builder(new InetSocketAddress(http.opsHost() != null ? http.opsHost() : config.httpHost(),
+                            http.opsPort())).limits(http.limits()).ops(registry, ready).opsToken(http.opsToken())
+                            .name("aggregator-ops").start();
+                } catch (IOException e) {
+                    api.close();
+                    throw e;
+                }
+            } else {
+                api = apiServer.ops(registry, ready).opsToken(http.opsToken()).start();
+                ops = api;
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot bind " + config.httpHost() + ":" + config.httpPort(), e);
+            throw new UncheckedIOException("cannot bind the aggregator's HTTP listeners: " + e.getMessage(), e);
         }
         try {
             HostInfo advertised = HostInfo.buildFromEndpoint(config.applicationServer() != null
-                    ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + ops.port());
+                    ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + api.port());
             KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, config.serdeConfig()),
                     config.streamsProperties(advertised.host() + ":" + advertised.port()));
             streams.setUncaughtExceptionHandler(e -> {
@@ -74,14 +95,14 @@ public final class AggregatorWorker implements AutoCloseable {
             });
             streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
             registry.register(new KafkaMetricsBridge(streams::metrics));
-            new QueryApi(streams, advertised).mount(ops);
+            new QueryApi(streams, advertised, http.apiToken()).mount(api);
             running.set(streams);
             streams.start();
-            LOG.info("aggregator {} started: http port {}, application.server {}", config.applicationId(), ops.port(),
-                    advertised);
-            return new AggregatorWorker(streams, ops, advertised);
+            LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, {}", config.applicationId(),
+                    api.port(), ops.port(), advertised, http);
+            return new AggregatorWorker(streams, api, ops, advertised);
         } catch (RuntimeException e) {
-            ops.close();
+            closeServers(api, ops);
             throw e;
         }
     }
@@ -109,9 +130,24 @@ public final class AggregatorWorker implements AutoCloseable {
         return streams.state();
     }
 
-    /** The bound HTTP port of the ops endpoint and query API. */
+    /** The bound HTTP port of the query API (and of the ops endpoints unless {@code ops.port} is set). */
     public int httpPort() {
+        return api.port();
+    }
+
+    /** The bound port of {@code /metrics}, {@code /healthz} and {@code /readyz}. */
+    public int opsPort() {
         return ops.port();
+    }
+
+    private static void closeServers(OpsServer api, OpsServer ops) {
+        try {
+            api.close();
+        } finally {
+            if (ops != api) {
+                ops.close();
+            }
+        }
     }
 
     /** The {@code application.server} this instance advertises. */
@@ -129,7 +165,7 @@ public final class AggregatorWorker implements AutoCloseable {
         try {
             streams.close(new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true));
         } finally {
-            ops.close();
+            closeServers(api, ops);
         }
     }
 }

@@ -45,6 +45,20 @@ class AggregatorConfigTest {
     }
 
     @Test
+    void queryTokenSeparateOpsListenerAndRegistryTls() {
+        Map<String, String> s = new HashMap<>(REQUIRED);
+        s.putAll(Map.of("http.token", "api-token-0123456789", "ops.port", "9101", "ops.host", "10.0.0.5",
+                "schema.registry.ssl.truststore.location", "/etc/trust.p12", "http.request.timeout.ms", "2000"));
+        AggregatorConfig c = AggregatorConfig.from(s);
+        assertThat(c.http().apiToken()).isEqualTo("api-token-0123456789");
+        assertThat(c.http().separateOps()).isTrue();
+        assertThat(c.http().opsHost()).isEqualTo("10.0.0.5");
+        assertThat(c.http().limits().requestTimeout()).isEqualTo(Duration.ofMillis(2000));
+        assertThat(c.serdeConfig()).containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12");
+        assertThat(c.http().toString()).doesNotContain("api-token-0123456789");
+    }
+
+    @Test
     void everyKeyIsRead() {
         Map<String, String> s = new HashMap<>(REQUIRED);
         s.putAll(Map.of("application.id", "agg-2", "topic.prefix", "hm-", "state.dir", "/var/lib/hm",

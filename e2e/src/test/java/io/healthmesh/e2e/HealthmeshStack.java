@@ -46,6 +46,9 @@ final class HealthmeshStack implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final int KAFKA_HOST_LISTENER = 19092;
     private static final int REGISTRY_PORT = 8081;
+    /** Fresh per run: the registry's users (docs/SECURITY.md). */
+    private static final String REGISTRY_ADMIN_PASSWORD = java.util.UUID.randomUUID().toString();
+    private static final String REGISTRY_WORKER_PASSWORD = java.util.UUID.randomUUID().toString();
     private static final int PROBER_PORT = 8080;
     private static final int AGGREGATOR_PORT = 8082;
     /** Small heaps, C1 only, one GC thread: seven JVMs share two cores. */
@@ -146,6 +149,10 @@ final class HealthmeshStack implements AutoCloseable {
                 .withEnv(Map.of(
                         "HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092",
                         "HEALTHMESH_HTTP_PORT", Integer.toString(REGISTRY_PORT),
+                        // authentication on, as in docker/compose.yaml: workers read-only, anonymous clients read
+                        "HEALTHMESH_REGISTRY_USERS", "e2e-admin:admin:" + REGISTRY_ADMIN_PASSWORD + ",e2e-worker:read:"
+                                + REGISTRY_WORKER_PASSWORD,
+                        "HEALTHMESH_REGISTRY_ANONYMOUS_READ", "true",
                         "JAVA_OPTS", JAVA_OPTS))
                 .withExposedPorts(REGISTRY_PORT)
                 .waitingFor(Wait.forHttp("/readyz").forPort(REGISTRY_PORT).forStatusCode(200)
@@ -169,6 +176,9 @@ final class HealthmeshStack implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>(roleEnv);
         env.put("HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092");
         env.put("HEALTHMESH_SCHEMA_REGISTRY_URL", "http://registry:" + REGISTRY_PORT);
+        env.put("HEALTHMESH_BASIC_AUTH_CREDENTIALS_SOURCE", "USER_INFO");
+        env.put("HEALTHMESH_BASIC_AUTH_USER_INFO", "e2e-worker:" + REGISTRY_WORKER_PASSWORD);
+        env.put("HEALTHMESH_SCHEMA_REGISTRY_BASIC_AUTH_ALLOW_INSECURE_HTTP", "true");
         env.put("HEALTHMESH_HTTP_PORT", Integer.toString(port));
         env.put("HEALTHMESH_KAFKA_SESSION_TIMEOUT_MS", Long.toString(SESSION_TIMEOUT.toMillis()));
         env.put("HEALTHMESH_KAFKA_HEARTBEAT_INTERVAL_MS", "1000");

@@ -92,6 +92,20 @@ final class BrokerProperties {
         return properties;
     }
 
+    /**
+     * Adds a client listener {@code name} with security {@code protocol} on {@code host:port} to {@code props}
+     * (listeners, advertised listeners, protocol map); its own settings are {@code listener.name.<name>.*} keys.
+     */
+    static void addListener(Properties props, String name, String protocol, String host, int port) {
+        requirePort("port", port);
+        String bindHost = isWildcard(host) ? "" : hostPart(host);
+        props.setProperty("listeners", props.getProperty("listeners") + "," + name + "://" + bindHost + ":" + port);
+        props.setProperty("advertised.listeners", props.getProperty("advertised.listeners") + "," + name + "://"
+                + advertisedAddress(host, port));
+        props.setProperty("listener.security.protocol.map", props.getProperty("listener.security.protocol.map") + ","
+                + name + ":" + protocol);
+    }
+
     /** The address clients use: the host itself, or loopback when the broker binds every interface. */
     static String advertisedAddress(String host, int port) {
         String advertisedHost = isWildcard(host) ? EmbeddedKafkaConfig.DEFAULT_HOST : hostPart(host);

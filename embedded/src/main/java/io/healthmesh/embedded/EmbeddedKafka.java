@@ -36,15 +36,21 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Ports can be taken between probing and binding; a few fresh attempts make that race harmless. */
     private static final int BIND_ATTEMPTS = 3;
 
+    /** Name of the optional secured listener ({@link #startSecured}). */
+    public static final String SECURE_LISTENER = "SECURE";
+
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final String secureBootstrapServers;
     private final Path dataDir;
     private final boolean deleteDataDirOnClose;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dataDir, boolean deleteDataDirOnClose) {
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, String secureBootstrapServers, Path dataDir,
+                          boolean deleteDataDirOnClose) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.secureBootstrapServers = secureBootstrapServers;
         this.dataDir = dataDir;
         this.deleteDataDirOnClose = deleteDataDirOnClose;
     }
@@ -61,13 +67,28 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @throws IllegalStateException when the broker cannot start (the cause says why)
      */
     public static EmbeddedKafka start(EmbeddedKafkaConfig cfg, Map<String, String> brokerOverrides) {
+        return start(cfg, brokerOverrides, null);
+    }
+
+    /**
+     * Starts a broker with a second client listener named {@value #SECURE_LISTENER} using {@code protocol}
+     * ({@code SASL_SSL}, {@code SSL}, {@code SASL_PLAINTEXT}) on the same host and a free port; its settings come with
+     * {@code brokerOverrides} as {@code listener.name.secure.*} keys (key store, SASL mechanisms and JAAS). The
+     * PLAINTEXT listener stays for the inter-broker and the test's own administration (with an authorizer, make its
+     * principal {@code User:ANONYMOUS} a super user; it never leaves the host given).
+     */
+    public static EmbeddedKafka startSecured(EmbeddedKafkaConfig cfg, String protocol, Map<String, String> brokerOverrides) {
+        return start(cfg, brokerOverrides, Objects.requireNonNull(protocol, "protocol"));
+    }
+
+    private static EmbeddedKafka start(EmbeddedKafkaConfig cfg, Map<String, String> brokerOverrides, String secureProtocol) {
         Objects.requireNonNull(cfg, "cfg");
         Objects.requireNonNull(brokerOverrides, "brokerOverrides");
         long startedAt = System.nanoTime();
         boolean temporary = cfg.dataDir() == null;
         Path dir = prepareDataDir(cfg.dataDir());
         try {
-            EmbeddedKafka kafka = startWithRetries(cfg, dir, temporary, brokerOverrides);
+            EmbeddedKafka kafka = startWithRetries(cfg, dir, temporary, brokerOverrides, secureProtocol);
             LOG.info("Embedded Kafka started at {} (data in {}) in {} ms",
                     kafka.bootstrapServers, dir, (System.nanoTime() - startedAt) / 1_000_000);
             return kafka;
@@ -80,7 +101,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     private static EmbeddedKafka startWithRetries(EmbeddedKafkaConfig cfg, Path dir, boolean temporary,
-                                                  Map<String, String> overrides) {
+                                                  Map<String, String> overrides, String secureProtocol) {
         InetAddress bindAddress = resolve(cfg.host());
         if (cfg.port() != 0 && !FreePorts.isFree(bindAddress, cfg.port())) {
             // Fail before Kafka does: its bind failure is a page of stack traces, and retrying cannot help.
@@ -93,9 +114,18 @@ public final class EmbeddedKafka implements AutoCloseable {
             int[] loopbackPorts = FreePorts.pick(resolve(BrokerProperties.CONTROLLER_HOST), 2);
             int controllerPort = loopbackPorts[0] != clientPort ? loopbackPorts[0] : loopbackPorts[1];
             Properties props = BrokerProperties.of(cfg.host(), clientPort, controllerPort, dir, overrides);
+            String secure = null;
+            if (secureProtocol != null) {
+                int[] candidates = FreePorts.pick(bindAddress, 3);
+                int securePort = java.util.Arrays.stream(candidates).filter(p -> p != clientPort && p != controllerPort)
+                        .findFirst().orElseThrow();
+                BrokerProperties.addListener(props, SECURE_LISTENER, secureProtocol, cfg.host(), securePort);
+                secure = BrokerProperties.advertisedAddress(cfg.host(), securePort);
+            }
             try {
                 KafkaRaftServer server = startServer(props, dir);
-                return new EmbeddedKafka(server, BrokerProperties.advertisedAddress(cfg.host(), clientPort), dir, temporary);
+                return new EmbeddedKafka(server, BrokerProperties.advertisedAddress(cfg.host(), clientPort), secure, dir,
+                        temporary);
             } catch (RuntimeException e) {
                 if (attempt >= BIND_ATTEMPTS || !isBindFailure(e)) {
                     throw e;
@@ -131,6 +161,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** The address clients connect to, {@code host:port}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The address of the {@value #SECURE_LISTENER} listener; only for a broker from {@link #startSecured}. */
+    public String secureBootstrapServers() {
+        if (secureBootstrapServers == null) {
+            throw new IllegalStateException("this broker has no secured listener (expected: EmbeddedKafka.startSecured)");
+        }
+        return secureBootstrapServers;
     }
 
     /** The directory holding the broker's logs and KRaft metadata. */

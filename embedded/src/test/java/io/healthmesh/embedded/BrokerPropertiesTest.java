@@ -37,6 +37,19 @@ class BrokerPropertiesTest {
     }
 
     @Test
+    void aSecuredListenerIsAddedNextToPlaintext() {
+        Properties props = BrokerProperties.of("127.0.0.1", 9092, 9093, DIR, Map.of());
+        BrokerProperties.addListener(props, "SECURE", "SASL_SSL", "127.0.0.1", 9094);
+
+        assertThat(props.getProperty("listeners"))
+                .isEqualTo("PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093,SECURE://127.0.0.1:9094");
+        assertThat(props.getProperty("advertised.listeners")).isEqualTo("PLAINTEXT://127.0.0.1:9092,SECURE://127.0.0.1:9094");
+        assertThat(props.getProperty("listener.security.protocol.map"))
+                .isEqualTo("PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SECURE:SASL_SSL");
+        assertThat(props.getProperty("inter.broker.listener.name")).isEqualTo("PLAINTEXT");
+    }
+
+    @Test
     void internalTopicsFitOneNode() {
         Properties props = BrokerProperties.of("127.0.0.1", 9092, 9093, DIR, Map.of());
 

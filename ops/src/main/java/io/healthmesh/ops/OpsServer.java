@@ -2,37 +2,73 @@ package io.healthmesh.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The operations endpoint every worker exposes: {@code /metrics} (Prometheus text format),
- * {@code /healthz} (the process is alive) and {@code /readyz} (the worker is doing its job).
- * Further routes (the aggregator's query API) can be added with {@link #route}. Runs on the JDK's
- * HTTP server with one small thread pool, away from any event loop or stream thread.
+ * The HTTP server of a worker: the operations endpoints {@code /metrics} (Prometheus text format), {@code /healthz}
+ * (the process is alive) and {@code /readyz} (the worker is doing its job), and further routes added with
+ * {@link #route} (the aggregator's query API) as the JDK's {@code HttpHandler}s.
+ *
+ * <p>Built on Netty so that slow clients cost no thread: requests are read without blocking on one event loop,
+ * under {@link HttpLimits} (a connection cap, an idle and a request deadline, a body limit), then handed to a
+ * bounded pool (past its queue: 503). {@code /healthz} is answered on the event loop itself, {@code /metrics} and
+ * {@code /readyz} on a thread of their own, so neither slow clients nor busy routes can starve the health check.
+ * Routes may require a bearer token ({@link Builder#routeToken}), the ops endpoints another ({@link Builder#opsToken};
+ * {@code /healthz} never does). A worker may run two servers: one with the ops endpoints, one with the routes only.
  */
 public final class OpsServer implements AutoCloseable {
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final EventLoopGroup loop;
+    private final ExecutorService routeExecutor;
+    private final ExecutorService opsExecutor;
+    private final Channel channel;
+    private final ChannelGroup connections;
+    private final OpsDispatcher dispatcher;
+    private final ConnectionCap cap;
 
-    private OpsServer(HttpServer server, ExecutorService executor) {
-        this.server = server;
-        this.executor = executor;
+    private OpsServer(EventLoopGroup loop, ExecutorService routeExecutor, ExecutorService opsExecutor, Channel channel,
+                      ChannelGroup connections, OpsDispatcher dispatcher, ConnectionCap cap) {
+        this.loop = loop;
+        this.routeExecutor = routeExecutor;
+        this.opsExecutor = opsExecutor;
+        this.channel = channel;
+        this.connections = connections;
+        this.dispatcher = dispatcher;
+        this.cap = cap;
     }
 
     /**
-     * Starts the server.
+     * Starts a server with the ops endpoints, default limits and no tokens.
      *
      * @param bind address to bind ({@code port} 0 picks a free port)
      * @param registry the metrics to expose
@@ -40,34 +76,126 @@ public final class OpsServer implements AutoCloseable {
      */
     public static OpsServer start(InetSocketAddress bind, PrometheusRegistry registry, BooleanSupplier ready)
             throws IOException {
-        requireNonNull(registry, "registry");
-        requireNonNull(ready, "ready");
-        HttpServer server = HttpServer.create(bind, 64);
-        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "healthmesh-ops-http");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/metrics",
-                exchange -> respond(exchange, 200, MetricsText.CONTENT_TYPE, MetricsText.scrape(registry)));
-        server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", bytes("ok\n")));
-        server.createContext("/readyz", exchange -> {
-            boolean isReady = ready.getAsBoolean();
-            respond(exchange, isReady ? 200 : 503, "text/plain", bytes(isReady ? "ready\n" : "not ready\n"));
-        });
-        server.start();
-        return new OpsServer(server, executor);
+        return builder(bind).ops(registry, ready).start();
     }
 
-    /** Adds a route; the handler owns the exchange and must answer it. */
+    /** A server on {@code bind}, with nothing mounted yet. */
+    public static Builder builder(InetSocketAddress bind) {
+        return new Builder(requireNonNull(bind, "bind"));
+    }
+
+    /** What a server serves and under which bounds. */
+    public static final class Builder {
+        private final InetSocketAddress bind;
+        private HttpLimits limits = HttpLimits.defaults();
+        private PrometheusRegistry registry;
+        private BooleanSupplier ready;
+        private String opsToken;
+        private String routeToken;
+        private String name = "healthmesh-http";
+
+        private Builder(InetSocketAddress bind) {
+            this.bind = bind;
+        }
+
+        public Builder limits(HttpLimits httpLimits) {
+            this.limits = requireNonNull(httpLimits, "httpLimits");
+            return this;
+        }
+
+        /** Serves {@code /metrics}, {@code /healthz} and {@code /readyz}. */
+        public Builder ops(PrometheusRegistry metrics, BooleanSupplier readiness) {
+            this.registry = requireNonNull(metrics, "metrics");
+            this.ready = requireNonNull(readiness, "readiness");
+            return this;
+        }
+
+        /** {@code /metrics} and {@code /readyz} require {@code Authorization: Bearer <token>}; null for none. */
+        public Builder opsToken(String token) {
+            this.opsToken = token;
+            return this;
+        }
+
+        /** Every route added with {@link #route} requires {@code Authorization: Bearer <token>}; null for none. */
+        public Builder routeToken(String token) {
+            this.routeToken = token;
+            return this;
+        }
+
+        /** Names the server's threads. */
+        public Builder name(String threadName) {
+            this.name = requireNonNull(threadName, "threadName");
+            return this;
+        }
+
+        /** Binds and starts. */
+        public OpsServer start() throws IOException {
+            return OpsServer.start(this);
+        }
+    }
+
+    private static OpsServer start(Builder b) throws IOException {
+        HttpLimits limits = b.limits;
+        ExecutorService routes = executor(b.name + "-route", limits.threads(), limits.queue());
+        ExecutorService ops = executor(b.name + "-ops", 1, 16);
+        OpsDispatcher dispatcher = new OpsDispatcher(routes, ops, b.routeToken, b.opsToken,
+                b.registry == null ? null : new OpsEndpoints(b.registry, b.ready, ExpositionFormats.init()));
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        ConnectionCap cap = new ConnectionCap(limits.maxConnections());
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(loop)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
+                            HttpDeadlines deadlines = new HttpDeadlines(limits.idleTimeout(), limits.requestTimeout());
+                            ChannelPipeline pipeline = ch.pipeline();
+                            pipeline.addLast(cap);
+                            pipeline.addLast(deadlines.bytes());
+                            pipeline.addLast(new HttpServerCodec(4096, 8192, 8192));
+                            pipeline.addLast(deadlines.messages());
+                            pipeline.addLast(new io.netty.handler.codec.http.HttpObjectAggregator(limits.maxBodyBytes()));
+                            pipeline.addLast(dispatcher);
+                        }
+                    })
+                    .bind(b.bind).syncUninterruptibly().channel();
+            return new OpsServer(loop, routes, ops, channel, connections, dispatcher, cap);
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            routes.shutdownNow();
+            ops.shutdownNow();
+            throw new IOException("cannot listen on " + b.bind + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ExecutorService executor(String name, int threads, int queue) {
+        AtomicInteger count = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), r -> {
+                    Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /** Adds a route (a path prefix; the longest matching prefix wins); the handler owns the exchange and must answer it. */
     public OpsServer route(String pathPrefix, HttpHandler handler) {
-        server.createContext(pathPrefix, handler);
+        dispatcher.route(pathPrefix, handler);
         return this;
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return cap.open();
     }
 
     /** Writes a complete response and closes the exchange. */
@@ -84,13 +212,25 @@ public final class OpsServer implements AutoCloseable {
         }
     }
 
-    private static byte[] bytes(String s) {
+    static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The ops endpoints that need a thread: {@code /metrics} and {@code /readyz}. */
+    record OpsEndpoints(PrometheusRegistry registry, BooleanSupplier ready, ExpositionFormats formats) {
+        byte[] scrape() throws IOException {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+            formats.getPrometheusTextFormatWriter().write(out, registry.scrape());
+            return out.toByteArray();
+        }
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        channel.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        routeExecutor.shutdownNow();
+        opsExecutor.shutdownNow();
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

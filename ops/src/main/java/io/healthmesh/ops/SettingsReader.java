@@ -24,6 +24,7 @@ public final class SettingsReader {
     private final Map<String, String> settings;
     private final Set<String> declared;
     private final List<String> problems = new ArrayList<>();
+    private final List<Predicate<String>> families = new ArrayList<>();
 
     /**
      * @param role the role's name as the messages show it, e.g. {@code prober}
@@ -34,6 +35,15 @@ public final class SettingsReader {
         this.role = requireNonNull(role, "role");
         this.settings = Map.copyOf(requireNonNull(settings, "settings"));
         this.declared = declared.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * Also accepts the keys of a family that a shared parser reads and documents in a section of its own (the HTTP
+     * servers' {@code HttpOptions}, the registry client's {@code schema.registry.ssl.*}).
+     */
+    public SettingsReader accepting(Predicate<String> family) {
+        families.add(family);
+        return this;
     }
 
     /** The trimmed value, or {@code null} when absent. */
@@ -152,7 +162,8 @@ public final class SettingsReader {
      */
     public void finish() {
         new TreeMap<>(settings).keySet().stream()
-                .filter(k -> !declared.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX))
+                .filter(k -> !declared.contains(k) && !k.startsWith(Settings.KAFKA_PREFIX)
+                        && families.stream().noneMatch(f -> f.test(k)))
                 .forEach(k -> problems.add(k + ": unknown setting (expected: a key of docs/CONFIGURATION.md \"## "
                         + Character.toUpperCase(role.charAt(0)) + role.substring(1)
                         + "\", or kafka.<Kafka client property>)"));

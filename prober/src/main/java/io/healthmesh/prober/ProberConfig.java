@@ -2,11 +2,14 @@ package io.healthmesh.prober;
 
 import io.healthmesh.ops.Setting;
 import io.healthmesh.core.secret.Redact;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
 import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -15,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -47,13 +51,17 @@ import static java.util.Objects.requireNonNull;
  * @param allowList destination CIDRs opened inside the deny list (the most specific block decides)
  * @param deniedEndpoints other endpoints of the cluster never probed ({@code host:port}), besides the bootstrap
  *                        servers, the registry and this worker's own port, which are always denied
+ * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
+ *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
+ * @param http the HTTP servers' token, separate ops listener and limits
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
                            String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
-                           List<String> allowList, List<String> deniedEndpoints) {
+                           List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
+                           HttpOptions http) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -111,7 +119,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
             new Setting("l4.marker", "", "0-64 printable ASCII characters",
                     "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000).")),
-            ProberResilience.SETTINGS.stream()).toList();
+            java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(), HttpOptions.SETTINGS.stream())).toList();
 
 
     public ProberConfig {
@@ -128,6 +136,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         probeSource = probeSource == null ? ProbeSource.NONE : probeSource;
         allowList = List.copyOf(allowList);
         deniedEndpoints = List.copyOf(deniedEndpoints);
+        registryClient = Map.copyOf(registryClient);
+        requireNonNull(http, "http");
     }
 
     /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
@@ -138,7 +148,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                         Map<String, String> kafka) {
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
-                eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of());
+                eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of(), Map.of(),
+                HttpOptions.defaults());
     }
 
     /**
@@ -148,7 +159,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
      */
     public static ProberConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("prober", settings, SETTINGS);
+        SettingsReader r = new SettingsReader("prober", settings, SETTINGS)
+                .accepting(RegistryClients::isClientKey);
         String bootstrap = r.required("bootstrap.servers");
         String registry = r.required("schema.registry.url");
         String authSource = r.optional("basic.auth.credentials.source");
@@ -186,6 +198,18 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         sourceProblems.forEach(r::problem);
         ProberResilience resilience = ProberResilience.read(r);
         Map<String, String> kafka = r.kafka();
+        Map<String, String> registryClient = new TreeMap<>();
+        settings.forEach((k, v) -> {
+            if (RegistryClients.isClientKey(k)) {
+                registryClient.put(k, v);
+            }
+        });
+        HttpOptions http = null;
+        try {
+            http = HttpOptions.from(settings);
+        } catch (IllegalArgumentException e) {
+            r.problem(e.getMessage());
+        }
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
@@ -205,7 +229,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints);
+                source, resilience, allow, endpoints, registryClient, http);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -228,6 +252,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         if (registryUserInfo != null) {
             serde.put("basic.auth.user.info", registryUserInfo);
         }
+        serde.putAll(registryClient);
         return serde;
     }
 

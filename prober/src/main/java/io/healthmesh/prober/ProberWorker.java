@@ -1,6 +1,7 @@
 package io.healthmesh.prober;
 
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngine;
@@ -83,8 +84,14 @@ public final class ProberWorker implements AutoCloseable {
             ProberMetrics metrics = new ProberMetrics(registry);
             // the endpoint first, so that its port (0 = any) is known to the egress policy
             AtomicReference<TargetAssignment> assigned = new AtomicReference<>();
-            OpsServer ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,
-                    () -> assigned.get() != null && assigned.get().ready());
+            // the prober serves only the ops endpoints: on ops.host:ops.port when set, else on http.host:http.port
+            HttpOptions http = config.http();
+            InetSocketAddress bind = http.separateOps()
+                    ? new InetSocketAddress(http.opsHost() != null ? http.opsHost() : config.httpHost(), http.opsPort())
+                    : new InetSocketAddress(config.httpHost(), config.httpPort());
+            OpsServer ops = OpsServer.builder(bind).limits(http.limits())
+                    .ops(registry, () -> assigned.get() != null && assigned.get().ready())
+                    .opsToken(http.opsToken()).name("prober-http").start();
             started.push(ops);
 
             KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));

@@ -104,6 +104,23 @@ class ProberConfigTest {
     }
 
     @Test
+    void registryClientTlsAndHttpHardeningSettings() {
+        Map<String, String> m = minimal();
+        m.putAll(Map.of("schema.registry.ssl.truststore.location", "/etc/trust.p12",
+                "schema.registry.ssl.truststore.password", "trust-secret", "schema.registry.basic.auth.allow.insecure.http", "true",
+                "ops.port", "9100", "ops.token", "ops-token-0123456789", "http.max.connections", "100"));
+        ProberConfig c = ProberConfig.from(m);
+        assertThat(c.serdeConfig()).containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12")
+                .containsEntry("schema.registry.basic.auth.allow.insecure.http", "true");
+        assertThat(c.http().opsPort()).isEqualTo(9100);
+        assertThat(c.http().limits().maxConnections()).isEqualTo(100);
+        assertThat(c.toString()).doesNotContain("trust-secret").doesNotContain("ops-token-0123456789");
+        assertThatThrownBy(() -> ProberConfig.from(with("schema.registry.sslx", "1")))
+                .hasMessageContaining("schema.registry.sslx: unknown setting");
+        assertThatThrownBy(() -> ProberConfig.from(with("ops.port", "-5"))).hasMessageContaining("ops.port: -5 (expected: 0..65535)");
+    }
+
+    @Test
     void emptyDenyListIsAllowed() {
         assertThat(ProberConfig.from(with("deny.list", "")).denyList()).isEmpty();
     }

@@ -280,6 +280,15 @@ final class RegistryApi {
         return ApiResponse.json(200, json);
     }
 
+    /** The {@code id} of a lookup answer (a subject version). */
+    static int idOf(ApiResponse lookup) {
+        try {
+            return JSON.readTree(lookup.body()).path("id").asInt();
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable lookup answer", e);
+        }
+    }
+
     static ApiResponse error(int status, int code, String message) {
         ObjectNode body = JSON.createObjectNode();
         body.put("error_code", code);

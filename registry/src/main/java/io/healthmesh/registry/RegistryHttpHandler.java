@@ -40,11 +40,13 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     private final RegistryApi api;
     private final OpsRoutes ops;
     private final Executor executor;
+    private final RegistryAccess access;
 
-    RegistryHttpHandler(RegistryApi api, OpsRoutes ops, Executor executor) {
+    RegistryHttpHandler(RegistryApi api, OpsRoutes ops, Executor executor, RegistryAccess access) {
         this.api = requireNonNull(api, "api");
         this.ops = requireNonNull(ops, "ops");
         this.executor = requireNonNull(executor, "executor");
+        this.access = requireNonNull(access, "access");
     }
 
     @Override
@@ -59,10 +61,11 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
             write(ctx, RegistryApi.error(400, 400, "Bad request: the path is not percent-encoded correctly"), false);
             return;
         }
+        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
         ctx.channel().config().setAutoRead(false);
         try {
             executor.execute(() -> {
-                ApiResponse answer = ops.answer(call.method(), call.path()).orElseGet(() -> api.handle(call));
+                ApiResponse answer = ops.answer(call.method(), call.path()).orElseGet(() -> guarded(call, authorization));
                 ops.count(call.method(), answer.status());
                 write(ctx, answer, keepAlive).addListener(f -> ctx.channel().config().setAutoRead(true));
             });
@@ -70,6 +73,31 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
             ctx.channel().config().setAutoRead(true);
             write(ctx, RegistryApi.error(503, 50302, "Registry busy or stopping, retry later"), false);
         }
+    }
+
+    /** The API's answer when {@link RegistryAccess} lets the request through, else its refusal. */
+    private ApiResponse guarded(RegistryApi.Request call, String authorization) {
+        RegistryAccess.Decision decision = access.decide(call.method(), call.path(), authorization);
+        if (decision.refusal().isPresent()) {
+            return decision.refusal().get();
+        }
+        if (!decision.registerAsLookup()) {
+            return api.handle(call);
+        }
+        // a read-only user registering: fine when the schema is already there (the answer is the same), else 403
+        String subject = call.path().get(1);
+        ApiResponse looked = api.handle(new RegistryApi.Request("POST", List.of("subjects", subject), java.util.Map.of(), call.body()));
+        if (looked.status() == 200) {
+            return ApiResponse.json(200, "{\"id\":" + RegistryApi.idOf(looked) + "}");
+        }
+        if (looked.status() == 404 && decision.user() == null) {
+            return RegistryAccess.unauthorized(null);
+        }
+        if (looked.status() == 404) {
+            return RegistryApi.error(403, RegistryAccess.FORBIDDEN_CODE, "Forbidden: user " + decision.user()
+                    + " has role read and the schema is not registered under " + subject + " (expected: admin to register it)");
+        }
+        return looked;
     }
 
     /** The request as the API sees it, read on the event loop (the buffer is released after this); null for a bad path. */
@@ -95,6 +123,9 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
                 HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(answer.body()));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType());
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body().length);
+        if (answer.status() == 401) {
+            response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"healthmesh-registry\", charset=\"UTF-8\"");
+        }
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
             return ctx.writeAndFlush(response);

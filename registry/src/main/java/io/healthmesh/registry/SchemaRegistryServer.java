@@ -1,5 +1,8 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.ops.ConnectionCap;
+import io.healthmesh.ops.HttpDeadlines;
+import io.healthmesh.ops.HttpLimits;
 import io.healthmesh.contract.registry.SchemaRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -14,7 +17,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,20 +34,19 @@ import static java.util.Objects.requireNonNull;
 /**
  * The {@code registry} role: a Confluent-compatible schema registry over HTTP (Netty), its
  * schemas kept in a compacted Kafka topic that is re-read at start, so ids survive restarts.
- * One instance writes a topic: it reads the topic only when it starts (no leader election).
- * Request bodies are limited to {@link #MAX_BODY_BYTES}; idle connections close after
- * {@link #IDLE_SECONDS} seconds. The same port serves {@code /metrics}, {@code /healthz} and {@code /readyz}.
+ * Exactly one instance writes a topic: it reads the topic only when it starts (no leader election), so a
+ * second replica on the same topic would hand out ids the first does not know.
+ * Requests pass {@link RegistryAccess} (HTTP basic users and roles, deletes and configuration changes off
+ * unless enabled); the listener may use TLS; the server applies {@link HttpLimits} (connection cap, idle and
+ * request deadlines, bounded threads and queue). Request bodies are limited to {@link #MAX_BODY_BYTES}.
+ * The same port serves {@code /metrics}, {@code /healthz} and {@code /readyz}, without credentials.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
 
     /** Largest request body accepted; larger ones get a 413. */
     public static final int MAX_BODY_BYTES = 1 << 20;
-    /** A connection that sends nothing for this long is closed. */
-    public static final int IDLE_SECONDS = 60;
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryServer.class);
-    private static final int API_THREADS = 4;
-    private static final int API_QUEUE = 1_000;
 
     private final EventLoopGroup loop;
     private final ExecutorService apiExecutor;
@@ -74,8 +76,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
         KafkaRegistryLog log = KafkaRegistryLog.open(config);
         try {
             SchemaRegistry registry = SchemaRegistry.open(log);
-            SchemaRegistryServer server = serve(config.host(), config.port(), registry, log);
-            LOG.info("Schema registry on {} (topic {})", server.url(), config.topic());
+            ContractSchemas.register(registry, config.contractPrefixes());
+            SchemaRegistryServer server = serve(config.host(), config.port(), registry, log, config.security(), config.limits());
+            LOG.info("Schema registry on {} (topic {}, {})", server.url(), config.topic(), config.security());
             return server;
         } catch (RuntimeException e) {
             log.close();
@@ -85,15 +88,32 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /** Starts a registry that keeps its schemas in memory only (tests, throw-away demos). */
     public static SchemaRegistryServer startInMemory(String host, int port) {
-        return serve(host, port, SchemaRegistry.inMemory(), () -> { });
+        return startInMemory(host, port, RegistrySecurity.open());
     }
 
-    /** Serves a given registry (tests hand one in to inspect it). */
+    /** Starts an in-memory registry with the given security (tests). */
+    public static SchemaRegistryServer startInMemory(String host, int port, RegistrySecurity security) {
+        return serve(host, port, SchemaRegistry.inMemory(), () -> { }, security, defaultLimits());
+    }
+
+    static HttpLimits defaultLimits() {
+        return HttpLimits.defaults().withMaxBodyBytes(MAX_BODY_BYTES);
+    }
+
+    /** Serves a given registry, open (tests hand one in to inspect it). */
     static SchemaRegistryServer serve(String host, int port, SchemaRegistry registry, AutoCloseable log) {
+        return serve(host, port, registry, log, RegistrySecurity.open(), defaultLimits());
+    }
+
+    static SchemaRegistryServer serve(String host, int port, SchemaRegistry registry, AutoCloseable log,
+                                      RegistrySecurity security, HttpLimits limits) {
+        SslContext tls = security.tls() == null ? null : security.tls().serverContext();
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ExecutorService apiExecutor = apiExecutor();
-        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), new OpsRoutes(), apiExecutor);
+        ExecutorService apiExecutor = apiExecutor(limits);
+        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), new OpsRoutes(), apiExecutor,
+                new RegistryAccess(security));
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        ConnectionCap cap = new ConnectionCap(limits.maxConnections());
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
@@ -104,15 +124,22 @@ public final class SchemaRegistryServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             connections.add(ch);
                             ChannelPipeline pipeline = ch.pipeline();
-                            pipeline.addLast(new ReadTimeoutHandler(IDLE_SECONDS, TimeUnit.SECONDS));
+                            HttpDeadlines deadlines = new HttpDeadlines(limits.idleTimeout(), limits.requestTimeout());
+                            pipeline.addLast(cap);
+                            pipeline.addLast(deadlines.bytes());
+                            if (tls != null) {
+                                pipeline.addLast(tls.newHandler(ch.alloc()));
+                            }
                             pipeline.addLast(new HttpServerCodec());
-                            pipeline.addLast(new BoundedHttpAggregator(MAX_BODY_BYTES));
+                            pipeline.addLast(deadlines.messages());
+                            pipeline.addLast(new BoundedHttpAggregator(limits.maxBodyBytes()));
                             pipeline.addLast(handler);
                         }
                     })
                     .bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
             int boundPort = ((InetSocketAddress) channel.localAddress()).getPort();
-            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, "http://" + urlHost(host) + ":" + boundPort, log);
+            String scheme = tls == null ? "http://" : "https://";
+            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, scheme + urlHost(host) + ":" + boundPort, log);
         } catch (RuntimeException e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             apiExecutor.shutdownNow();
@@ -121,9 +148,10 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     /** A few threads for the API, a bounded queue: past it, requests get a 503 instead of piling up. */
-    private static ExecutorService apiExecutor() {
+    private static ExecutorService apiExecutor(HttpLimits limits) {
         AtomicInteger threads = new AtomicInteger();
-        return new ThreadPoolExecutor(API_THREADS, API_THREADS, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(API_QUEUE),
+        return new ThreadPoolExecutor(limits.threads(), limits.threads(), 0, TimeUnit.MILLISECONDS,
+                limits.queue() == 0 ? new java.util.concurrent.SynchronousQueue<>() : new ArrayBlockingQueue<>(limits.queue()),
                 r -> {
                     Thread thread = new Thread(r, "registry-api-" + threads.incrementAndGet());
                     thread.setDaemon(true);

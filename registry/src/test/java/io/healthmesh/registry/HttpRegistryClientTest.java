@@ -97,9 +97,11 @@ class HttpRegistryClientTest {
         try {
             int port = stub.getAddress().getPort();
             SchemaRegistryClient userInfo = RegistryClients.fromConfig(Map.of("schema.registry.url", "http://127.0.0.1:" + port,
-                    "basic.auth.credentials.source", "USER_INFO", "basic.auth.user.info", "fred:s3cret"));
+                    "basic.auth.credentials.source", "USER_INFO", "basic.auth.user.info", "fred:s3cret",
+                    RegistryClients.ALLOW_INSECURE_HTTP, "true"));
             assertThat(userInfo.register("a b-value", "\"string\"")).isEqualTo(7);
-            SchemaRegistryClient fromUrl = RegistryClients.fromConfig(Map.of("schema.registry.url", "http://ann:pw@127.0.0.1:" + port));
+            SchemaRegistryClient fromUrl = RegistryClients.fromConfig(Map.of("schema.registry.url", "http://ann:pw@127.0.0.1:" + port,
+                    RegistryClients.ALLOW_INSECURE_HTTP, true));
             assertThat(fromUrl.register("x-value", "\"string\"")).isEqualTo(7);
         } finally {
             stub.stop(0);
@@ -108,5 +110,22 @@ class HttpRegistryClientTest {
                 "Basic " + java.util.Base64.getEncoder().encodeToString("fred:s3cret".getBytes(StandardCharsets.UTF_8)),
                 "Basic " + java.util.Base64.getEncoder().encodeToString("ann:pw".getBytes(StandardCharsets.UTF_8)));
         assertThat(paths).containsExactly("/subjects/a%20b-value/versions", "/subjects/x-value/versions");
+    }
+
+    @Test
+    void credentialsAreNeverSentOverPlainHttpUnlessAllowed() {
+        assertThatThrownBy(() -> RegistryClients.fromConfig(Map.of("schema.registry.url", "http://127.0.0.1:1",
+                "basic.auth.credentials.source", "USER_INFO", "basic.auth.user.info", "fred:s3cret")))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageContaining("http://127.0.0.1:1 with basic-auth credentials (expected: https://, or "
+                        + RegistryClients.ALLOW_INSECURE_HTTP + "=true")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> RegistryClients.fromConfig(Map.of("schema.registry.url", "https://a:1,http://ann:pw@b:2")))
+                .hasMessageContaining("http://b:2 with basic-auth credentials").hasMessageNotContaining("pw");
+        assertThatThrownBy(() -> RegistryClients.fromConfig(Map.of("schema.registry.url", "http://ann:pw@b:2",
+                RegistryClients.ALLOW_INSECURE_HTTP, "maybe"))).hasMessageContaining("expected: true or false");
+        // no credentials: plain http is fine; https with credentials is fine
+        assertThat(RegistryClients.fromConfig(Map.of("schema.registry.url", "http://127.0.0.1:1"))).isNotNull();
+        assertThat(RegistryClients.fromConfig(Map.of("schema.registry.url", "https://ann:pw@127.0.0.1:1"))).isNotNull();
     }
 }

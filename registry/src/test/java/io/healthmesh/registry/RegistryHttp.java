@@ -14,7 +14,7 @@ import java.time.Duration;
 final class RegistryHttp {
 
     /** One answer: status, content type and JSON body. */
-    record Answer(int status, String contentType, String text) {
+    record Answer(int status, String contentType, String text, String wwwAuthenticate) {
         JsonNode json() {
             try {
                 return JSON.readTree(text);
@@ -32,9 +32,21 @@ final class RegistryHttp {
 
     private final String baseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String authorization;
 
     RegistryHttp(String baseUrl) {
+        this(baseUrl, null);
+    }
+
+    private RegistryHttp(String baseUrl, String authorization) {
         this.baseUrl = baseUrl;
+        this.authorization = authorization;
+    }
+
+    /** The same client sending HTTP basic credentials. */
+    RegistryHttp as(String user, String password) {
+        return new RegistryHttp(baseUrl, "Basic " + java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     Answer get(String path) {
@@ -65,9 +77,13 @@ final class RegistryHttp {
         if (body != null) {
             request.header("Content-Type", contentType);
         }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+            return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body(),
+                    response.headers().firstValue("WWW-Authenticate").orElse(null));
         } catch (IOException e) {
             throw new AssertionError(method + " " + path + " failed", e);
         } catch (InterruptedException e) {

@@ -57,12 +57,23 @@ public final class QueryApi {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper mapper = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
+    private final String token;
+
     /**
      * @param self this instance's {@code application.server}
      */
     public QueryApi(KafkaStreams streams, HostInfo self) {
+        this(streams, self, null);
+    }
+
+    /**
+     * @param self this instance's {@code application.server}
+     * @param token the bearer token every instance's query API requires (sent when forwarding), or null
+     */
+    public QueryApi(KafkaStreams streams, HostInfo self, String token) {
         this.streams = requireNonNull(streams, "streams");
         this.self = requireNonNull(self, "self");
+        this.token = token;
     }
 
     /** Adds the routes to {@code server}. */
@@ -190,9 +201,12 @@ public final class QueryApi {
     }
 
     private Answer forward(HostInfo host, String pathAndQuery) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host.host() + ":" + host.port() + pathAndQuery))
-                .timeout(Duration.ofSeconds(5)).header(FORWARDED, self.toString()).GET().build();
-        HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + host.host() + ":" + host.port() + pathAndQuery))
+                .timeout(Duration.ofSeconds(5)).header(FORWARDED, self.toString()).GET();
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         Object body = response.body().length == 0 ? Map.of() : mapper.readValue(response.body(), Object.class);
         return new Answer(response.statusCode(), body);
     }

@@ -8,6 +8,8 @@ import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.prober.ProberWorker;
 import io.healthmesh.registry.RegistryConfig;
+import io.healthmesh.registry.RegistrySecurity;
+import io.healthmesh.registry.RegistryUsers;
 import io.healthmesh.registry.SchemaRegistryServer;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.ProbeResult;
@@ -68,6 +70,35 @@ public final class DemoStack implements AutoCloseable {
         this.settings = settings;
     }
 
+    static final String ADMIN = "demo-admin";
+    static final String WORKER = "demo-worker";
+    /** Fresh for every run and never printed: only this process registers schemas (as the admin). */
+    private final String adminPassword = randomPassword();
+    private final String workerPassword = randomPassword();
+
+    /**
+     * The demo's registry asks for credentials like a real one: an admin (this process, registering the contract's
+     * schemas) and a read-only user (the workers); clients without credentials (the quick start's {@code targets
+     * apply} and {@code watch}) have the read role, so they can use the schemas already registered but add none.
+     * Deletes and configuration changes are off. Plain HTTP on loopback, so the workers allow credentials over it.
+     */
+    private RegistrySecurity registrySecurity() {
+        return RegistrySecurity.basic(RegistryUsers.parse(List.of(ADMIN + ":admin:" + adminPassword,
+                WORKER + ":read:" + workerPassword), "demo users")).withAnonymousRead(true);
+    }
+
+    private void workerCredentials(Map<String, String> workerSettings) {
+        workerSettings.put("basic.auth.credentials.source", "USER_INFO");
+        workerSettings.put("basic.auth.user.info", WORKER + ":" + workerPassword);
+        workerSettings.put(RegistryClients.ALLOW_INSECURE_HTTP, "true");
+    }
+
+    private static String randomPassword() {
+        byte[] bytes = new byte[18];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
     /** Starts everything; on failure whatever was started is closed again and the cause is thrown. */
     public static DemoStack start(Settings settings) throws IOException {
         DemoStack stack = new DemoStack(settings);
@@ -85,7 +116,7 @@ public final class DemoStack implements AutoCloseable {
         Files.createDirectories(data);
         kafka = keep(EmbeddedKafka.start(new EmbeddedKafkaConfig(data.resolve("kafka"), HOST, settings.kafkaPort())));
         registry = keep(SchemaRegistryServer.start(new RegistryConfig(kafka.bootstrapServers(), Topics.SCHEMAS, HOST,
-                settings.registryPort(), Map.of())));
+                settings.registryPort(), Map.of()).withSecurity(registrySecurity())));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             TopicSetup.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, (short) 1);
         }
@@ -93,6 +124,7 @@ public final class DemoStack implements AutoCloseable {
         Map<String, String> aggregator = new LinkedHashMap<>();
         aggregator.put("bootstrap.servers", kafka.bootstrapServers());
         aggregator.put("schema.registry.url", registry.url());
+        workerCredentials(aggregator);
         aggregator.put("topic.prefix", settings.topics().prefix());
         aggregator.put("state.dir", data.resolve("aggregator").toString());
         aggregator.put("http.host", HOST);
@@ -111,6 +143,7 @@ public final class DemoStack implements AutoCloseable {
         Map<String, String> proberSettings = new LinkedHashMap<>();
         proberSettings.put("bootstrap.servers", kafka.bootstrapServers());
         proberSettings.put("schema.registry.url", registry.url());
+        workerCredentials(proberSettings);
         proberSettings.put("topic.prefix", settings.topics().prefix());
         proberSettings.put("region", REGION);
         proberSettings.put("prober.id", "demo-prober");
@@ -135,7 +168,9 @@ public final class DemoStack implements AutoCloseable {
         subjects.put(t.probeResults() + "-value", ProbeResult.getClassSchema());
         subjects.put(t.healthState() + "-value", TargetHealth.getClassSchema());
         subjects.put(t.groupState() + "-value", GroupHealth.getClassSchema());
-        try (SchemaRegistryClient client = RegistryClients.fromConfig(Map.of(RegistryClients.URL, registry.url()))) {
+        try (SchemaRegistryClient client = RegistryClients.fromConfig(Map.of(RegistryClients.URL, registry.url(),
+                RegistryClients.CREDENTIALS_SOURCE, "USER_INFO", RegistryClients.USER_INFO, ADMIN + ":" + adminPassword,
+                RegistryClients.ALLOW_INSECURE_HTTP, "true"))) {
             subjects.forEach((subject, schema) -> {
                 int id = client.register(subject, schema.toString());
                 LOG.info("schema of {} registered with id {}", subject, id);

@@ -29,11 +29,22 @@ class RolesIT {
     @Test
     void registryRoleServesAndStops(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("registry.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
-                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nhttp.host=127.0.0.1\nhttp.port=0\n");
+                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nhttp.host=127.0.0.1\nhttp.port=0\n"
+                + "registry.users=admin:admin:roles-it-admin-pw,worker:read:roles-it-worker-pw\n");
         CliRun run = CliRun.of("registry", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).containsPattern("schema registry running at http://127\\.0\\.0\\.1:\\d+")
                 .contains("registry: stopped");
+        assertThat(run.out() + run.err()).doesNotContain("roles-it-admin-pw").doesNotContain("roles-it-worker-pw");
+    }
+
+    @Test
+    void registryRoleRefusesToStartWithoutUsers(@TempDir Path dir) throws IOException {
+        Path config = Files.writeString(dir.resolve("registry.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
+                + "\nregistry.host=127.0.0.1\nregistry.port=0\n");
+        CliRun run = CliRun.of("registry", "--config", config.toString(), "--duration", "2s");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("registry.users: none");
     }
 
     @Test

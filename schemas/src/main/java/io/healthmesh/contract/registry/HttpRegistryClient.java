@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -45,6 +46,14 @@ public final class HttpRegistryClient implements SchemaRegistryClient {
      * @param requestTimeout bound on a whole request
      */
     public HttpRegistryClient(List<URI> baseUrls, Optional<String> userInfo, Duration connectTimeout, Duration requestTimeout) {
+        this(baseUrls, userInfo, connectTimeout, requestTimeout, Optional.empty());
+    }
+
+    /**
+     * @param tls the TLS context for https URLs (trust and key stores), or empty for the JVM's default
+     */
+    public HttpRegistryClient(List<URI> baseUrls, Optional<String> userInfo, Duration connectTimeout, Duration requestTimeout,
+                              Optional<SSLContext> tls) {
         requireNonNull(baseUrls, "baseUrls");
         if (baseUrls.isEmpty()) {
             throw new IllegalArgumentException("baseUrls: [] (expected: at least one URL)");
@@ -53,7 +62,9 @@ public final class HttpRegistryClient implements SchemaRegistryClient {
         this.authorization = requireNonNull(userInfo, "userInfo")
                 .map(u -> "Basic " + Base64.getEncoder().encodeToString(u.getBytes(StandardCharsets.UTF_8)));
         this.requestTimeout = requireNonNull(requestTimeout, "requestTimeout");
-        this.http = HttpClient.newBuilder().connectTimeout(requireNonNull(connectTimeout, "connectTimeout")).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(requireNonNull(connectTimeout, "connectTimeout"));
+        requireNonNull(tls, "tls").ifPresent(builder::sslContext);
+        this.http = builder.build();
     }
 
     @Override

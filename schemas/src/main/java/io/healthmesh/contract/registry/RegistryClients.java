@@ -19,8 +19,11 @@ import java.util.Optional;
  * URL, a comma-separated list, or a list; {@code mem://<scope>} for an in-process registry),
  * {@code basic.auth.credentials.source} ({@code URL}, the default: user info taken from the URL; or
  * {@code USER_INFO}: taken from {@code basic.auth.user.info}), {@code http.connect.timeout.ms}
- * (default 10000) and {@code http.read.timeout.ms} (default 30000). The result caches (see
- * {@link CachingRegistryClient}). Other keys are ignored: Kafka hands serdes the whole client config.
+ * (default 10000) and {@code http.read.timeout.ms} (default 30000), {@code schema.registry.ssl.*} (trust and key
+ * stores for https, see {@link RegistryClientTls}). Credentials are never sent over plain {@code http://}: such a
+ * config is refused unless {@code schema.registry.basic.auth.allow.insecure.http=true} (loopback demos, a network
+ * that is itself encrypted). The result caches (see {@link CachingRegistryClient}). Other keys are ignored: Kafka
+ * hands serdes the whole client config.
  */
 public final class RegistryClients {
 
@@ -29,6 +32,10 @@ public final class RegistryClients {
     public static final String USER_INFO = "basic.auth.user.info";
     public static final String CONNECT_TIMEOUT_MS = "http.connect.timeout.ms";
     public static final String READ_TIMEOUT_MS = "http.read.timeout.ms";
+    /** true: basic-auth credentials may be sent over plain http (default false: such a config is refused). */
+    public static final String ALLOW_INSECURE_HTTP = "schema.registry.basic.auth.allow.insecure.http";
+    /** Prefix of the client's TLS settings (trust store, key store). */
+    public static final String SSL_PREFIX = RegistryClientTls.PREFIX;
 
     private static final int DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
     private static final int DEFAULT_READ_TIMEOUT_MS = 30_000;
@@ -61,7 +68,15 @@ public final class RegistryClients {
         }
         Duration connect = Duration.ofMillis(positiveInt(config, CONNECT_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS));
         Duration read = Duration.ofMillis(positiveInt(config, READ_TIMEOUT_MS, DEFAULT_READ_TIMEOUT_MS));
-        return new CachingRegistryClient(new HttpRegistryClient(uris, userInfo(config, uris), connect, read));
+        Optional<String> userInfo = userInfo(config, uris);
+        if (userInfo.isPresent() && !allowInsecure(config)) {
+            uris.stream().filter(u -> "http".equalsIgnoreCase(u.getScheme())).findFirst().ifPresent(u -> {
+                throw new ConfigException(URL + ": " + u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
+                        + " with basic-auth credentials (expected: https://, or " + ALLOW_INSECURE_HTTP
+                        + "=true to send the credentials in clear text)");
+            });
+        }
+        return new CachingRegistryClient(new HttpRegistryClient(uris, userInfo, connect, read, RegistryClientTls.fromConfig(config)));
     }
 
     private static List<String> urls(Object value) {
@@ -98,6 +113,28 @@ public final class RegistryClients {
             }
             default -> throw new ConfigException(CREDENTIALS_SOURCE, source, "expected: URL or USER_INFO");
         }
+    }
+
+    /**
+     * True for the client keys a worker passes to its registry client besides URL and credentials:
+     * {@code schema.registry.ssl.*} and {@link #ALLOW_INSECURE_HTTP}.
+     */
+    public static boolean isClientKey(String key) {
+        return key.equals(ALLOW_INSECURE_HTTP) || key.startsWith(SSL_PREFIX) && key.length() > SSL_PREFIX.length();
+    }
+
+    private static boolean allowInsecure(Map<String, ?> config) {
+        Object value = config.get(ALLOW_INSECURE_HTTP);
+        if (value == null || value instanceof Boolean b && !b) {
+            return false;
+        }
+        if (value instanceof Boolean || value.toString().trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.toString().trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new ConfigException(ALLOW_INSECURE_HTTP, value, "expected: true or false");
     }
 
     static int positiveInt(Map<String, ?> config, String key, int defaultValue) {

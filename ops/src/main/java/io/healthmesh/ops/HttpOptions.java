@@ -1,0 +1,147 @@
+package io.healthmesh.ops;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A worker's HTTP hardening settings, shared by the prober and the aggregator: an optional separate listener for
+ * the ops endpoints ({@code ops.host}, {@code ops.port}), optional bearer tokens ({@code http.token} for the API
+ * routes such as the aggregator's query API, {@code ops.token} for {@code /metrics} and {@code /readyz}; each may
+ * instead be read from a file, {@code http.token.file}, {@code ops.token.file}), and the {@link HttpLimits} of
+ * every server ({@code http.max.connections}, {@code http.idle.timeout.ms}, {@code http.request.timeout.ms},
+ * {@code http.threads}, {@code http.queue}). Tokens are never printed.
+ *
+ * @param opsHost bind address of the separate ops listener, or null for {@code http.host}
+ * @param opsPort port of the separate ops listener (0 = any free port), or -1: the ops endpoints share the API's listener
+ * @param apiToken bearer token the API routes require, or null
+ * @param opsToken bearer token {@code /metrics} and {@code /readyz} require, or null ({@code /healthz} never needs one)
+ * @param limits bounds of every HTTP server of the worker
+ */
+public record HttpOptions(String opsHost, int opsPort, String apiToken, String opsToken, HttpLimits limits) {
+
+    /** The settings {@link #from} reads, declared once for every worker role that reads them. */
+    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+            new Setting("http.token", null, "16-4096 printable ASCII characters",
+                    "Bearer token the query API (and the status page) require."),
+            new Setting("http.token.file", null, "a file", "The same token, read from a file."),
+            new Setting("ops.token", null, "16-4096 printable ASCII characters",
+                    "Bearer token /metrics and /readyz require (/healthz never needs one)."),
+            new Setting("ops.token.file", null, "a file", "The same token, read from a file."),
+            new Setting("ops.host", null, "an address of this host",
+                    "Bind address of the separate ops listener (http.host when unset)."),
+            new Setting("ops.port", null, "0..65535",
+                    "When set, /metrics, /healthz and /readyz get a listener of their own on this port.")),
+            HttpLimits.settings("http.").stream()).toList();
+
+    /** Every key {@link #from} reads. */
+    public static final Set<String> KEYS = keys();
+
+    private static Set<String> keys() {
+        List<String> keys = new ArrayList<>(List.of("ops.host", "ops.port", "http.token", "http.token.file", "ops.token",
+                "ops.token.file"));
+        keys.addAll(HttpLimits.keys("http."));
+        return Set.copyOf(keys);
+    }
+
+    public HttpOptions {
+        if (opsPort < -1 || opsPort > 65_535) {
+            throw new IllegalArgumentException("ops.port: " + opsPort + " (expected: 0..65535, or unset)");
+        }
+        checkToken("http.token", apiToken);
+        checkToken("ops.token", opsToken);
+        java.util.Objects.requireNonNull(limits, "limits");
+    }
+
+    /** One listener, no tokens, default limits. */
+    public static HttpOptions defaults() {
+        return new HttpOptions(null, -1, null, null, HttpLimits.defaults());
+    }
+
+    /** True when the ops endpoints have a listener of their own. */
+    public boolean separateOps() {
+        return opsPort >= 0;
+    }
+
+    /**
+     * Reads the keys of {@link #KEYS} from settings.
+     *
+     * @throws IllegalArgumentException {@code key: value (expected: ...)}, several joined by "; "
+     */
+    public static HttpOptions from(Map<String, String> settings) {
+        List<String> problems = new ArrayList<>();
+        int opsPort = -1;
+        String portText = settings.get("ops.port");
+        if (portText != null && !portText.isBlank()) {
+            try {
+                opsPort = Integer.parseInt(portText.trim());
+            } catch (NumberFormatException e) {
+                opsPort = -2;
+            }
+            if (opsPort < 0 || opsPort > 65_535) {
+                problems.add("ops.port: " + portText + " (expected: 0..65535)");
+                opsPort = -1;
+            }
+        }
+        String apiToken = token(settings, "http.token", problems);
+        String opsToken = token(settings, "ops.token", problems);
+        HttpLimits limits = HttpLimits.defaults();
+        try {
+            limits = HttpLimits.from(settings, "http.");
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        String opsHost = settings.get("ops.host");
+        return new HttpOptions(opsHost == null || opsHost.isBlank() ? null : opsHost.trim(), opsPort, apiToken, opsToken, limits);
+    }
+
+    private static String token(Map<String, String> settings, String key, List<String> problems) {
+        String inline = settings.get(key);
+        String file = settings.get(key + ".file");
+        if (inline != null && file != null) {
+            problems.add(key + " and " + key + ".file: both given (expected: one of them)");
+            return null;
+        }
+        String token = inline;
+        if (file != null) {
+            try {
+                token = Files.readString(Path.of(file.trim()), StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                problems.add(key + ".file: " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");
+                return null;
+            }
+        }
+        if (token == null || token.isEmpty()) {
+            return null;
+        }
+        try {
+            checkToken(key, token);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return null;
+        }
+        return token;
+    }
+
+    private static void checkToken(String key, String token) {
+        if (token != null && (token.length() < 16 || token.length() > 4096 || !token.matches("[\\x21-\\x7e]+"))) {
+            throw new IllegalArgumentException(key + ": (hidden, " + token.length()
+                    + " characters) (expected: 16-4096 printable ASCII characters, no spaces)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HttpOptions[ops=" + (separateOps() ? (opsHost == null ? "" : opsHost) + ":" + opsPort : "shared")
+                + ", apiToken=" + (apiToken == null ? "none" : "set") + ", opsToken=" + (opsToken == null ? "none" : "set")
+                + ", limits=" + limits + "]";
+    }
+}

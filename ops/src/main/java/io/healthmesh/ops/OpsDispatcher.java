@@ -1,0 +1,201 @@
+package io.healthmesh.ops;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpHandler;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Routes a complete request of {@link OpsServer}: {@code /healthz} on the event loop, {@code /metrics} and
+ * {@code /readyz} on the ops thread, everything else to the route with the longest matching prefix on the
+ * bounded route pool, after the bearer-token checks. A full pool answers 503 at once. The connection reads nothing
+ * more until its answer is written, so answers keep the order of requests. Shared by every connection.
+ */
+@ChannelHandler.Sharable
+final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpsDispatcher.class);
+    private static final String TEXT = "text/plain; charset=utf-8";
+
+    private final Executor routes;
+    private final Executor ops;
+    private final byte[] routeToken;
+    private final byte[] opsToken;
+    private final OpsServer.OpsEndpoints endpoints;
+    /** Longest prefix first. */
+    private final Map<String, RouteContext> contexts = new ConcurrentSkipListMap<>((a, b) ->
+            a.length() != b.length() ? Integer.compare(b.length(), a.length()) : a.compareTo(b));
+
+    OpsDispatcher(Executor routes, Executor ops, String routeToken, String opsToken, OpsServer.OpsEndpoints endpoints) {
+        this.routes = routes;
+        this.ops = ops;
+        this.routeToken = routeToken == null ? null : routeToken.getBytes(StandardCharsets.UTF_8);
+        this.opsToken = opsToken == null ? null : opsToken.getBytes(StandardCharsets.UTF_8);
+        this.endpoints = endpoints;
+    }
+
+    void route(String prefix, HttpHandler handler) {
+        if (!prefix.startsWith("/")) {
+            throw new IllegalArgumentException("pathPrefix: " + prefix + " (expected: starts with /)");
+        }
+        contexts.put(prefix, new RouteContext(prefix, handler));
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (request.decoderResult().isFailure()) {
+            write(ctx, 400, TEXT, new Headers(), OpsServer.bytes("bad request\n"), false, false);
+            return;
+        }
+        URI uri;
+        try {
+            uri = new URI(request.uri());
+        } catch (URISyntaxException e) {
+            write(ctx, 400, TEXT, new Headers(), OpsServer.bytes("bad request: the URI is malformed\n"), false, false);
+            return;
+        }
+        String path = uri.getPath() == null ? "/" : uri.getPath();
+        String method = request.method().name();
+        boolean head = method.equals("HEAD");
+        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (endpoints != null && path.equals("/healthz")) {
+            write(ctx, 200, "text/plain", new Headers(), OpsServer.bytes("ok\n"), head, keepAlive);
+            return;
+        }
+        if (endpoints != null && (path.equals("/metrics") || path.equals("/readyz"))) {
+            if (!allowed(opsToken, authorization)) {
+                unauthorized(ctx, keepAlive);
+                return;
+            }
+            submit(ctx, ops, keepAlive, () -> opsAnswer(ctx, path, head, keepAlive));
+            return;
+        }
+        RouteContext context = contexts.values().stream().filter(c -> path.startsWith(c.getPath())).findFirst().orElse(null);
+        if (context == null) {
+            write(ctx, 404, TEXT, new Headers(), OpsServer.bytes("not found\n"), head, keepAlive);
+            return;
+        }
+        if (!allowed(routeToken, authorization)) {
+            unauthorized(ctx, keepAlive);
+            return;
+        }
+        Headers headers = new Headers();
+        request.headers().forEach(h -> headers.add(h.getKey(), h.getValue()));
+        byte[] body = new byte[request.content().readableBytes()];
+        request.content().readBytes(body);
+        String protocol = request.protocolVersion().text();
+        submit(ctx, routes, keepAlive, () -> {
+            BufferedExchange exchange = new BufferedExchange(method, uri, protocol, headers, body,
+                    (InetSocketAddress) ctx.channel().remoteAddress(), (InetSocketAddress) ctx.channel().localAddress(),
+                    context, answer -> write(ctx, answer.status(), null, answer.headers(), answer.body(), answer.head(), keepAlive));
+            try {
+                context.getHandler().handle(exchange);
+            } catch (Exception | Error e) {
+                LOG.warn("HTTP route {} failed on {} {}", context.getPath(), method, path, e);
+                if (exchange.getResponseCode() < 0) {
+                    try {
+                        exchange.sendResponseHeaders(500, -1);
+                    } catch (java.io.IOException ignored) {
+                        // headers were just checked as unsent
+                    }
+                }
+            } finally {
+                exchange.close();
+            }
+        });
+    }
+
+    private void opsAnswer(ChannelHandlerContext ctx, String path, boolean head, boolean keepAlive) {
+        try {
+            if (path.equals("/metrics")) {
+                write(ctx, 200, "text/plain; version=0.0.4; charset=utf-8", new Headers(), endpoints.scrape(), head, keepAlive);
+            } else {
+                boolean ready = endpoints.ready().getAsBoolean();
+                write(ctx, ready ? 200 : 503, "text/plain", new Headers(), OpsServer.bytes(ready ? "ready\n" : "not ready\n"),
+                        head, keepAlive);
+            }
+        } catch (Exception e) {
+            LOG.warn("{} failed", path, e);
+            write(ctx, 500, TEXT, new Headers(), OpsServer.bytes("error\n"), head, false);
+        }
+    }
+
+    private static void submit(ChannelHandlerContext ctx, Executor executor, boolean keepAlive, Runnable work) {
+        ctx.channel().config().setAutoRead(false);
+        try {
+            executor.execute(work);
+        } catch (RejectedExecutionException e) {
+            write(ctx, 503, TEXT, new Headers(), OpsServer.bytes("busy, retry later\n"), false, keepAlive);
+        }
+    }
+
+    private static boolean allowed(byte[] token, String authorization) {
+        if (token == null) {
+            return true;
+        }
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        return MessageDigest.isEqual(token, authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void unauthorized(ChannelHandlerContext ctx, boolean keepAlive) {
+        Headers headers = new Headers();
+        headers.set("WWW-Authenticate", "Bearer realm=\"healthmesh\"");
+        write(ctx, 401, TEXT, headers, OpsServer.bytes("unauthorized: a bearer token is required\n"), false, keepAlive);
+    }
+
+    /** Writes a full answer from any thread, then lets the connection read its next request. */
+    static void write(ChannelHandlerContext ctx, int status, String contentType, Headers headers, byte[] body, boolean head,
+                      boolean keepAlive) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+        headers.forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Connection")) {
+                response.headers().set(name, (List<String>) values);
+            }
+        });
+        if (contentType != null) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        }
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        if (keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(response).addListener(f -> ctx.channel().config().setAutoRead(true));
+        } else {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("HTTP connection {} closed: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

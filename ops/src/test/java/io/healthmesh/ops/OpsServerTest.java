@@ -1,0 +1,289 @@
+package io.healthmesh.ops;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The worker HTTP server over raw sockets: tokens, routes, the bounded pool, the deadlines and the connection cap. */
+class OpsServerTest {
+
+    private static final String OPS_TOKEN = "ops-token-0123456789";
+    private static final String API_TOKEN = "api-token-0123456789";
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+    }
+
+    private OpsServer start(OpsServer.Builder builder) throws IOException {
+        OpsServer server = builder.start();
+        open.add(server);
+        return server;
+    }
+
+    private static OpsServer.Builder builder() {
+        return OpsServer.builder(new InetSocketAddress("127.0.0.1", 0));
+    }
+
+    /** One request on a fresh connection; the status line, headers and body as text. */
+    static String get(int port, String path, String authorization) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            String request = "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** GET /healthz on an open keep-alive connection; the status. */
+    private static int keepAliveHealthz(Socket socket) throws IOException {
+        socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed after " + head);
+            }
+            head.append((char) b);
+        }
+        String lower = head.toString().toLowerCase(java.util.Locale.ROOT);
+        int at = lower.indexOf("content-length:");
+        int length = Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
+        in.readNBytes(length);
+        return status(head.toString());
+    }
+
+    private static int status(String response) {
+        return Integer.parseInt(response.substring(9, 12));
+    }
+
+    @Test
+    void opsEndpointsAndRoutesWithTheirTokens() throws IOException {
+        OpsServer server = start(builder().ops(new PrometheusRegistry(), () -> false).opsToken(OPS_TOKEN).routeToken(API_TOKEN));
+        server.route("/things", exchange -> OpsServer.respond(exchange, 200, "application/json",
+                ("{\"path\":\"" + exchange.getRequestURI().getPath() + "\"}").getBytes(StandardCharsets.UTF_8)));
+        int port = server.port();
+        assertThat(status(get(port, "/healthz", null))).isEqualTo(200);
+        String metrics = get(port, "/metrics", null);
+        assertThat(status(metrics)).isEqualTo(401);
+        assertThat(metrics).containsIgnoringCase("WWW-Authenticate: Bearer");
+        assertThat(status(get(port, "/metrics", "Bearer " + API_TOKEN))).isEqualTo(401);
+        assertThat(status(get(port, "/metrics", "Bearer " + OPS_TOKEN))).isEqualTo(200);
+        assertThat(status(get(port, "/readyz", "Bearer " + OPS_TOKEN))).isEqualTo(503);
+        assertThat(status(get(port, "/things/a", null))).isEqualTo(401);
+        assertThat(status(get(port, "/things/a", "Bearer " + OPS_TOKEN))).isEqualTo(401);
+        String thing = get(port, "/things/a%20b?x=1", "Bearer " + API_TOKEN);
+        assertThat(status(thing)).isEqualTo(200);
+        assertThat(thing).containsIgnoringCase("Content-Type: application/json").endsWith("{\"path\":\"/things/a b\"}");
+        assertThat(status(get(port, "/nothing", "Bearer " + API_TOKEN))).isEqualTo(404);
+    }
+
+    @Test
+    void aServerWithoutOpsEndpointsServesOnlyItsRoutes() throws IOException {
+        OpsServer api = start(builder());
+        api.route("/targets", exchange -> OpsServer.respond(exchange, 200, "text/plain", new byte[] {'t'}));
+        assertThat(status(get(api.port(), "/healthz", null))).isEqualTo(404);
+        assertThat(status(get(api.port(), "/metrics", null))).isEqualTo(404);
+        assertThat(status(get(api.port(), "/targets", null))).isEqualTo(200);
+    }
+
+    @Test
+    void aFullPoolAnswers503AndHealthzStillAnswers() throws Exception {
+        HttpLimits limits = new HttpLimits(100, Duration.ofSeconds(10), Duration.ofSeconds(10), 1, 0, 1024);
+        OpsServer server = start(builder().limits(limits).ops(new PrometheusRegistry(), () -> true));
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server.route("/slow", exchange -> {
+            entered.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            OpsServer.respond(exchange, 200, "text/plain", new byte[] {'s'});
+        });
+        Thread first = new Thread(() -> {
+            try {
+                get(server.port(), "/slow", null);
+            } catch (IOException ignored) {
+                // the answer is not what this test checks
+            }
+        });
+        first.start();
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(status(get(server.port(), "/slow", null))).isEqualTo(503);
+        assertThat(status(get(server.port(), "/healthz", null))).isEqualTo(200);
+        assertThat(status(get(server.port(), "/readyz", null))).isEqualTo(200);
+        release.countDown();
+        first.join(10_000);
+    }
+
+    @Test
+    void aSlowLorisIsCutOffByTheRequestDeadlineAndASilentClientByTheIdleOne() throws Exception {
+        HttpLimits limits = new HttpLimits(100, Duration.ofMillis(500), Duration.ofMillis(700), 2, 10, 1024);
+        OpsServer server = start(builder().limits(limits).ops(new PrometheusRegistry(), () -> true));
+        try (Socket loris = new Socket("127.0.0.1", server.port()); Socket silent = new Socket("127.0.0.1", server.port())) {
+            loris.setSoTimeout(5_000);
+            silent.setSoTimeout(5_000);
+            long start = System.nanoTime();
+            OutputStream out = loris.getOutputStream();
+            byte[] partial = "GET /healthz HTTP/1.1\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+            boolean closed = false;
+            // a byte every 100 ms keeps the idle deadline away, never the request deadline
+            for (int i = 0; i < partial.length + 40 && !closed; i++) {
+                try {
+                    out.write(i < partial.length ? partial[i] : 'a');
+                    out.flush();
+                } catch (IOException e) {
+                    closed = true;
+                }
+                Thread.sleep(100);
+            }
+            long cutAfterMs = (System.nanoTime() - start) / 1_000_000;
+            assertThat(closed || loris.getInputStream().read() == -1).isTrue();
+            assertThat(cutAfterMs).isLessThan(4_000);
+            assertThat(silent.getInputStream().read()).isEqualTo(-1);
+        }
+        // and a keep-alive connection that goes quiet after an answer is closed too
+        try (Socket keepAlive = new Socket("127.0.0.1", server.port())) {
+            keepAlive.setSoTimeout(5_000);
+            keepAlive.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            InputStream in = keepAlive.getInputStream();
+            byte[] buffer = new byte[4096];
+            int total = 0;
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                total += n;
+            }
+            assertThat(total).isPositive();
+        }
+    }
+
+    @Test
+    void connectionsBeyondTheCapAreClosedAtOnce() throws Exception {
+        HttpLimits limits = new HttpLimits(3, Duration.ofSeconds(30), Duration.ofSeconds(30), 1, 4, 1024);
+        OpsServer server = start(builder().limits(limits).ops(new PrometheusRegistry(), () -> true));
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Socket s = new Socket("127.0.0.1", server.port());
+                held.add(s);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (server.openConnections() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            try (Socket extra = new Socket("127.0.0.1", server.port())) {
+                extra.setSoTimeout(5_000);
+                assertThat(extra.getInputStream().read()).isEqualTo(-1);
+            }
+            held.remove(0).close();
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (server.openConnections() >= 3 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(status(get(server.port(), "/healthz", null))).isEqualTo(200);
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void healthzAnswersUnder100msAtP99While1000SlowClientsHoldConnections() throws Exception {
+        int slowClients = 1_000;
+        HttpLimits limits = new HttpLimits(HttpLimits.DEFAULT_MAX_CONNECTIONS, Duration.ofSeconds(60), Duration.ofSeconds(60),
+                2, 16, 1024);
+        OpsServer server = start(builder().limits(limits).ops(new PrometheusRegistry(), () -> true));
+        List<Socket> slow = new ArrayList<>(slowClients);
+        try {
+            byte[] partial = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < slowClients; i++) {
+                Socket s = new Socket();
+                s.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
+                s.getOutputStream().write(partial);
+                slow.add(s);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (server.openConnections() < slowClients && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(server.openConnections()).isGreaterThanOrEqualTo(slowClients);
+            int samples = 300;
+            long[] latencies = new long[samples];
+            // a monitoring client on a keep-alive connection, as a load balancer or kubelet would be; warmed up first
+            try (Socket monitor = new Socket("127.0.0.1", server.port())) {
+                monitor.setSoTimeout(10_000);
+                for (int i = 0; i < 50; i++) {
+                    assertThat(keepAliveHealthz(monitor)).isEqualTo(200);
+                }
+                for (int i = 0; i < samples; i++) {
+                    long start = System.nanoTime();
+                    assertThat(keepAliveHealthz(monitor)).isEqualTo(200);
+                    latencies[i] = System.nanoTime() - start;
+                    // a slow client trickles one more byte now and then: it stays open and keeps holding its connection
+                    slow.get(i % slowClients).getOutputStream().write('a');
+                }
+            }
+            // and a fresh connection still gets in
+            assertThat(status(get(server.port(), "/healthz", null))).isEqualTo(200);
+            java.util.Arrays.sort(latencies);
+            double p50 = latencies[samples / 2] / 1e6;
+            double p99 = latencies[(int) Math.ceil(samples * 0.99) - 1] / 1e6;
+            System.out.printf("healthz with %d slow clients holding connections: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                    slowClients, p50, p99, latencies[samples - 1] / 1e6);
+            assertThat(p99).isLessThan(100.0);
+            // every slow client is still connected: none was answered or dropped
+            assertThat(server.openConnections()).isGreaterThanOrEqualTo(slowClients);
+        } finally {
+            for (Socket s : slow) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closing test sockets
+                }
+            }
+        }
+    }
+
+    @Test
+    void optionsFromSettingsHideTheirTokens(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws IOException {
+        java.nio.file.Path file = dir.resolve("token");
+        java.nio.file.Files.writeString(file, OPS_TOKEN + "\n");
+        HttpOptions options = HttpOptions.from(java.util.Map.of("ops.port", "9100", "http.token", API_TOKEN,
+                "ops.token.file", file.toString(), "http.max.connections", "50", "http.threads", "3"));
+        assertThat(options.separateOps()).isTrue();
+        assertThat(options.opsToken()).isEqualTo(OPS_TOKEN);
+        assertThat(options.apiToken()).isEqualTo(API_TOKEN);
+        assertThat(options.limits().maxConnections()).isEqualTo(50);
+        assertThat(options.toString()).doesNotContain(API_TOKEN).doesNotContain(OPS_TOKEN);
+        assertThat(HttpOptions.from(java.util.Map.of()).separateOps()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HttpOptions.from(java.util.Map.of("ops.port", "x",
+                        "http.token", "short", "http.queue", "-1")))
+                .hasMessageContaining("ops.port: x (expected: 0..65535)")
+                .hasMessageContaining("http.token: (hidden, 5 characters) (expected: 16-4096")
+                .hasMessageContaining("http.queue: -1 (expected: 0..1000000)")
+                .hasMessageNotContaining("short");
+    }
+}
