@@ -30,12 +30,24 @@ import static java.util.Objects.requireNonNull;
  * @param applicationServer {@code host:port} other instances reach this one's query API at; {@code null} means
  *     {@code <http.host or 127.0.0.1>:<bound http port>}, enough for a single instance
  * @param kafka pass-through Kafka settings, {@code kafka.} removed
+ * @param status the status page's settings
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka) {
+                               short replicationFactor, Map<String, String> kafka, StatusSettings status) {
+
+    /**
+     * The status page and the board-based gauges.
+     *
+     * @param enabled serve {@code /status/} (and read the topics it shows)
+     * @param maxClients browsers connected to its event stream at once
+     * @param historySize recent probe results kept per target for its latency history
+     * @param perTargetMetrics also export one gauge series per target
+     */
+    public record StatusSettings(boolean enabled, int maxClients, int historySize, boolean perTargetMetrics) {
+    }
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -85,7 +97,17 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                             + "share it); existing topics are checked, never changed.")
             .define("replication.factor", ConfigDef.Type.SHORT, (short) 1, Expect.between((short) 1, (short) 32),
                     ConfigDef.Importance.MEDIUM, "Replication of the topics created at start and of Kafka Streams' "
-                            + "internal topics.");
+                            + "internal topics.")
+            .define("status.page.enabled", ConfigDef.Type.BOOLEAN, true, ConfigDef.Importance.LOW,
+                    "Serve the status page at /status/ and the per-group gauges (reads every partition of the state, "
+                            + "group, targets and recent probe-results topics).")
+            .define("status.max.clients", ConfigDef.Type.INT, 32, Expect.between(1, 1_000), ConfigDef.Importance.LOW,
+                    "Browsers connected to the status page's event stream at once; more get 503.")
+            .define("status.history.size", ConfigDef.Type.INT, 20, Expect.between(1, 200), ConfigDef.Importance.LOW,
+                    "Recent probe results kept per target for the page's latency history.")
+            .define("metrics.per.target", ConfigDef.Type.BOOLEAN, false, ConfigDef.Importance.LOW,
+                    "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per "
+                            + "target (needs status.page.enabled).");
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -97,6 +119,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(staleness, "staleness");
         requireNonNull(punctuateInterval, "punctuateInterval");
         requireNonNull(commitInterval, "commitInterval");
+        requireNonNull(status, "status");
         kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
     }
 
@@ -153,7 +176,10 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 new StalenessRule((Double) values.get("staleness.factor")),
                 Duration.ofMillis((Long) values.get("punctuate.interval.ms")),
                 Duration.ofMillis((Long) values.get("commit.interval.ms")), (Integer) values.get("partitions"),
-                (Short) values.get("replication.factor"), kafka);
+                (Short) values.get("replication.factor"), kafka,
+                new StatusSettings((Boolean) values.get("status.page.enabled"),
+                        (Integer) values.get("status.max.clients"), (Integer) values.get("status.history.size"),
+                        (Boolean) values.get("metrics.per.target")));
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */

@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.query.QueryApi;
+import io.healthmesh.aggregator.status.StatusService;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.schemas.TopicSetup;
@@ -18,6 +19,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,7 +29,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The aggregator role: checks or creates the topics, starts Kafka Streams on {@link AggregatorTopology} with
  * exactly-once v2, and serves {@code /metrics} (Kafka Streams metrics and the aggregator's own), {@code /healthz},
- * {@code /readyz} (200 while Streams is RUNNING) and the query API on one HTTP port. A stream thread that dies
+ * {@code /readyz} (200 while Streams is RUNNING), the query API and the status page ({@code /status/}) on one HTTP
+ * port. A stream thread that dies
  * (e.g. the schema registry is unreachable) is replaced and resumes from the last committed offsets, so a transient
  * outage neither loses nor repeats an event.
  */
@@ -38,11 +42,13 @@ public final class AggregatorWorker implements AutoCloseable {
     private final KafkaStreams streams;
     private final OpsServer ops;
     private final HostInfo advertised;
+    private final StatusService status;
 
-    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised) {
+    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised, StatusService status) {
         this.streams = streams;
         this.ops = ops;
         this.advertised = advertised;
+        this.status = status;
     }
 
     /**
@@ -63,6 +69,7 @@ public final class AggregatorWorker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind " + config.httpHost() + ":" + config.httpPort(), e);
         }
+        StatusService status = null;
         try {
             HostInfo advertised = HostInfo.buildFromEndpoint(config.applicationServer() != null
                     ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + ops.port());
@@ -75,12 +82,22 @@ public final class AggregatorWorker implements AutoCloseable {
             streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
             registry.register(new KafkaMetricsBridge(streams::metrics));
             new QueryApi(streams, advertised).mount(ops);
+            if (config.status().enabled()) {
+                Map<String, String> client = new HashMap<>(config.kafka());
+                client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+                status = StatusService.start(client, config.serdeConfig(), config.topics(),
+                        config.status().historySize(), config.status().maxClients(),
+                        config.status().perTargetMetrics(), registry, ops);
+            }
             running.set(streams);
             streams.start();
             LOG.info("aggregator {} started: http port {}, application.server {}", config.applicationId(), ops.port(),
                     advertised);
-            return new AggregatorWorker(streams, ops, advertised);
+            return new AggregatorWorker(streams, ops, advertised, status);
         } catch (RuntimeException e) {
+            if (status != null) {
+                status.close();
+            }
             ops.close();
             throw e;
         }
@@ -129,7 +146,13 @@ public final class AggregatorWorker implements AutoCloseable {
         try {
             streams.close(new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true));
         } finally {
-            ops.close();
+            try {
+                if (status != null) {
+                    status.close();
+                }
+            } finally {
+                ops.close();
+            }
         }
     }
 }

@@ -171,6 +171,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("  Prober            region " + DemoStack.REGION + ", http://127.0.0.1:" + stack.proberOpsPort()
                 + "/metrics");
         out.println("  Aggregator        http://127.0.0.1:" + stack.aggregatorOpsPort() + "/metrics");
+        out.println("  Status page       http://127.0.0.1:" + stack.aggregatorOpsPort() + "/status/");
         out.println("  Data              " + data + (temporary ? "   (temporary, deleted at exit)" : "   (kept)"));
         out.println("  Log               " + logFile);
         if (backends != null) {
