@@ -62,6 +62,7 @@ class StatusPageIT {
     @TempDir
     Path browserDir;
 
+    /** Skips without Chromium on a developer machine, fails in CI; also used by {@link StatusPageLoadIT}. */
     @BeforeAll
     static void chromiumInstalled() {
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));

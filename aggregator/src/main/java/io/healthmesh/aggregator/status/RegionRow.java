@@ -1,11 +1,14 @@
 package io.healthmesh.aggregator.status;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * One region's view of a target on the status page.
  *
  * @param vote what the region contributes to the quorum: HEALTHY, UNHEALTHY, DETECTING (undecided), DISABLED, or
  *     SILENT when the region is stale
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record RegionRow(String region, String status, String vote, boolean stale, String lastOutcome,
                         Long lastResultAtMs) {
 

@@ -82,6 +82,9 @@ public final class StatusStream implements AutoCloseable {
         Client client = new Client(sink);
         client.thread.start();
         pending.add(client);
+        if (closed) { // closed meanwhile: close() may have missed it
+            client.drop();
+        }
         return true;
     }
 
@@ -106,8 +109,8 @@ public final class StatusStream implements AutoCloseable {
                 if (!pending.isEmpty()) {
                     byte[] snapshot = event("snapshot", board.snapshot());
                     for (Client c; (c = pending.poll()) != null; ) {
-                        c.offer(snapshot);
                         clients.add(c);
+                        c.offer(snapshot);
                     }
                 }
             } catch (InterruptedException e) {
@@ -141,14 +144,14 @@ public final class StatusStream implements AutoCloseable {
     public void close() {
         closed = true;
         pusher.interrupt();
-        List<Client> all = new ArrayList<>(clients);
-        all.addAll(pending);
-        all.forEach(Client::drop);
         try {
             pusher.join(Duration.ofSeconds(5).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        List<Client> all = new ArrayList<>(clients);
+        all.addAll(pending);
+        all.forEach(Client::drop);
     }
 
     /** A browser, with its own queue and writer thread. */
@@ -174,6 +177,7 @@ public final class StatusStream implements AutoCloseable {
         void drop() {
             gone = true;
             clients.remove(this);
+            pending.remove(this);
             queue.clear();
             queue.offer(CLOSE);
         }

@@ -43,7 +43,7 @@
         const t = targets.get(id);
         if (!t) continue;
         t.history = t.history.concat(points).slice(-historySize);
-        if (points.length) t.row = Object.assign({}, t.row, { latencyMicros: points[points.length - 1].micros });
+        if (points.length) t.row = Object.assign({}, t.row, { latencyMicros: micros(points[points.length - 1]) });
       }
       for (const g of d.groups) groups.set(g.id, g);
       for (const id of d.removedGroups) groups.delete(id);
@@ -234,14 +234,14 @@
     svg.setAttribute('width', w);
     svg.setAttribute('height', h);
     if (!points || points.length === 0) return svg;
-    const max = Math.max(...points.map((p) => p.micros), 1);
+    const max = Math.max(...points.map(micros), 1);
     const step = points.length > 1 ? (w - 4) / (historySize - 1) : 0;
-    const xy = points.map((p, i) => [2 + i * step, h - 2 - (p.micros / max) * (h - 4)]);
+    const xy = points.map((p, i) => [2 + i * step, h - 2 - (micros(p) / max) * (h - 4)]);
     const line = document.createElementNS(SVG, 'polyline');
     line.setAttribute('points', xy.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '));
     svg.appendChild(line);
     points.forEach((p, i) => {
-      if (!p.ok) {
+      if (p < 0) {
         const c = document.createElementNS(SVG, 'circle');
         c.setAttribute('class', 'fail');
         c.setAttribute('cx', xy[i][0].toFixed(1));
@@ -251,14 +251,19 @@
       }
     });
     const title = document.createElementNS(SVG, 'title');
-    title.textContent = points.length + ' recent results, max ' + ms(max) + ', ' + points.filter((p) => !p.ok).length
+    title.textContent = points.length + ' recent results, max ' + ms(max) + ', ' + points.filter((p) => p < 0).length
       + ' failed';
     svg.appendChild(title);
     return svg;
   }
 
-  function ms(micros) {
-    return micros >= 10000 ? Math.round(micros / 1000) + ' ms' : (micros / 1000).toFixed(1) + ' ms';
+  // a history point is the latency in microseconds, or -1 - latency for a failed probe
+  function micros(point) {
+    return point >= 0 ? point : -1 - point;
+  }
+
+  function ms(us) {
+    return us >= 10000 ? Math.round(us / 1000) + ' ms' : (us / 1000).toFixed(1) + ' ms';
   }
 
   function ago(epochMs) {
