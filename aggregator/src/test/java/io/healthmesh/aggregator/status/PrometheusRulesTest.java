@@ -1,5 +1,7 @@
 package io.healthmesh.aggregator.status;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -17,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code docker/prometheus}: the alerting rules pass {@code promtool check rules} and their unit tests
  * ({@code promtool test rules}: each alert fires, and only when it should), and the compose stack's Prometheus
- * configuration passes {@code promtool check config}. Needs Debian's {@code prometheus} package: skipped without it
+ * configuration passes {@code promtool check config}; {@code docker/grafana}'s dashboard is valid JSON. Needs Debian's {@code prometheus} package: skipped without it
  * on a developer machine, a failure in CI ({@code CI=true}; {@code .ci/run} installs it).
  */
 @Timeout(120)
@@ -61,8 +64,28 @@ class PrometheusRulesTest {
                 "healthmesh_prober_rejected_definitions_total", "healthmesh_prober_scheduling_lag_seconds_bucket");
     }
 
+    @Test
+    void theGrafanaDashboardIsJsonWithAQueryInEveryPanel() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(DIR.resolveSibling("grafana")
+                .resolve("healthmesh-dashboard.json").toFile());
+        assertThat(dashboard.path("uid").asText()).isEqualTo("healthmesh");
+        int queries = 0;
+        for (JsonNode panel : dashboard.path("panels")) {
+            if (!panel.path("type").asText().equals("row")) {
+                assertThat(panel.path("targets")).as("queries of panel %s", panel.path("title")).isNotEmpty();
+                for (JsonNode target : panel.path("targets")) {
+                    assertThat(target.path("expr").asText()).as("expr in %s", panel.path("title")).isNotBlank();
+                    queries++;
+                }
+            }
+        }
+        assertThat(queries).isGreaterThan(20);
+        assertThat(dashboard.toString()).contains("healthmesh_group_fail_open", "healthmesh_prober_probes_total",
+                "healthmesh_aggregator_rejected_records_total", "healthmesh_registry_requests_total");
+    }
+
     private static void assertPromtool(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(PROMTOOL.toString()));
+        List<String> command = new ArrayList<>(List.of(PROMTOOL.toString()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).directory(DIR.toFile()).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();
