@@ -142,11 +142,17 @@ final class HeadlessChromium implements AutoCloseable {
         return answer.path("value");
     }
 
+    /** Ends the session and the driver; a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (!driver.isAlive() && session == null) {
+            return;
+        }
         try {
             if (session != null) {
-                call("DELETE", "/session/" + session, null);
+                String ending = session;
+                session = null;
+                call("DELETE", "/session/" + ending, null);
             }
         } catch (IOException | RuntimeException e) {
             // the driver goes anyway
