@@ -152,7 +152,8 @@ class StatusPageIT {
 
                 browser.execute("document.getElementById('f-status').value = 'UNHEALTHY';"
                         + "document.getElementById('f-status').dispatchEvent(new Event('change'));");
-                Await.until(Duration.ofSeconds(5), () -> rows(browser).equals("batch-1,web-1"), () -> "status filter UNHEALTHY; rows: " + rows(browser));
+                Await.until(Duration.ofSeconds(5), () -> rows(browser).equals("batch-1,web-1"),
+                        () -> "status filter UNHEALTHY; rows: " + rows(browser));
                 browser.execute("const l = document.getElementById('f-label'); l.value = 'tier=front';"
                         + "l.dispatchEvent(new Event('input'));");
                 Await.until(Duration.ofSeconds(5), () -> rows(browser).equals("web-1"),

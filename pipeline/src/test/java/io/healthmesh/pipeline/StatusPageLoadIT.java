@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The status page with 10,000 targets in the headless browser: the page, served by the real {@link StatusPage} and
  * {@link StatusStream} over a board filled directly (no broker: this measures the page, not Kafka), loads the whole
  * board, renders one page of rows, and shows 1,000 targets turning UNHEALTHY at once (together with a new latency
- * point for every target) within a bound; the times are logged as measurements. Skipped (failed in CI) without Chromium, like {@link StatusPageIT}.
+ * point for every target) within a bound; the times are logged as measurements. Skipped (failed in CI) without
+ * Chromium, like {@link StatusPageIT}.
  */
 class StatusPageLoadIT {
 

@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -78,7 +79,8 @@ public final class StatusFeed implements AutoCloseable {
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "healthmesh-status-feed");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
         healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         groupSerde = AvroSerde.forValues(GroupHealth.class, serdeConfig);
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);

@@ -19,7 +19,8 @@
 
   // ---- the stream
   function connect() {
-    const source = new EventSource('events');
+    // the page's own query string goes along (e.g. an access token: EventSource cannot send headers)
+    const source = new EventSource('events' + window.location.search);
     source.addEventListener('open', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false)); // the browser reconnects by itself
     source.addEventListener('snapshot', (e) => {

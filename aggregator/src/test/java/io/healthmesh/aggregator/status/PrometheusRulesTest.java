@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code docker/prometheus}: the alerting rules pass {@code promtool check rules} and their unit tests
  * ({@code promtool test rules}: each alert fires, and only when it should), and the compose stack's Prometheus
- * configuration passes {@code promtool check config}; {@code docker/grafana}'s dashboard is valid JSON. Needs Debian's {@code prometheus} package: skipped without it
+ * configuration passes {@code promtool check config}; {@code docker/grafana}'s dashboard is valid JSON. Needs
+ * Debian's {@code prometheus} package: skipped without it
  * on a developer machine, a failure in CI ({@code CI=true}; {@code .ci/run} installs it).
  */
 @Timeout(120)
