@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the project's images: healthmesh (every role) and the example targets.
 #
-# Usage: docker/build-images.sh [--offline] [--build-jar]
+# Usage: docker/build-images.sh [--offline] [--build-jar] [--monitoring]
 #   --offline     build on the local base image (healthmesh/base-jre:17, built first when missing) instead of
 #                 the public base images; needs no image registry
 #   --build-jar   (re)build cli/target/healthmesh-cli.jar and cli/target/lib with Maven first
 #                 (done anyway when the jar or lib/ is missing)
+#   --monitoring  also build the Prometheus + Alertmanager image (Debian packages) of compose's "monitoring" profile
 # Environment: HEALTHMESH_IMAGE (default healthmesh:dev), HEALTHMESH_TARGET_IMAGE (default healthmesh/targets:dev),
-# HEALTHMESH_BASE_IMAGE (the local base, default healthmesh/base-jre:17), MVN (default mvn).
+# HEALTHMESH_BASE_IMAGE (the local base, default healthmesh/base-jre:17), MVN (default mvn),
+# MONITORING_IMAGE (default healthmesh/prometheus:dev).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -19,12 +21,14 @@ target_image="${HEALTHMESH_TARGET_IMAGE:-healthmesh/targets:dev}"
 local_base="${HEALTHMESH_BASE_IMAGE:-healthmesh/base-jre:17}"
 offline=false
 build_jar=false
+monitoring=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --offline) offline=true ;;
     --build-jar) build_jar=true ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) die "unknown argument: $1 (expected: --offline, --build-jar)" ;;
+    --monitoring) monitoring=true ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) die "unknown argument: $1 (expected: --offline, --build-jar, --monitoring)" ;;
   esac
   shift
 done
@@ -52,3 +56,9 @@ timed "docker build $image" quietly "$HEALTHMESH_CACHE_DIR/healthmesh-docker-bui
 timed "docker build $target_image" quietly "$HEALTHMESH_CACHE_DIR/targets-docker-build.log" \
   docker build "${base_args[@]}" -t "$target_image" "$here/targets"
 log "built $image and $target_image"
+if [ "$monitoring" = true ]; then
+  monitoring_image="${MONITORING_IMAGE:-healthmesh/prometheus:dev}"
+  timed "docker build $monitoring_image" quietly "$HEALTHMESH_CACHE_DIR/monitoring-docker-build.log" \
+    docker build "${base_args[@]}" -t "$monitoring_image" "$here/prometheus"
+  log "built $monitoring_image"
+fi

@@ -34,6 +34,7 @@ import static java.util.Objects.requireNonNull;
  * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' tokens, separate ops listener and limits
+ * @param status the status page's settings
  * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
@@ -41,7 +42,19 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
-                               int historyLength, Map<String, String> registryClient, HttpOptions http) {
+                               int historyLength, Map<String, String> registryClient, HttpOptions http,
+                               StatusSettings status) {
+
+    /**
+     * The status page and the board-based gauges.
+     *
+     * @param enabled serve {@code /status/} (and read the topics it shows)
+     * @param maxClients browsers connected to its event stream at once
+     * @param historySize recent probe results kept per target for its latency history
+     * @param perTargetMetrics also export one gauge series per target
+     */
+    public record StatusSettings(boolean enabled, int maxClients, int historySize, boolean perTargetMetrics) {
+    }
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -96,7 +109,17 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                     "A region that stayed stale and silent this long is removed from its target's state."),
             new Setting("history.length", Integer.toString(DEFAULT_HISTORY_LENGTH), "0..10000",
                     "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
-                            + " 0 keeps none (and writes nothing per result).")),
+                            + " 0 keeps none (and writes nothing per result)."),
+            new Setting("status.page.enabled", "true", "true or false",
+                    "Serve the status page at /status/ and the per-group gauges (reads every partition of the state,"
+                            + " group, targets and recent probe-results topics)."),
+            new Setting("status.max.clients", "32", "1..1000",
+                    "Browsers connected to the status page's event stream at once; more get 503."),
+            new Setting("status.history.size", "20", "1..200",
+                    "Recent probe results kept per target for the page's latency history."),
+            new Setting("metrics.per.target", "false", "true or false",
+                    "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per target"
+                            + " (needs status.page.enabled).")),
             HttpOptions.SETTINGS.stream()).toList();
 
     public AggregatorConfig {
@@ -113,6 +136,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(trust, "trust");
         registryClient = Map.copyOf(requireNonNull(registryClient, "registryClient"));
         requireNonNull(http, "http");
+        requireNonNull(status, "status");
     }
 
     /**
@@ -146,6 +170,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
         long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
         int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
+        StatusSettings status = new StatusSettings(r.bool("status.page.enabled", true),
+                r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 1, 200),
+                r.bool("metrics.per.target", false));
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = new TreeMap<>();
         settings.forEach((k, v) -> {
@@ -163,7 +190,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
-                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http);
+                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */

@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.query.QueryApi;
+import io.healthmesh.aggregator.status.StatusService;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
@@ -19,6 +20,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -27,7 +30,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The aggregator role: checks or creates the topics, starts Kafka Streams on {@link AggregatorTopology} with
  * exactly-once v2, and serves {@code /metrics} (Kafka Streams metrics and the aggregator's own), {@code /healthz},
- * {@code /readyz} (200 while Streams is RUNNING) and the query API on one HTTP port. A stream thread that dies
+ * {@code /readyz} (200 while Streams is RUNNING), the query API and the status page ({@code /status/}) on one HTTP
+ * port. A stream thread that dies
  * (e.g. the schema registry is unreachable) is replaced and resumes from the last committed offsets, so a transient
  * outage neither loses nor repeats an event.
  */
@@ -40,12 +44,15 @@ public final class AggregatorWorker implements AutoCloseable {
     private final OpsServer api;
     private final OpsServer ops;
     private final HostInfo advertised;
+    private final StatusService status;
 
-    private AggregatorWorker(KafkaStreams streams, OpsServer api, OpsServer ops, HostInfo advertised) {
+    private AggregatorWorker(KafkaStreams streams, OpsServer api, OpsServer ops, HostInfo advertised,
+                             StatusService status) {
         this.streams = streams;
         this.api = api;
         this.ops = ops;
         this.advertised = advertised;
+        this.status = status;
     }
 
     /**
@@ -84,6 +91,7 @@ public final class AggregatorWorker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind the aggregator's HTTP listeners: " + e.getMessage(), e);
         }
+        StatusService status = null;
         try {
             HostInfo advertised = HostInfo.buildFromEndpoint(config.applicationServer() != null
                     ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + api.port());
@@ -96,12 +104,23 @@ public final class AggregatorWorker implements AutoCloseable {
             streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
             registry.register(new KafkaMetricsBridge(streams::metrics));
             new QueryApi(streams, advertised, http.apiToken()).mount(api);
+            if (config.status().enabled()) {
+                // the status page is a route of the query API's listener: the same token and limits apply
+                Map<String, String> client = new HashMap<>(config.kafka());
+                client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+                status = StatusService.start(client, config.serdeConfig(), config.topics(),
+                        config.status().historySize(), config.status().maxClients(),
+                        config.status().perTargetMetrics(), registry, api);
+            }
             running.set(streams);
             streams.start();
             LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, {}", config.applicationId(),
                     api.port(), ops.port(), advertised, http);
-            return new AggregatorWorker(streams, api, ops, advertised);
+            return new AggregatorWorker(streams, api, ops, advertised, status);
         } catch (RuntimeException e) {
+            if (status != null) {
+                status.close();
+            }
             closeServers(api, ops);
             throw e;
         }
@@ -165,7 +184,13 @@ public final class AggregatorWorker implements AutoCloseable {
         try {
             streams.close(new KafkaStreams.CloseOptions().timeout(CLOSE_TIMEOUT).leaveGroup(true));
         } finally {
-            closeServers(api, ops);
+            try {
+                if (status != null) {
+                    status.close();
+                }
+            } finally {
+                closeServers(api, ops);
+            }
         }
     }
 }

@@ -214,6 +214,11 @@ final class Pipeline implements AutoCloseable {
         return aggregatorConfig;
     }
 
+    /** The aggregator's HTTP port (query API, status page, metrics). */
+    int aggregatorPort() {
+        return aggregator.httpPort();
+    }
+
     /**
      * {@code GET /targets/{id}} on the aggregator's query API: the JSON when it answers 200, empty while it answers
      * 404 (not aggregated yet) or 503 (stores not queryable yet). Any other status fails the test.

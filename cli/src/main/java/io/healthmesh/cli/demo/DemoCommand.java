@@ -173,6 +173,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("  Aggregator        http://127.0.0.1:" + stack.aggregatorOpsPort() + "/metrics");
         out.println("  Egress            loopback allowed for the demo (allow.list=" + String.join(",", DemoStack.ALLOW_LIST)
                 + "); denied by default elsewhere");
+        out.println("  Status page       http://127.0.0.1:" + stack.aggregatorOpsPort() + "/status/");
         out.println("  Data              " + data + (temporary ? "   (temporary, deleted at exit)" : "   (kept)"));
         out.println("  Log               " + logFile);
         if (backends != null) {

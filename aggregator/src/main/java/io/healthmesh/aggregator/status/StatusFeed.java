@@ -1,0 +1,269 @@
+package io.healthmesh.aggregator.status;
+
+import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.ProbeOutcome;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.RegionHealth;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.RecordDecodeException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Fills a {@link StatusBoard} from Kafka on its own thread: the compacted {@code health-state}, {@code group-state}
+ * and {@code targets} topics from the beginning (the whole current state), and {@code probe-results} from
+ * {@link #RESULTS_LOOKBACK} ago (the recent latencies). It reads every partition without a consumer group
+ * ({@code read_committed}), so every aggregator instance has the whole picture, not only the targets its tasks own.
+ * A record that cannot be decoded is skipped and counted; a registry that cannot be reached pauses the feed and
+ * the record is read again.
+ */
+public final class StatusFeed implements AutoCloseable {
+
+    /** How far back probe results are read at start, for the latency histories. */
+    public static final Duration RESULTS_LOOKBACK = Duration.ofMinutes(2);
+    private static final Logger LOG = LoggerFactory.getLogger(StatusFeed.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration RETRY = Duration.ofSeconds(1);
+
+    private final Properties props;
+    private final Topics topics;
+    private final StatusBoard board;
+    private final Clock clock;
+    private final AvroSerde<TargetHealth> healthSerde;
+    private final AvroSerde<GroupHealth> groupSerde;
+    private final AvroSerde<TargetDefinition> definitionSerde;
+    private final AvroSerde<ProbeResult> resultSerde;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong skipped = new AtomicLong();
+    private final Thread thread;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+
+    /**
+     * @param kafka client settings (bootstrap servers, security); group, offsets and isolation are set here
+     */
+    public StatusFeed(Map<String, String> kafka, Map<String, ?> serdeConfig, Topics topics, StatusBoard board,
+                      Clock clock) {
+        this.topics = requireNonNull(topics, "topics");
+        this.board = requireNonNull(board, "board");
+        this.clock = requireNonNull(clock, "clock");
+        props = new Properties();
+        props.putAll(requireNonNull(kafka, "kafka"));
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
+        healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
+        groupSerde = AvroSerde.forValues(GroupHealth.class, serdeConfig);
+        definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
+        resultSerde = AvroSerde.forValues(ProbeResult.class, serdeConfig);
+        thread = new Thread(this::run, "healthmesh-status-feed");
+        thread.setDaemon(true);
+    }
+
+    /** Starts the feed thread. */
+    public StatusFeed start() {
+        thread.start();
+        return this;
+    }
+
+    /** Records skipped because they could not be decoded. */
+    public long skipped() {
+        return skipped.get();
+    }
+
+    private void run() {
+        try {
+            consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+            if (closed.get()) {
+                return;
+            }
+            assignAll();
+            while (!closed.get()) {
+                poll();
+            }
+        } catch (WakeupException e) {
+            if (!closed.get()) {
+                LOG.error("status feed woken up unexpectedly; the status page stops updating", e);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("status feed failed; the status page stops updating", e);
+        } finally {
+            KafkaConsumer<String, byte[]> c = consumer;
+            if (c != null) {
+                c.close(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    private void assignAll() {
+        List<TopicPartition> compacted = new ArrayList<>();
+        compacted.addAll(partitionsOf(topics.healthState()));
+        compacted.addAll(partitionsOf(topics.groupState()));
+        compacted.addAll(partitionsOf(topics.targets()));
+        List<TopicPartition> results = partitionsOf(topics.probeResults());
+        List<TopicPartition> all = new ArrayList<>(compacted);
+        all.addAll(results);
+        consumer.assign(all);
+        consumer.seekToBeginning(compacted);
+        Map<TopicPartition, Long> since = new HashMap<>();
+        long from = clock.millis() - RESULTS_LOOKBACK.toMillis();
+        results.forEach(p -> since.put(p, from));
+        Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(since);
+        for (TopicPartition p : results) {
+            OffsetAndTimestamp o = offsets.get(p);
+            if (o == null) {
+                consumer.seekToEnd(List.of(p));
+            } else {
+                consumer.seek(p, o.offset());
+            }
+        }
+    }
+
+    private List<TopicPartition> partitionsOf(String topic) {
+        while (!closed.get()) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            }
+            LOG.info("status feed: topic {} not there yet, waiting", topic);
+            pause();
+        }
+        throw new WakeupException();
+    }
+
+    private void poll() {
+        List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
+        consumer.poll(POLL).forEach(batch::add);
+        for (int i = 0; i < batch.size(); i++) {
+            ConsumerRecord<String, byte[]> r = batch.get(i);
+            if (r.key() == null) {
+                continue;
+            }
+            try {
+                apply(r);
+            } catch (RecordDecodeException e) {
+                skipped.incrementAndGet();
+                LOG.debug("status feed skips {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            } catch (SerializationException e) {
+                // the registry could not be reached: read this record again after a pause
+                LOG.warn("status feed paused {} ms: {}", RETRY.toMillis(), e.getMessage());
+                seekBack(batch.subList(i, batch.size()));
+                pause();
+                return;
+            }
+        }
+    }
+
+    /** Rewinds each partition to its first record not applied yet. */
+    private void seekBack(List<ConsumerRecord<String, byte[]>> notApplied) {
+        Map<TopicPartition, Long> first = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : notApplied) {
+            first.putIfAbsent(new TopicPartition(r.topic(), r.partition()), r.offset());
+        }
+        first.forEach(consumer::seek);
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> r) {
+        String topic = r.topic();
+        if (topic.equals(topics.healthState())) {
+            if (r.value() == null) {
+                board.removeTarget(r.key());
+            } else {
+                board.putTarget(row(healthSerde.deserializer().deserialize(topic, r.value())));
+            }
+        } else if (topic.equals(topics.groupState())) {
+            if (r.value() == null) {
+                board.removeGroup(r.key());
+            } else {
+                GroupHealth g = groupSerde.deserializer().deserialize(topic, r.value());
+                board.putGroup(g.getGroupId(), g.getFailOpen(), g.getRoutable().size());
+            }
+        } else if (topic.equals(topics.targets())) {
+            if (r.value() == null) {
+                board.putLabels(r.key(), null);
+            } else {
+                TargetDefinition d = definitionSerde.deserializer().deserialize(topic, r.value());
+                Map<String, String> labels = new HashMap<>();
+                d.getLabels().forEach((k, v) -> labels.put(k.toString(), v.toString()));
+                board.putLabels(r.key(), labels);
+            }
+        } else if (r.value() != null) {
+            ProbeResult p = resultSerde.deserializer().deserialize(topic, r.value());
+            board.addResult(r.key(), new LatencyPoint(p.getStartedAtMs(), p.getLatencyMicros(),
+                    p.getOutcome() == ProbeOutcome.SUCCESS));
+        }
+    }
+
+    /** The page's row of a state event. */
+    static TargetRow row(TargetHealth h) {
+        List<RegionRow> regions = new ArrayList<>(h.getRegions().size());
+        for (RegionHealth r : h.getRegions()) {
+            regions.add(new RegionRow(r.getRegion(), r.getStatus().name(), RegionRow.vote(r.getStatus().name(),
+                    r.getConsecutiveSuccesses(), r.getConsecutiveFailures(), r.getStale()),
+                    r.getStale(), r.getLastOutcome() == null ? null : r.getLastOutcome().name(),
+                    r.getLastResultAtMs()));
+        }
+        return new TargetRow(h.getTargetId(), h.getGroup(), h.getStatus().name(),
+                h.getPreviousStatus() == null ? null : h.getPreviousStatus().name(), h.getSinceMs(),
+                h.getReason() == null ? null : h.getReason().name(), h.getReasonDetail(), h.getStale(),
+                h.getLatencyMicros(), h.getLastResultAtMs(), h.getQuorum().name(), regions, h.getUpdatedAtMs());
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(RETRY.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed.set(true);
+        }
+    }
+
+    /** Stops the feed and waits for its thread (bounded). */
+    @Override
+    public void close() {
+        closed.set(true);
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        thread.interrupt();
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        healthSerde.close();
+        groupSerde.close();
+        definitionSerde.close();
+        resultSerde.close();
+    }
+}

@@ -1,0 +1,155 @@
+package io.healthmesh.aggregator.status;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StatusBoardTest {
+
+    private final StatusBoard board = new StatusBoard(3);
+
+    static TargetRow row(String id, String group, String status, boolean stale, RegionRow... regions) {
+        return new TargetRow(id, group, status, null, 1_000, "SUCCESS", null, stale, 1_500L, 900L, "MAJORITY",
+                List.of(regions), 1_000);
+    }
+
+    @Test
+    void snapshotHoldsRowsLabelsAndHistorySortedById() {
+        board.putLabels("b", Map.of("env", "prod"));
+        board.putTarget(row("b", "g", "HEALTHY", false));
+        board.putTarget(row("a", "g", "UNHEALTHY", false));
+        board.addResult("b", new LatencyPoint(1, 100, true));
+        board.addResult("b", new LatencyPoint(2, 200, false));
+
+        StatusBoard.Snapshot s = board.snapshot();
+
+        assertThat(s.targets()).extracting(e -> e.row().id()).containsExactly("a", "b");
+        assertThat(s.targets().get(1).labels()).containsEntry("env", "prod");
+        assertThat(s.targets().get(1).history()).extracting(LatencyPoint::micros).containsExactly(100L, 200L);
+    }
+
+    @Test
+    void historyKeepsTheLastNInTimeOrderAndIgnoresUnknownTargets() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        for (int i = 1; i <= 5; i++) {
+            board.addResult("a", new LatencyPoint(i * 10, i, true));
+        }
+        board.addResult("a", new LatencyPoint(5, 99, true)); // older than the last: out of order, dropped
+        board.addResult("nobody", new LatencyPoint(1, 1, true));
+
+        assertThat(board.snapshot().targets().get(0).history()).extracting(LatencyPoint::micros)
+                .containsExactly(3L, 4L, 5L);
+        assertThat(board.snapshot().targets()).hasSize(1);
+    }
+
+    @Test
+    void drainReturnsOnlyWhatChangedSinceTheLastDrain() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.putTarget(row("b", "g", "HEALTHY", false));
+        board.putGroup("g", false, 2);
+        StatusBoard.Delta first = board.drain();
+        assertThat(first.targets()).hasSize(2);
+        assertThat(first.groups()).extracting(GroupRow::id).containsExactly("g");
+
+        board.addResult("a", new LatencyPoint(5, 42, true));
+        StatusBoard.Delta latencyOnly = board.drain();
+        assertThat(latencyOnly.targets()).isEmpty();
+        assertThat(latencyOnly.groups()).isEmpty();
+        assertThat(latencyOnly.latency()).containsOnlyKeys("a");
+        assertThat(latencyOnly.seq()).isEqualTo(first.seq() + 1);
+
+        assertThat(board.drain().isEmpty()).isTrue();
+
+        board.putTarget(row("b", "g", "UNHEALTHY", false));
+        board.removeTarget("a");
+        StatusBoard.Delta flip = board.drain();
+        assertThat(flip.targets()).extracting(e -> e.row().status()).containsExactly("UNHEALTHY");
+        assertThat(flip.removedTargets()).containsExactly("a");
+        assertThat(flip.groups()).singleElement().satisfies(g -> {
+            assertThat(g.members()).isEqualTo(1);
+            assertThat(g.unhealthy()).isEqualTo(1);
+            assertThat(g.healthy()).isZero();
+        });
+    }
+
+    @Test
+    void aChangedRowCarriesItsHistorySoPendingPointsAreNotSentTwice() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.drain();
+        board.addResult("a", new LatencyPoint(1, 1, true));
+        board.putTarget(row("a", "g", "UNHEALTHY", false));
+        board.addResult("a", new LatencyPoint(2, 2, false));
+
+        StatusBoard.Delta d = board.drain();
+
+        assertThat(d.latency()).isEmpty();
+        assertThat(d.targets().get(0).history()).extracting(LatencyPoint::micros).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void groupsCombineTheGroupEventWithCountsFromTheTargets() {
+        board.putTarget(row("a", "web", "UNHEALTHY", false));
+        board.putTarget(row("b", "web", "DETECTING", true));
+        board.putTarget(row("c", "db", "DISABLED", false));
+        board.putGroup("web", true, 2);
+        board.putGroup("empty", false, 0);
+
+        assertThat(board.groups()).containsExactly(
+                new GroupRow("db", null, 0, 1, 0, 0, 0, 1, 0),
+                new GroupRow("empty", false, 0, 0, 0, 0, 0, 0, 0),
+                new GroupRow("web", true, 2, 2, 0, 1, 1, 0, 1));
+
+        board.removeGroup("empty");
+        board.drain();
+        board.putGroup("web", false, 2);
+        StatusBoard.Delta d = board.drain();
+        assertThat(d.groups()).extracting(GroupRow::id).containsExactly("web");
+    }
+
+    @Test
+    void removedGroupsAreReported() {
+        board.putGroup("gone", false, 1);
+        board.drain();
+        board.removeGroup("gone");
+        assertThat(board.drain().removedGroups()).containsExactly("gone");
+    }
+
+    @Test
+    void staleRegionsAreCountedPerRegion() {
+        RegionRow euStale = new RegionRow("eu", "HEALTHY", "SILENT", true, "SUCCESS", 1L);
+        RegionRow us = new RegionRow("us", "HEALTHY", "HEALTHY", false, "SUCCESS", 1L);
+        board.putTarget(row("a", "g", "HEALTHY", false, euStale, us));
+        board.putTarget(row("b", "g", "HEALTHY", false, euStale));
+
+        assertThat(board.staleRegions()).containsExactly(Map.entry("eu", 2));
+    }
+
+    @Test
+    void labelsChangeMarksTheRowAndDeletedDefinitionsDropHistory() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.drain();
+        board.putLabels("a", Map.of("team", "x"));
+        assertThat(board.drain().targets()).extracting(e -> e.labels()).containsExactly(Map.of("team", "x"));
+        board.putLabels("a", Map.of("team", "x"));
+        assertThat(board.drain().isEmpty()).isTrue();
+    }
+
+    @Test
+    void votesFollowTheStateMachinesRule() {
+        assertThat(RegionRow.vote("HEALTHY", 3, 0, false)).isEqualTo("HEALTHY");
+        assertThat(RegionRow.vote("HEALTHY", 0, 1, false)).isEqualTo("DETECTING");
+        assertThat(RegionRow.vote("UNHEALTHY", 0, 3, false)).isEqualTo("UNHEALTHY");
+        assertThat(RegionRow.vote("UNHEALTHY", 1, 0, false)).isEqualTo("DETECTING");
+        assertThat(RegionRow.vote("UNHEALTHY", 0, 3, true)).isEqualTo("SILENT");
+        assertThat(RegionRow.vote("DISABLED", 0, 0, false)).isEqualTo("DISABLED");
+    }
+
+    @Test
+    void historySizeIsBounded() {
+        assertThatThrownBy(() -> new StatusBoard(0)).hasMessage("historySize: 0 (expected: 1..1000)");
+    }
+}
