@@ -4,7 +4,6 @@ import io.healthmesh.notifier.domain.Notification.Type;
 import io.healthmesh.notifier.domain.Position.PartitionRef;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,7 +53,8 @@ public final class AlertBook {
     public AlertBook(List<RoutePolicy> routes, CommitLedger ledger) {
         this.routes = List.copyOf(routes);
         this.ledger = requireNonNull(ledger, "ledger");
-        this.routes.forEach(r -> episodes.put(r.route(), new HashMap<>()));
+        // insertion order: firings of one tick go out in the order their records were read
+        this.routes.forEach(r -> episodes.put(r.route(), new LinkedHashMap<>()));
     }
 
     /** A record below the partition's floor: updates the open episodes, sends nothing, holds nothing. */

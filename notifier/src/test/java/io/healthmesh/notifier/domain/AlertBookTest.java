@@ -219,6 +219,17 @@ class AlertBookTest {
     }
 
     @Test
+    void firingsOfOneTickFollowTheOrderOfTheirRecords() {
+        AlertBook book = book(route("a", Duration.ZERO, Duration.ZERO));
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            ids.add("t-" + (i * 7919 % 50));
+            book.apply(target(ids.get(i), "UNHEALTHY", now), now);
+        }
+        assertThat(book.tick(now)).extracting(n -> n.key().id()).containsExactlyElementsOf(ids);
+    }
+
+    @Test
     void forgettingAPartitionDropsItsAlerts() {
         AlertBook book = book(route("a", Duration.ofMinutes(5), Duration.ZERO));
         book.apply(target("t1", "UNHEALTHY", now), now);
