@@ -195,6 +195,52 @@ class NotifierDeliveryIT {
         }
     }
 
+    @Test
+    void aReplicaLeavingMidDeliveryHandsOverWithNothingLostAndCopiesKeepTheirKey(TestKafka kafka) throws Exception {
+        try (StateTopics state = new StateTopics(kafka, 6);
+             TestReceiver receiver = TestReceiver.start(0)) {
+            receiver.delay(100); // about 10 deliveries a second per replica: the hand-over happens mid-delivery
+            String routes = "routes: [{name: hook, type: webhook, url: '%s'}]\n".formatted(receiver.url("/hook"));
+            Map<String, String> settings = NotifierSettings.of(kafka, state, "handover", dir, routes);
+            try (NotifierWorker stays = NotifierWorker.start(NotifierConfig.from(settings))) {
+                NotifierWorker leaves = NotifierWorker.start(NotifierConfig.from(settings));
+                try (Admin admin = kafka.admin()) {
+                    Await.until(PATIENCE, () -> {
+                        ConsumerGroupDescription g = describe(admin, "handover");
+                        return g.groupState() == GroupState.STABLE && g.members().size() == 2
+                                && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                    }, () -> describe(admin, "handover").toString());
+                }
+                long t0 = System.currentTimeMillis();
+                for (int i = 0; i < 30; i++) {
+                    state.state("h-" + i, "g", HealthStatus.UNHEALTHY, t0);
+                }
+                for (int i = 0; i < 30; i++) {
+                    state.state("h-" + i, "g", HealthStatus.HEALTHY, t0 + 2_000);
+                }
+                Await.until(PATIENCE, () -> metric(leaves, "healthmesh_notifier_sent", "hook", null) >= 3
+                        && metric(leaves, "healthmesh_notifier_pending", "hook", null) >= 3,
+                        () -> "leaving replica sent " + metric(leaves, "healthmesh_notifier_sent", "hook", null));
+                leaves.close();
+                Await.until(PATIENCE, () -> receiver.accepted().stream().map(Received::idempotencyKey).distinct()
+                        .count() >= 60, () -> receiver.accepted().size() + "");
+                awaitCommittedToEnd(kafka, "handover", state);
+                Map<String, Set<String>> keysPerMessage = receiver.accepted().stream().collect(Collectors.groupingBy(
+                        r -> r.alertId() + " " + r.type(), Collectors.mapping(Received::idempotencyKey,
+                                Collectors.toSet())));
+                assertThat(keysPerMessage).hasSize(60);
+                assertThat(keysPerMessage.values()).as("a copy, if any, carries the key of the original")
+                        .allMatch(keys -> keys.size() == 1);
+                for (int i = 0; i < 30; i++) {
+                    String id = "h-" + i;
+                    List<String> order = receiver.accepted().stream().filter(r -> r.alertId().equals(id))
+                            .map(Received::type).distinct().toList();
+                    assertThat(order).as(id).containsExactly("firing", "resolved");
+                }
+            }
+        }
+    }
+
     static ConsumerGroupDescription describe(Admin admin, String group) {
         try {
             return admin.describeConsumerGroups(List.of(group)).all().get().get(group);

@@ -45,6 +45,7 @@ final class TestReceiver implements AutoCloseable {
         return t;
     });
     private volatile int acceptLeft = Integer.MAX_VALUE;
+    private volatile long delayMs;
     private volatile CountDownLatch release = new CountDownLatch(1);
     private int port;
     private HttpServer server;
@@ -84,6 +85,11 @@ final class TestReceiver implements AutoCloseable {
         acceptLeft = n;
     }
 
+    /** Takes this long to answer each accepted request (a slow receiver). */
+    void delay(long millis) {
+        delayMs = millis;
+    }
+
     void acceptAll() {
         acceptLeft = Integer.MAX_VALUE;
         release.countDown();
@@ -110,6 +116,13 @@ final class TestReceiver implements AutoCloseable {
         try (exchange; InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readAllBytes();
             attempts.incrementAndGet();
+            if (delayMs > 0) {
+                try {
+                    Thread.sleep(delayMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             synchronized (this) {
                 if (acceptLeft <= 0) {
                     held.incrementAndGet();
