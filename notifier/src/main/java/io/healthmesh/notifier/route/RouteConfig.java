@@ -42,8 +42,10 @@ public record RouteConfig(RouteType type, URI url, Map<String, String> headers, 
 
     @Override
     public String toString() {
-        // header values may be credentials: only their names are shown; the URL's user info is hidden
-        String shown = url.getUserInfo() == null ? url.toString() : url.toString().replace(url.getRawUserInfo(), "***");
+        // header values may be credentials, and so may a URL's path (a Slack webhook's is its secret) or user
+        // info: only header names and the URL's scheme, host and port are shown
+        String shown = url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
+                + "/...";
         return "RouteConfig[name=" + name() + ", type=" + type.fileName() + ", url=" + shown + ", headers="
                 + headers.keySet() + ", timeout=" + timeout + ", policy=" + policy + "]";
     }

@@ -42,7 +42,8 @@ class RouteFileTest {
         assertThat(ops.policy().resolved()).isFalse();
         assertThat(ops.policy().filter()).isEqualTo(new RouteFilter(Set.of("api", "web"), Map.of("team", "payments"),
                 Set.of("UNHEALTHY", "DETECTING"), false));
-        assertThat(ops.toString()).contains("Authorization").doesNotContain("s3cret");
+        assertThat(ops.toString()).contains("Authorization", "https://hooks.example.com/...")
+                .doesNotContain("s3cret", "/healthmesh");
         RouteConfig am = routes.get(1);
         assertThat(am.endpoint().toString()).isEqualTo("http://127.0.0.1:9093/api/v2/alerts");
         assertThat(am.policy().repeat()).isEqualTo(RouteFile.DEFAULT_ALERTMANAGER_REPEAT);
