@@ -69,6 +69,8 @@ public final class NotifierWorker implements AutoCloseable {
     private final Thread thread;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile boolean assigned;
+    /** False once the consumer thread ended on an unexpected error: /readyz says 503 so that it is restarted. */
+    private volatile boolean consuming = true;
     private volatile boolean closed;
 
     private NotifierWorker(NotifierConfig config, Clock clock, Transport transport) {
@@ -131,9 +133,12 @@ public final class NotifierWorker implements AutoCloseable {
         return worker;
     }
 
-    /** Ready once the labels are read and the group gave this instance an assignment (possibly empty). */
+    /**
+     * Ready once the labels are read and the group gave this instance an assignment (possibly empty); not ready
+     * again if the consumer thread stopped on an unexpected error.
+     */
     public boolean ready() {
-        return labels.caughtUp() && assigned && !closed;
+        return labels.caughtUp() && assigned && consuming && !closed;
     }
 
     public int httpPort() {
@@ -175,7 +180,9 @@ public final class NotifierWorker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            LOG.error("notifier consumer stopped", e);
+            consuming = false;
+            LOG.error("notifier consumer stopped; not ready from now on (nothing is committed past what was delivered)",
+                    e);
         } finally {
             KafkaConsumer<byte[], byte[]> c = consumer;
             if (c != null) {
