@@ -39,7 +39,7 @@ class HealthmeshTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"demo", "targets apply -f x.yaml", "targets list", "targets get x", "targets delete x",
-            "watch", "window", "prober", "aggregator", "registry"})
+            "watch", "window", "prober", "aggregator", "notifier", "registry"})
     void everySubcommandRefusesAnUnknownFlagWithItsUsage(String commandLine) {
         List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
         args.add("--no-such-flag");
@@ -53,8 +53,8 @@ class HealthmeshTest {
     void helpListsEverySubcommandAndTheExitCodes() {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("demo", "targets", "watch", "window", "prober", "aggregator", "registry",
-                "Exit codes:", "2   bad usage or bad input");
+        assertThat(run.out()).contains("demo", "targets", "watch", "window", "prober", "aggregator", "notifier",
+                "registry", "Exit codes:", "2   bad usage or bad input");
     }
 
     @Test

@@ -72,4 +72,22 @@ class RolesIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("aggregator running").contains("aggregator: stopped");
     }
+
+    @Test
+    void notifierRoleRunsAndStops(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("notifier") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicSetup.ensure(admin, topics, 2, (short) 1);
+        }
+        Path routes = Files.writeString(dir.resolve("routes.yaml"),
+                "routes: [{name: hook, type: webhook, url: 'http://127.0.0.1:9/'}]\n");
+        Path config = Files.writeString(dir.resolve("notifier.properties"), "bootstrap.servers="
+                + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
+                + topics.prefix() + "\ngroup.id=" + kafka.uniqueTopic("notifier-group") + "\nroutes.file=" + routes
+                + "\nhttp.host=127.0.0.1\nhttp.port=0\n");
+        CliRun run = CliRun.of("notifier", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("notifier running: /metrics /healthz /readyz on port \\d+")
+                .contains("notifier: stopped");
+    }
 }

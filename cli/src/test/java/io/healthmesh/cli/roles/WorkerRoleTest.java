@@ -46,6 +46,20 @@ class WorkerRoleTest {
     }
 
     @Test
+    void notifierWithAnInvalidRouteFileListsEveryProblem(@TempDir Path dir) throws IOException {
+        Path routes = Files.writeString(dir.resolve("routes.yaml"),
+                "routes:\n  - name: ops\n    type: pager\n    url: http://127.0.0.1:1/\n    minDuration: soon\n");
+        Path config = Files.writeString(dir.resolve("notifier.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\nroutes.file=" + routes
+                        + "\nretry.max.ms=1\n");
+        CliRun run = CliRun.of("notifier", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid notifier settings",
+                "routes[0].type: pager (expected: webhook, slack or alertmanager)",
+                "routes[0].minDuration: soon (expected: a duration", "retry.max.ms: 1 (expected: 500..3600000)");
+    }
+
+    @Test
     void missingConfigFileIsBadInput() {
         CliRun run = CliRun.of("prober", "--config", "/nonexistent/prober.properties");
         assertThat(run.exitCode()).isEqualTo(2);

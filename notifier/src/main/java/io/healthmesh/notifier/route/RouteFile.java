@@ -1,0 +1,311 @@
+package io.healthmesh.notifier.route;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.healthmesh.notifier.domain.RouteFilter;
+import io.healthmesh.notifier.domain.RoutePolicy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads and validates the route file (YAML, or JSON, which YAML reads too). Unknown fields are rejected, defaults
+ * applied, and every problem is reported at once as {@code routes[i].field: value (expected: ...)}. The format is in
+ * docs/CONFIGURATION.md, "Route file".
+ */
+public final class RouteFile {
+
+    public static final int MAX_ROUTES = 100;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /** Alertmanager forgets an alert not re-sent within its {@code resolve_timeout} (5m by default). */
+    public static final Duration DEFAULT_ALERTMANAGER_REPEAT = Duration.ofMinutes(1);
+    static final Set<String> STATUSES = Set.of("HEALTHY", "UNHEALTHY", "DETECTING", "DISABLED");
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
+    private static final Set<String> RESTRICTED_HEADERS =
+            Set.of("connection", "content-length", "content-type", "expect", "host", "upgrade");
+    private static final Set<String> TOP_FIELDS = Set.of("routes");
+    private static final Set<String> ROUTE_FIELDS =
+            Set.of("name", "type", "url", "headers", "timeout", "minDuration", "repeat", "resolved", "filter");
+    private static final Set<String> FILTER_FIELDS = Set.of("groups", "labels", "statuses", "failOpen");
+    private static final Duration MAX_DURATION = Duration.ofDays(7);
+
+    private final List<String> problems = new ArrayList<>();
+
+    private RouteFile() {
+    }
+
+    /**
+     * Reads the routes of a file.
+     *
+     * @throws IllegalArgumentException when the file is missing, unreadable or invalid, listing every problem
+     */
+    public static List<RouteConfig> load(Path file) {
+        requireNonNull(file, "file");
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("routes.file: " + file + " (expected: an existing route file)", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("routes.file: " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        return parse(text);
+    }
+
+    /**
+     * Parses route file text (YAML or JSON).
+     *
+     * @throws IllegalArgumentException listing every problem, separated by {@code "; "}
+     */
+    public static List<RouteConfig> parse(String text) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("route file: not YAML or JSON (" + e.getOriginalMessage() + " at line "
+                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")", e);
+        }
+        RouteFile reader = new RouteFile();
+        List<RouteConfig> routes = reader.routes(root);
+        if (!reader.problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid route file: " + String.join("; ", reader.problems));
+        }
+        return routes;
+    }
+
+    private List<RouteConfig> routes(JsonNode root) {
+        if (root == null || !root.isObject()) {
+            problems.add("route file: " + shown(root) + " (expected: a mapping with a routes list)");
+            return List.of();
+        }
+        unknownFields(root, TOP_FIELDS, "");
+        JsonNode list = root.get("routes");
+        if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_ROUTES) {
+            problems.add("routes: " + shown(list) + " (expected: a list of 1.." + MAX_ROUTES + " routes)");
+            return List.of();
+        }
+        List<RouteConfig> routes = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode name = list.get(i).get("name");
+            if (name != null && name.isValueNode() && !names.add(name.asText().trim())) {
+                problems.add("routes[" + i + "].name: " + name.asText() + " (expected: a name no other route has)");
+            }
+            RouteConfig route = route(list.get(i), "routes[" + i + "]");
+            if (route != null) {
+                routes.add(route);
+            }
+        }
+        return routes;
+    }
+
+    private RouteConfig route(JsonNode node, String at) {
+        if (!node.isObject()) {
+            problems.add(at + ": " + shown(node) + " (expected: a mapping with name, type and url)");
+            return null;
+        }
+        int before = problems.size();
+        unknownFields(node, ROUTE_FIELDS, at + ".");
+        String name = text(node, "name", at, null);
+        if (name != null && !NAME.matcher(name).matches()) {
+            problems.add(at + ".name: " + name + " (expected: 1-64 of [A-Za-z0-9._-])");
+        }
+        String typeText = text(node, "type", at, null);
+        RouteType type = null;
+        if (typeText != null) {
+            try {
+                type = RouteType.valueOf(typeText.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                problems.add(at + ".type: " + typeText + " (expected: webhook, slack or alertmanager)");
+            }
+        }
+        URI url = url(text(node, "url", at, null), at + ".url");
+        Map<String, String> headers = headers(node.get("headers"), at + ".headers");
+        Duration timeout = duration(node, "timeout", at, DEFAULT_TIMEOUT, Duration.ofMillis(100), Duration.ofMinutes(5));
+        Duration minDuration = duration(node, "minDuration", at, Duration.ZERO, Duration.ZERO, MAX_DURATION);
+        Duration repeatDefault = type == RouteType.ALERTMANAGER ? DEFAULT_ALERTMANAGER_REPEAT : Duration.ZERO;
+        Duration repeat = duration(node, "repeat", at, repeatDefault, Duration.ZERO, MAX_DURATION);
+        if (repeat != null && !repeat.isZero() && repeat.compareTo(Duration.ofSeconds(1)) < 0) {
+            problems.add(at + ".repeat: " + node.get("repeat").asText() + " (expected: 0 or 1s..7d)");
+        }
+        boolean resolved = bool(node, "resolved", at, true);
+        RouteFilter filter = filter(node.get("filter"), at + ".filter");
+        if (problems.size() > before || name == null || type == null || url == null) {
+            return null;
+        }
+        return new RouteConfig(type, url, headers, timeout, new RoutePolicy(name, filter, minDuration, repeat, resolved));
+    }
+
+    private RouteFilter filter(JsonNode node, String at) {
+        if (node == null || node.isNull()) {
+            return RouteFilter.DEFAULT;
+        }
+        if (!node.isObject()) {
+            problems.add(at + ": " + shown(node) + " (expected: a mapping of groups, labels, statuses, failOpen)");
+            return RouteFilter.DEFAULT;
+        }
+        unknownFields(node, FILTER_FIELDS, at + ".");
+        Set<String> groups = strings(node.get("groups"), at + ".groups", Set.of());
+        Map<String, String> labels = stringMap(node.get("labels"), at + ".labels");
+        Set<String> statuses = strings(node.get("statuses"), at + ".statuses", RouteFilter.DEFAULT.statuses());
+        for (String s : statuses) {
+            if (!STATUSES.contains(s)) {
+                problems.add(at + ".statuses: " + s + " (expected: HEALTHY, UNHEALTHY, DETECTING or DISABLED)");
+            }
+        }
+        boolean failOpen = bool(node, "failOpen", at, true);
+        return new RouteFilter(groups, labels, statuses, failOpen);
+    }
+
+    private URI url(String text, String at) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        problems.add(at + ": " + text + " (expected: an http:// or https:// URL with a host)");
+        return null;
+    }
+
+    private Map<String, String> headers(JsonNode node, String at) {
+        Map<String, String> headers = stringMap(node, at);
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            if (!HEADER_NAME.matcher(h.getKey()).matches()
+                    || RESTRICTED_HEADERS.contains(h.getKey().toLowerCase(Locale.ROOT))) {
+                problems.add(at + ": " + h.getKey() + " (expected: a header name other than Connection,"
+                        + " Content-Length, Content-Type, Expect, Host, Upgrade)");
+            }
+            if (h.getValue().chars().anyMatch(c -> c == '\r' || c == '\n')) {
+                problems.add(at + "." + h.getKey() + ": (value hidden) (expected: a value without line breaks)");
+            }
+        }
+        return headers;
+    }
+
+    private String text(JsonNode node, String field, String at, String defaultValue) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            if (defaultValue == null) {
+                problems.add(at + "." + field + ": missing (expected: a value, this field is required)");
+            }
+            return defaultValue;
+        }
+        if (!v.isValueNode() || v.asText().isBlank()) {
+            problems.add(at + "." + field + ": " + shown(v) + " (expected: a non-empty text)");
+            return defaultValue;
+        }
+        return v.asText().trim();
+    }
+
+    private Duration duration(JsonNode node, String field, String at, Duration defaultValue, Duration min,
+                              Duration max) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return defaultValue;
+        }
+        Duration d = v.isValueNode() ? Durations.parse(v.asText()) : null;
+        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            problems.add(at + "." + field + ": " + shown(v) + " (expected: " + Durations.EXPECTED + ", "
+                    + Durations.show(min) + ".." + Durations.show(max) + ")");
+            return defaultValue;
+        }
+        return d;
+    }
+
+    private boolean bool(JsonNode node, String field, String at, boolean defaultValue) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return defaultValue;
+        }
+        if (!v.isBoolean()) {
+            problems.add(at + "." + field + ": " + shown(v) + " (expected: true or false)");
+            return defaultValue;
+        }
+        return v.booleanValue();
+    }
+
+    private Set<String> strings(JsonNode node, String at, Set<String> defaultValue) {
+        if (node == null || node.isNull()) {
+            return defaultValue;
+        }
+        if (!node.isArray()) {
+            problems.add(at + ": " + shown(node) + " (expected: a list of texts)");
+            return defaultValue;
+        }
+        Set<String> values = new LinkedHashSet<>();
+        for (JsonNode item : node) {
+            if (!item.isValueNode() || item.asText().isBlank()) {
+                problems.add(at + ": " + shown(item) + " (expected: a non-empty text)");
+            } else {
+                values.add(item.asText().trim());
+            }
+        }
+        return values;
+    }
+
+    private Map<String, String> stringMap(JsonNode node, String at) {
+        Map<String, String> map = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return map;
+        }
+        if (!node.isObject()) {
+            problems.add(at + ": " + shown(node) + " (expected: a mapping of texts)");
+            return map;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                problems.add(at + "." + e.getKey() + ": " + shown(e.getValue()) + " (expected: a text)");
+            } else {
+                map.put(e.getKey(), e.getValue().asText());
+            }
+        }
+        return map;
+    }
+
+    private void unknownFields(JsonNode node, Set<String> known, String at) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!known.contains(field)) {
+                problems.add(at + field + ": unknown field (expected: one of " + new java.util.TreeSet<>(known) + ")");
+            }
+        }
+    }
+
+    private static String shown(JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            return "missing";
+        }
+        String s = node.isValueNode() ? node.asText() : node.toString();
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    }
+}

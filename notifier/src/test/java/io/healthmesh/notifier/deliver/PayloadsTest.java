@@ -1,0 +1,73 @@
+package io.healthmesh.notifier.deliver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.notifier.domain.AlertKey;
+import io.healthmesh.notifier.domain.Notification;
+import io.healthmesh.notifier.domain.Notification.Type;
+import io.healthmesh.notifier.domain.Observation;
+import io.healthmesh.notifier.domain.Position;
+import io.healthmesh.notifier.route.RouteType;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PayloadsTest {
+
+    private static final long START = Instant.parse("2026-12-01T08:00:00Z").toEpochMilli();
+    private final Observation down = new Observation(AlertKey.target("api-1"), new Position("hs", 0, 7), "api",
+            Map.of("team", "payments", "app.kubernetes.io/name", "api", "alertname", "mine"), "UNHEALTHY", START,
+            "CONNECT_REFUSED", "connection refused");
+
+    private static JsonNode json(byte[] body) throws Exception {
+        return new ObjectMapper().readTree(body);
+    }
+
+    @Test
+    void webhookCarriesTheKeyTheAlertAndItsTimes() throws Exception {
+        Notification n = new Notification("ops", Type.RESOLVED, down.key(), START, START + 60_000, 0, down,
+                down.position(), START);
+        JsonNode body = json(Payloads.body(RouteType.WEBHOOK, n, Instant.ofEpochMilli(START + 61_000)));
+        assertThat(body.get("id").asText()).isEqualTo(n.idempotencyKey());
+        assertThat(body.get("type").asText()).isEqualTo("resolved");
+        assertThat(body.at("/alert/id").asText()).isEqualTo("api-1");
+        assertThat(body.at("/alert/labels/team").asText()).isEqualTo("payments");
+        assertThat(body.get("startsAt").asText()).isEqualTo("2026-12-01T08:00:00Z");
+        assertThat(body.get("endsAt").asText()).isEqualTo("2026-12-01T08:01:00Z");
+    }
+
+    @Test
+    void alertmanagerGetsLabelsStartsAtAndEndsAtOnlyWhenResolved() throws Exception {
+        Notification firing = new Notification("am", Type.FIRING, down.key(), START, -1, 0, down, null, START);
+        JsonNode alert = json(Payloads.body(RouteType.ALERTMANAGER, firing, Instant.now())).get(0);
+        assertThat(alert.at("/labels/alertname").asText()).isEqualTo(Payloads.TARGET_ALERT);
+        assertThat(alert.at("/labels/target").asText()).isEqualTo("api-1");
+        assertThat(alert.at("/labels/group").asText()).isEqualTo("api");
+        assertThat(alert.at("/labels/team").asText()).isEqualTo("payments");
+        assertThat(alert.at("/labels/app_kubernetes_io_name").asText()).isEqualTo("api");
+        assertThat(alert.get("startsAt").asText()).isEqualTo("2026-12-01T08:00:00Z");
+        assertThat(alert.has("endsAt")).isFalse();
+        Notification resolved = new Notification("am", Type.RESOLVED, down.key(), START, START + 5_000, 0, down,
+                null, START);
+        assertThat(json(Payloads.body(RouteType.ALERTMANAGER, resolved, Instant.now())).get(0).get("endsAt").asText())
+                .isEqualTo("2026-12-01T08:00:05Z");
+    }
+
+    @Test
+    void slackTextSaysWhatHappened() throws Exception {
+        Notification n = new Notification("chat", Type.FIRING, down.key(), START, -1, 0, down, null, START);
+        assertThat(json(Payloads.body(RouteType.SLACK, n, Instant.now())).get("text").asText())
+                .contains("FIRING", "api-1", "UNHEALTHY", "CONNECT_REFUSED");
+    }
+
+    @Test
+    void labelNamesArePrometheusSafe() {
+        assertThat(Payloads.labelName("team")).isEqualTo("team");
+        assertThat(Payloads.labelName("a.b-c")).isEqualTo("a_b_c");
+        assertThat(Payloads.labelName("9lives")).isEqualTo("_9lives");
+        assertThat(Payloads.labelName("__reserved")).isNull();
+    }
+}
