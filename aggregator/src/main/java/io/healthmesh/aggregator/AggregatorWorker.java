@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
@@ -38,11 +39,21 @@ public final class AggregatorWorker implements AutoCloseable {
     private final KafkaStreams streams;
     private final OpsServer ops;
     private final HostInfo advertised;
+    private final AtomicInteger threadFailures;
 
-    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised) {
+    private AggregatorWorker(KafkaStreams streams, OpsServer ops, HostInfo advertised, AtomicInteger threadFailures) {
         this.streams = streams;
         this.ops = ops;
         this.advertised = advertised;
+        this.threadFailures = threadFailures;
+    }
+
+    /**
+     * Stream threads that died and were replaced since the start. Only a registry outage should ever count here
+     * (SPEC section 9: no record can stop a partition); anything else is a bug to report.
+     */
+    public int streamThreadFailures() {
+        return threadFailures.get();
     }
 
     /**
@@ -68,7 +79,9 @@ public final class AggregatorWorker implements AutoCloseable {
                     ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + ops.port());
             KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, config.serdeConfig()),
                     config.streamsProperties(advertised.host() + ":" + advertised.port()));
+            AtomicInteger failures = new AtomicInteger();
             streams.setUncaughtExceptionHandler(e -> {
+                failures.incrementAndGet();
                 LOG.error("stream thread failed; replacing it, it resumes from the last commit", e);
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
@@ -79,7 +92,7 @@ public final class AggregatorWorker implements AutoCloseable {
             streams.start();
             LOG.info("aggregator {} started: http port {}, application.server {}", config.applicationId(), ops.port(),
                     advertised);
-            return new AggregatorWorker(streams, ops, advertised);
+            return new AggregatorWorker(streams, ops, advertised, failures);
         } catch (RuntimeException e) {
             ops.close();
             throw e;

@@ -94,7 +94,7 @@ class AggregatorFuzzTest {
         private int inputs;
 
         Harness(AggregatorConfig config, TopologyTestDriver driver, String scope) {
-            corpus = new FuzzCorpus(23, config.serdeConfig(), MemoryRegistries.scope(scope),
+            corpus = new FuzzCorpus(23, config.serdeConfig(), MemoryRegistries.scope(scope)::register,
                     config.topics().targets(), config.topics().probeResults());
             ByteArraySerializer bytes = new ByteArraySerializer();
             targets = driver.createInputTopic(config.topics().targets(), bytes, bytes);

@@ -14,7 +14,6 @@ import io.healthmesh.schema.TcpCheck;
 import io.healthmesh.schema.UdpCheck;
 import io.healthmesh.schema.UdpMode;
 import io.healthmesh.schemas.TargetSpecs;
-import io.healthmesh.schemas.registry.SchemaRegistry;
 import io.healthmesh.schemas.serde.AvroSerde;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -30,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.ToIntBiFunction;
 
 /**
  * Generates hostile inputs for the fuzz harness, reproducibly from a seed: target definitions mutated by bit flips,
@@ -42,14 +42,18 @@ public final class FuzzCorpus {
     private final Random random;
     private final AvroSerde<TargetDefinition> definitions;
     private final AvroSerde<ProbeResult> results;
-    private final SchemaRegistry registry;
+    private final ToIntBiFunction<String, String> registry;
     private final String targetsTopic;
     private final String resultsTopic;
     private final long seed;
     private int schemas;
 
-    public FuzzCorpus(long seed, Map<String, ?> serdeConfig, SchemaRegistry registry, String targetsTopic,
-                      String resultsTopic) {
+    /**
+     * @param registry registers a writer schema under a subject and returns its id (the registry the serdes of
+     *     {@code serdeConfig} read)
+     */
+    public FuzzCorpus(long seed, Map<String, ?> serdeConfig, ToIntBiFunction<String, String> registry,
+                      String targetsTopic, String resultsTopic) {
         this.seed = seed;
         this.random = new Random(seed);
         this.definitions = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
@@ -110,7 +114,7 @@ public final class FuzzCorpus {
         } else if (pick < 5) {
             byte[] noise = new byte[random.nextInt(200)];
             random.nextBytes(noise);
-            return new FuzzInput("noise", false, random.nextInt(20) == 0 ? null : utf8(id), noise);
+            return new FuzzInput("noise", false, random.nextInt(20) == 0 ? new byte[0] : utf8(id), noise);
         }
         String[] kind = new String[1];
         TargetDefinition mutated = structured(base, kind);
@@ -384,7 +388,7 @@ public final class FuzzCorpus {
         String reader = TargetDefinition.getClassSchema().toString();
         String writer = reader.substring(0, reader.lastIndexOf(']')) + ",{\"name\":\"junk" + "\",\"type\":" + junkType
                 + "}]}";
-        int schemaId = registry.register("fuzz-hostile-" + seed + "-" + (schemas++) + "-value", writer);
+        int schemaId = registry.applyAsInt("fuzz-hostile-" + seed + "-" + (schemas++) + "-value", writer);
         return new FuzzInput(kind, false, utf8(id), concat(body(schemaId, validDefinition(id)), junk));
     }
 

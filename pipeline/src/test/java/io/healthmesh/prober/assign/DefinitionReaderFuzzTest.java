@@ -48,10 +48,10 @@ class DefinitionReaderFuzzTest {
     }
 
     private void run(int definitions, int hostile) {
-        FuzzCorpus corpus = new FuzzCorpus(11, serde, MemoryRegistries.scope(scope), "targets", "results");
+        FuzzCorpus corpus = new FuzzCorpus(11, serde, MemoryRegistries.scope(scope)::register, "targets", "results");
         DefinitionReader reader = new DefinitionReader(AvroSerde.forValues(TargetDefinition.class, serde).deserializer());
         // warm-up (not counted): class loading and the JIT's first compilations are not a record's cost
-        FuzzCorpus warmUp = new FuzzCorpus(7, serde, MemoryRegistries.scope(scope), "targets", "results");
+        FuzzCorpus warmUp = new FuzzCorpus(7, serde, MemoryRegistries.scope(scope)::register, "targets", "results");
         warmUp.forEach(500, 10, input -> judge(warmUp, reader, input, new FuzzStats("warm-up")));
         FuzzStats stats = new FuzzStats("prober reader");
         corpus.forEach(definitions, hostile, input -> judge(corpus, reader, input, stats));
