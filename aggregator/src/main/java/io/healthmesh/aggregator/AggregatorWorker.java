@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
@@ -45,14 +46,24 @@ public final class AggregatorWorker implements AutoCloseable {
     private final OpsServer ops;
     private final HostInfo advertised;
     private final StatusService status;
+    private final AtomicInteger threadFailures;
 
     private AggregatorWorker(KafkaStreams streams, OpsServer api, OpsServer ops, HostInfo advertised,
-                             StatusService status) {
+                             StatusService status, AtomicInteger threadFailures) {
         this.streams = streams;
         this.api = api;
         this.ops = ops;
         this.advertised = advertised;
         this.status = status;
+        this.threadFailures = threadFailures;
+    }
+
+    /**
+     * Stream threads that died and were replaced since the start. Only a registry outage should ever count here
+     * (SPEC section 9: no record can stop a partition); anything else is a bug to report.
+     */
+    public int streamThreadFailures() {
+        return threadFailures.get();
     }
 
     /**
@@ -97,7 +108,9 @@ public final class AggregatorWorker implements AutoCloseable {
                     ? config.applicationServer() : defaultHost(config.httpHost()) + ":" + api.port());
             KafkaStreams streams = new KafkaStreams(AggregatorTopology.build(config, config.serdeConfig()),
                     config.streamsProperties(advertised.host() + ":" + advertised.port()));
+            AtomicInteger failures = new AtomicInteger();
             streams.setUncaughtExceptionHandler(e -> {
+                failures.incrementAndGet();
                 LOG.error("stream thread failed; replacing it, it resumes from the last commit", e);
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
@@ -116,7 +129,7 @@ public final class AggregatorWorker implements AutoCloseable {
             streams.start();
             LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, {}", config.applicationId(),
                     api.port(), ops.port(), advertised, http);
-            return new AggregatorWorker(streams, api, ops, advertised, status);
+            return new AggregatorWorker(streams, api, ops, advertised, status, failures);
         } catch (RuntimeException e) {
             if (status != null) {
                 status.close();

@@ -21,6 +21,7 @@ import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +75,8 @@ final class Pipeline implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private AggregatorWorker aggregator;
     private KafkaProducer<String, TargetDefinition> definitions;
+    private KafkaProducer<byte[], byte[]> raw;
+    private final List<java.util.concurrent.Future<?>> pendingRaw = new ArrayList<>();
     private TopicRecorder<TargetHealth> health;
     private TopicRecorder<GroupHealth> groups;
     private TopicRecorder<ProbeResult> results;
@@ -121,6 +124,10 @@ final class Pipeline implements AutoCloseable {
         definitions = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), definitionSerde.serializer());
         closing.push(definitions);
+        raw = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        closing.push(raw);
         AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, serde);
         closing.push(healthSerde);
         health = new TopicRecorder<>(kafka.bootstrapServers(), topics.healthState(), healthSerde.deserializer());
@@ -193,6 +200,33 @@ final class Pipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while writing " + spec.id(), e);
         }
+    }
+
+    /**
+     * Writes raw bytes to the targets topic (or the probe-results topic) without waiting; {@link #flushRaw} waits
+     * for every write so far and fails if the broker refused one.
+     */
+    void sendRaw(boolean toResults, byte[] key, byte[] value) {
+        pendingRaw.add(raw.send(new ProducerRecord<>(toResults ? topics.probeResults() : topics.targets(), key, value)));
+    }
+
+    /** Waits until the broker has every raw record sent so far. */
+    void flushRaw() {
+        try {
+            for (java.util.concurrent.Future<?> sent : pendingRaw) {
+                sent.get(30, TimeUnit.SECONDS);
+            }
+            pendingRaw.clear();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot write a raw record", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing raw records", e);
+        }
+    }
+
+    AggregatorWorker aggregator() {
+        return aggregator;
     }
 
     /** Target state events, as a user of {@code health-state} sees them. */

@@ -37,13 +37,22 @@ public record ResultTrust(long maxFutureSkewMs, long regionEvictionMs) {
 
     /** Why {@code result} is refused for {@code spec} at aggregator time {@code nowMs}, or {@code null}. */
     public Distrust check(TargetEssentials spec, ProbeObservation result, long nowMs) {
-        if (result.startedAtMs() > nowMs && result.startedAtMs() - nowMs > maxFutureSkewMs) {
+        if (result.startedAtMs() > nowMs && aheadMs(result.startedAtMs(), nowMs) > maxFutureSkewMs) {
             return Distrust.FUTURE_RESULT;
         }
         if (!spec.listsRegion(result.region())) {
             return Distrust.UNLISTED_REGION;
         }
         return null;
+    }
+
+    /** How far {@code startedAtMs} is ahead of {@code nowMs}; saturates instead of overflowing. */
+    private static long aheadMs(long startedAtMs, long nowMs) {
+        try {
+            return Math.subtractExact(startedAtMs, nowMs);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**
