@@ -153,6 +153,11 @@ final class Pipeline implements AutoCloseable {
      * {@code extraDenied} CIDRs, loopback allowed (the backends listen there), and returns once it is ready (assigned, initial read of the targets done).
      */
     ProberWorker startProber(String name, List<String> extraDenied) {
+        return startProber(name, extraDenied, Map.of());
+    }
+
+    /** {@link #startProber(String, List)} with more prober settings (they win over the ones set here). */
+    ProberWorker startProber(String name, List<String> extraDenied, Map<String, String> more) {
         if (probers.containsKey(name)) {
             throw new IllegalStateException("a prober of region " + name + " runs already");
         }
@@ -172,6 +177,7 @@ final class Pipeline implements AutoCloseable {
         settings.put("allow.list", "127.0.0.0/8");
         settings.put("kafka.session.timeout.ms", "6000");
         settings.put("kafka.heartbeat.interval.ms", "500");
+        settings.putAll(more);
         ProberWorker prober = ProberWorker.start(ProberConfig.from(settings));
         probers.put(name, prober);
         closing.push(prober);
@@ -227,6 +233,25 @@ final class Pipeline implements AutoCloseable {
 
     AggregatorWorker aggregator() {
         return aggregator;
+    }
+
+    /** Writes many target definitions at once and waits until the broker has them all. */
+    void defineAll(List<TargetSpec> specs) {
+        List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+        for (TargetSpec spec : specs) {
+            sent.add(definitions.send(new ProducerRecord<>(topics.targets(), spec.id(), TargetSpecs.toAvro(spec))));
+        }
+        definitions.flush();
+        for (java.util.concurrent.Future<?> f : sent) {
+            try {
+                f.get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("cannot write a target definition", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while writing definitions", e);
+            }
+        }
     }
 
     /** Target state events, as a user of {@code health-state} sees them. */

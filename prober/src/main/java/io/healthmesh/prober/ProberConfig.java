@@ -70,7 +70,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static final String DEFAULT_REGION = "default";
     public static final int DEFAULT_HTTP_PORT = 8080;
     public static final int DEFAULT_MAX_IN_FLIGHT = 1_000;
-    public static final double DEFAULT_JITTER_FRACTION = 0.1;
+    /** First starts spread over the whole interval: a (re)started prober does not probe all its targets at once. */
+    public static final double DEFAULT_JITTER_FRACTION = 1.0;
     public static final int DEFAULT_TIMER_TICK_MS = 10;
     public static final int DEFAULT_BUFFER_CAPACITY = 10_000;
 

@@ -36,7 +36,7 @@ class ProberConfigTest {
         assertThat(c.httpHost()).isEqualTo("0.0.0.0");
         assertThat(c.httpPort()).isEqualTo(8080);
         assertThat(c.maxInFlight()).isEqualTo(1_000);
-        assertThat(c.jitterFraction()).isEqualTo(0.1);
+        assertThat(c.jitterFraction()).isEqualTo(1.0);
         assertThat(c.timerTickMs()).isEqualTo(10);
         assertThat(c.userAgent()).isEqualTo("healthmesh-healthcheck");
         assertThat(c.denyList()).containsExactlyElementsOf(ProbeEngineConfig.DEFAULT_DENY_LIST).contains("127.0.0.0/8");

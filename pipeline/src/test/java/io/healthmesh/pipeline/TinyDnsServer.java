@@ -1,0 +1,129 @@
+package io.healthmesh.pipeline;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.handler.codec.dns.DatagramDnsQuery;
+import io.netty.handler.codec.dns.DatagramDnsQueryDecoder;
+import io.netty.handler.codec.dns.DatagramDnsResponse;
+import io.netty.handler.codec.dns.DatagramDnsResponseEncoder;
+import io.netty.handler.codec.dns.DefaultDnsRawRecord;
+import io.netty.handler.codec.dns.DnsQuestion;
+import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsResponseCode;
+import io.netty.handler.codec.dns.DnsSection;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A tiny authoritative DNS server on loopback UDP for tests, on Netty's DNS codec: answers A queries for the names
+ * it was given (with the TTL given), NOERROR without answers for other types of those names, SERVFAIL for names
+ * starting with {@code servfail}, NXDOMAIN otherwise, and never answers names under a {@link #silentFor silent
+ * zone} (a dead authoritative server, as a recursive resolver sees it). Counts the queries it received per name.
+ * (A copy of the probes module's test server, plus the silent zone.)
+ */
+final class TinyDnsServer implements AutoCloseable {
+
+    private final Map<String, InetAddress> names = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
+    private final EventLoopGroup group;
+    private final Channel channel;
+    private final int ttlSeconds;
+    private volatile long answerDelayMs;
+    private volatile String silentZone;
+
+    TinyDnsServer(int ttlSeconds) throws InterruptedException {
+        this.ttlSeconds = ttlSeconds;
+        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+                .handler(new ChannelInitializer<DatagramChannel>() {
+                    @Override
+                    protected void initChannel(DatagramChannel ch) {
+                        ch.pipeline().addLast(new DatagramDnsQueryDecoder(), new DatagramDnsResponseEncoder(),
+                                new Answerer());
+                    }
+                }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+    }
+
+    TinyDnsServer add(String name, String ipv4) throws Exception {
+        names.put(canonical(name), InetAddress.getByName(ipv4));
+        return this;
+    }
+
+    /** Never answers names ending with {@code zone} (e.g. {@code .dead.test}). */
+    void silentFor(String zone) {
+        silentZone = canonical(zone);
+    }
+
+    /** Delays every answer (to let concurrent lookups pile up). */
+    void delayAnswers(long ms) {
+        answerDelayMs = ms;
+    }
+
+    String address() {
+        return "127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    int queriesFor(String name) {
+        AtomicInteger count = queries.get(canonical(name));
+        return count == null ? 0 : count.get();
+    }
+
+    private static String canonical(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".") ? lower : lower + ".";
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class Answerer extends SimpleChannelInboundHandler<DatagramDnsQuery> {
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramDnsQuery query) {
+            DnsQuestion question = query.recordAt(DnsSection.QUESTION);
+            String name = canonical(question.name());
+            queries.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+            String silent = silentZone;
+            if (silent != null && name.endsWith(silent)) {
+                return; // a dead server: the query is dropped
+            }
+            DatagramDnsResponse response = new DatagramDnsResponse(query.recipient(), query.sender(), query.id());
+            response.setAuthoritativeAnswer(true);
+            response.setRecursionAvailable(true);
+            response.addRecord(DnsSection.QUESTION, question);
+            InetAddress address = names.get(name);
+            if (name.startsWith("servfail")) {
+                response.setCode(DnsResponseCode.SERVFAIL);
+            } else if (address == null) {
+                response.setCode(DnsResponseCode.NXDOMAIN);
+            } else if (question.type() == DnsRecordType.A) {
+                response.addRecord(DnsSection.ANSWER, new DefaultDnsRawRecord(question.name(), DnsRecordType.A,
+                        ttlSeconds, Unpooled.wrappedBuffer(address.getAddress())));
+            }
+            long delay = answerDelayMs;
+            if (delay > 0) {
+                ctx.executor().schedule(() -> ctx.writeAndFlush(response), delay, TimeUnit.MILLISECONDS);
+            } else {
+                ctx.writeAndFlush(response);
+            }
+        }
+    }
+}
