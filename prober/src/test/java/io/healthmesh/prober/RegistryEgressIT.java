@@ -73,6 +73,7 @@ class RegistryEgressIT {
 
             Await.until(Duration.ofSeconds(30), () -> results.results().size() >= 3,
                     () -> "results: " + results.results());
+            assertThat(worker.probedTargets()).containsExactly("registry-delete"); // probed, and refused each time
             List<ProbeResult> seen = results.results();
             assertThat(seen).allSatisfy(r -> {
                 assertThat(r.getOutcome()).isEqualTo(ProbeOutcome.BLOCKED_BY_POLICY);
