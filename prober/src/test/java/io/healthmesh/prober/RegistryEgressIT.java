@@ -75,6 +75,7 @@ class RegistryEgressIT {
 
             Await.until(Duration.ofSeconds(30), () -> results.values().size() >= 3,
                     () -> "results: " + results.values());
+            assertThat(worker.probedTargets()).containsExactly("registry-delete"); // probed, and refused each time
             List<ProbeResult> seen = results.values();
             assertThat(seen).allSatisfy(r -> {
                 assertThat(r.getOutcome()).isEqualTo(ProbeOutcome.BLOCKED_BY_POLICY);
