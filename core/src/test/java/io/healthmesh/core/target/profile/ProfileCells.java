@@ -1,6 +1,5 @@
 package io.healthmesh.core.target.profile;
 
-import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.ProfileTable;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetProfile;
@@ -25,10 +24,6 @@ final class ProfileCells {
 
     static List<String> messages(TargetSpec spec) {
         return TargetValidator.validate(spec).stream().map(Violation::toString).toList();
-    }
-
-    static TargetSpec withHttp(TargetSpec s, HttpSpec http) {
-        return s.withHttp(http);
     }
 
     /**
