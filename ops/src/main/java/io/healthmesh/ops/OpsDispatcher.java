@@ -100,7 +100,7 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
             write(ctx, 404, TEXT, new Headers(), OpsServer.bytes("not found\n"), head, keepAlive);
             return;
         }
-        if (!allowed(routeToken, authorization)) {
+        if (!allowed(routeToken, authorization) && !(readOnlyPage(path, method) && allowedByQuery(routeToken, uri))) {
             unauthorized(ctx, keepAlive);
             return;
         }
@@ -162,6 +162,28 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
             return false;
         }
         return MessageDigest.isEqual(token, authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The status page's paths, read-only: a browser cannot put a header on a page it opens from a link nor on an
+     * {@code EventSource}, so these alone also take the token as the query parameter {@code token}.
+     */
+    private static boolean readOnlyPage(String path, String method) {
+        return path.startsWith("/status/") && (method.equals("GET") || method.equals("HEAD"));
+    }
+
+    private static boolean allowedByQuery(byte[] token, URI uri) {
+        String query = uri.getRawQuery();
+        if (token == null || query == null) {
+            return false;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("token=")) {
+                String given = java.net.URLDecoder.decode(pair.substring(6), StandardCharsets.UTF_8);
+                return MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return false;
     }
 
     private static void unauthorized(ChannelHandlerContext ctx, boolean keepAlive) {

@@ -99,6 +99,21 @@ class OpsServerTest {
     }
 
     @Test
+    void theStatusPageAloneTakesTheTokenFromItsQuery() throws IOException {
+        // a browser opening the page from a link, and its EventSource, cannot send an Authorization header
+        OpsServer server = start(builder().routeToken(API_TOKEN));
+        server.route("/status/", exchange -> OpsServer.respond(exchange, 200, "text/plain", new byte[] {'s'}));
+        server.route("/targets", exchange -> OpsServer.respond(exchange, 200, "text/plain", new byte[] {'t'}));
+        int port = server.port();
+        assertThat(status(get(port, "/status/", null))).isEqualTo(401);
+        assertThat(status(get(port, "/status/events?token=wrong-token-0123456789", null))).isEqualTo(401);
+        assertThat(status(get(port, "/status/events?token=" + API_TOKEN, null))).isEqualTo(200);
+        assertThat(status(get(port, "/status/?x=1&token=" + API_TOKEN, null))).isEqualTo(200);
+        assertThat(status(get(port, "/targets?token=" + API_TOKEN, null))).as("the query API wants the header").isEqualTo(401);
+        assertThat(status(get(port, "/targets", "Bearer " + API_TOKEN))).isEqualTo(200);
+    }
+
+    @Test
     void aServerWithoutOpsEndpointsServesOnlyItsRoutes() throws IOException {
         OpsServer api = start(builder());
         api.route("/targets", exchange -> OpsServer.respond(exchange, 200, "text/plain", new byte[] {'t'}));
