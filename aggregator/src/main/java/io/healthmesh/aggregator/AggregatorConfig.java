@@ -224,7 +224,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, requireNonNull(server, "server"));
         // a restart must neither lose nor repeat a state event: not negotiable, so set after the pass-through
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // no record may stop a partition, and none is retried forever (SPEC section 9): not negotiable either
+        // no record may stop a partition, and none is retried forever (BEHAVIOUR.md section 9): not negotiable either
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Processing.class);
         props.put(StreamsConfig.DEFAULT_PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Production.class);
         return props;

@@ -60,7 +60,7 @@ public final class AggregatorWorker implements AutoCloseable {
 
     /**
      * Stream threads that died and were replaced since the start. Only a registry outage should ever count here
-     * (SPEC section 9: no record can stop a partition); anything else is a bug to report.
+     * (BEHAVIOUR.md section 9: no record can stop a partition); anything else is a bug to report.
      */
     public int streamThreadFailures() {
         return threadFailures.get();

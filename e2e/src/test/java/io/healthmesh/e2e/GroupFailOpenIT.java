@@ -11,7 +11,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A group whose every member is down fails open; one member back closes it again (SPEC section 3). */
+/** A group whose every member is down fails open; one member back closes it again (BEHAVIOUR.md section 3). */
 @ExtendWith(StackExtension.class)
 class GroupFailOpenIT {
 

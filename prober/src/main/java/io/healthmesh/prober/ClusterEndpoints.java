@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The cluster's own endpoints that a prober must never probe (SPEC section 9): the Kafka bootstrap servers, the
+ * The cluster's own endpoints that a prober must never probe (BEHAVIOUR.md section 9): the Kafka bootstrap servers, the
  * schema registry, this worker's own HTTP port and the operator's {@code deny.endpoints}. The probe engine
  * resolves them when it starts. Spellings only, never credentials: the registry URL's user info is dropped.
  */

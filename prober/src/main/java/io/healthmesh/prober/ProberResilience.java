@@ -12,7 +12,7 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * How a prober keeps its own trouble from voting against targets (SPEC section 4), read from the settings by
+ * How a prober keeps its own trouble from voting against targets (BEHAVIOUR.md section 4), read from the settings by
  * {@link ProberConfig#from}: the INCONCLUSIVE bound, load shedding and the asynchronous resolver.
  *
  * @param inconclusiveFraction share of {@code min(interval, timeout)} a probe may start late, or its event loop may

@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where probes may go (SPEC section 9): whoever can write the targets topic must not turn probers into a proxy
+ * Where probes may go (BEHAVIOUR.md section 9): whoever can write the targets topic must not turn probers into a proxy
  * into the network. A destination is refused ({@code BLOCKED_BY_POLICY}, no packet sent) when
  * <ul>
  *   <li>it, or an IPv4 address embedded in it ({@link AddressForms}), lies in a deny block and no allow block at

@@ -36,7 +36,7 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
 
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
     /**
-     * SPEC section 9: link-local (where most clouds serve metadata) and the other metadata addresses (AWS IPv6,
+     * BEHAVIOUR.md section 9: link-local (where most clouds serve metadata) and the other metadata addresses (AWS IPv6,
      * Alibaba, Azure), loopback, "this network" and the unspecified address, multicast and the limited broadcast.
      * Private ranges (RFC 1918, ULA) are not in it: that is where backends live.
      */

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each of the prober's own troubles that the engine sees ends a probe as INCONCLUSIVE with its cause leading the
- * detail, while a target's own answer stays what it is (SPEC section 4).
+ * detail, while a target's own answer stays what it is (BEHAVIOUR.md section 4).
  */
 class InconclusiveCausesTest {
 

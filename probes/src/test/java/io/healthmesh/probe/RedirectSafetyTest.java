@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a redirect may carry on (custom headers) and what a probe's detail may say about it (SPEC section 11). */
+/** What a redirect may carry on (custom headers) and what a probe's detail may say about it (BEHAVIOUR.md section 11). */
 class RedirectSafetyTest {
 
     private static final String SECRET = "Bearer s3cr3t-token";

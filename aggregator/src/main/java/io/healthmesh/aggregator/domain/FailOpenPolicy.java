@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The routable set of a group (SPEC section 3): its HEALTHY and DISABLED members; when the group has members and
+ * The routable set of a group (BEHAVIOUR.md section 3): its HEALTHY and DISABLED members; when the group has members and
  * none of them is HEALTHY or DISABLED it fails open and every member is routable (000: "if all backends are
  * abnormal, requests go to all backends"; 002: "best-effort mode"). A pure function, kept apart from the state
  * machine like Envoy's panic threshold.

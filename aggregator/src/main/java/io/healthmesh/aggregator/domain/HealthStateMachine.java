@@ -5,7 +5,7 @@ import io.healthmesh.core.health.HealthStatus;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The threshold state machine of SPEC section 2, for one target as seen from one region. Immutable: every step
+ * The threshold state machine of BEHAVIOUR.md section 2, for one target as seen from one region. Immutable: every step
  * returns a {@link Transition} holding the next machine.
  *
  * <ul>

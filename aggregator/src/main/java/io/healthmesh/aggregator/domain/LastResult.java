@@ -5,7 +5,7 @@ import io.healthmesh.core.probe.Outcome;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The last result applied to a target, whatever its region: the "reason" of a state event (SPEC section 2).
+ * The last result applied to a target, whatever its region: the "reason" of a state event (BEHAVIOUR.md section 2).
  *
  * @param detail short detail, or {@code null}
  */

@@ -8,7 +8,7 @@ import java.util.Collection;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Combines the per-region statuses of a target into its overall status (SPEC section 8).
+ * Combines the per-region statuses of a target into its overall status (BEHAVIOUR.md section 8).
  *
  * <p>The <em>known</em> regions of a target are those that applied a result of its current generation. A known
  * region that is not stale <em>votes</em> with {@link HealthStateMachine#vote()}: HEALTHY or UNHEALTHY when its last
@@ -32,7 +32,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Why this shape:
  * <ul>
- *   <li>With one region ({@code n = 1, s = 0, q = 1}) the overall status is that region's status, so SPEC section 2
+ *   <li>With one region ({@code n = 1, s = 0, q = 1}) the overall status is that region's status, so BEHAVIOUR.md section 2
  *       holds unchanged.</li>
  *   <li>A silent region counts as "could be HEALTHY" in rule 3, so a region whose probers all stop can never turn a
  *       target UNHEALTHY: going silent adds one to {@code s} and removes at most one from {@code h + d}, with

@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator.domain;
 
 /**
- * Which probe results the aggregator believes, and how long it remembers a silent region (SPEC section 9). A result
+ * Which probe results the aggregator believes, and how long it remembers a silent region (BEHAVIOUR.md section 9). A result
  * that started more than {@code maxFutureSkewMs} ahead of the aggregator's clock would, once applied, make every
  * honest result of its region look out of order until that future time; a result from a region the target does not
  * list comes from a prober that should not probe it. Both are refused, not applied. A region that stayed silent

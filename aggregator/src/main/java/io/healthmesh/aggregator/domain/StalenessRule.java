@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator.domain;
 
 /**
- * When results count as gone stale (SPEC section 6): no result for {@code factor x interval + timeout}
+ * When results count as gone stale (BEHAVIOUR.md section 6): no result for {@code factor x interval + timeout}
  * (default {@code 3 x interval + timeout}). A stale region stops voting; a stale target keeps its status.
  *
  * @param factor how many intervals without a result are tolerated, 1 to 100

@@ -16,14 +16,14 @@ import static java.util.Objects.requireNonNull;
  * status with when it was entered and what it was before, the stale flag, one {@link RegionState} per known region,
  * and the last result applied. Immutable; each input returns a {@link TargetUpdate} with the next state.
  *
- * <p>Rules (SPEC sections 2, 6 and 8):
+ * <p>Rules (BEHAVIOUR.md sections 2, 6 and 8):
  * <ul>
  *   <li>A new target starts DETECTING (DISABLED when checking is off), with no known region.</li>
  *   <li>A result counts only if the target is enabled, was probed under the current generation, comes from a
  *       listed region, and started after the last result applied from its region; it then steps that region's
  *       machine and the overall status is recombined by the target's {@link QuorumRule}. A status change is dated
  *       by the result's completion time.</li>
- *   <li>An INCONCLUSIVE result (the prober's own trouble, SPEC section 4) is like a missing result: no counter moves,
+ *   <li>An INCONCLUSIVE result (the prober's own trouble, BEHAVIOUR.md section 4) is like a missing result: no counter moves,
  *       the status and the last result stay, and it does not count as heard, so it can only let the region go
  *       stale. A known region records how many came in a row and the last one's detail.</li>
  *   <li>A changed generation, or checking switched back on, starts over: DETECTING, no known region. Checking
@@ -165,7 +165,7 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
             boolean regionStale = region.stale() || rule.isStale(nowMs, region.lastHeardAtMs(), notBeforeMs,
                     spec.intervalMs(), spec.timeoutMs());
             if (regionStale && trust != null && trust.evicts(nowMs, region.lastHeardAtMs(), notBeforeMs)) {
-                continue; // silent for long: forgotten, so state stays bounded (SPEC section 9)
+                continue; // silent for long: forgotten, so state stays bounded (BEHAVIOUR.md section 9)
             }
             anyVoter |= !regionStale;
             next.put(region.region(), region.withStale(regionStale));

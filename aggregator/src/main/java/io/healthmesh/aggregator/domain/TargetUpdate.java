@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A state event is emitted when the overall status, the stale flag, the group or the generation changes, or when
  * a region's status or stale flag changes (the per-region breakdown). A region not yet known counts as
- * (DETECTING, not stale), so with a single region the events are exactly SPEC section 2's: one per change of
+ * (DETECTING, not stale), so with a single region the events are exactly BEHAVIOUR.md section 2's: one per change of
  * status or stale flag. Counters alone never emit.
  *
  * @param ignored why a result changed nothing; {@code null} otherwise

@@ -2,7 +2,7 @@ package io.healthmesh.aggregator.domain;
 
 /**
  * Consecutive results needed to change status: {@code healthy} successes in a row make a target HEALTHY,
- * {@code unhealthy} failures in a row make it UNHEALTHY (SPEC section 2). Ranges are the validator's business;
+ * {@code unhealthy} failures in a row make it UNHEALTHY (BEHAVIOUR.md section 2). Ranges are the validator's business;
  * this only refuses values the state machine cannot work with.
  */
 public record Thresholds(int healthy, int unhealthy) {

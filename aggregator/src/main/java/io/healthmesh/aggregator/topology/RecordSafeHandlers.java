@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What keeps one record from stopping a partition (SPEC section 9, "no poison pill"). The target processor catches
+ * What keeps one record from stopping a partition (BEHAVIOUR.md section 9, "no poison pill"). The target processor catches
  * every failure of one record itself and sends that record, with its exact bytes, to the rejected topic
  * ({@code PROCESSING_FAILED}, or {@code TOO_LARGE} when the bytes would not fit in a produce request). The two Kafka
  * Streams handlers here decide for whatever still reaches Kafka Streams:

@@ -15,7 +15,7 @@ import io.healthmesh.schema.TargetHealth;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Maps domain state to the contract's events (SPEC section 2's fields, plus the per-region breakdown). */
+/** Maps domain state to the contract's events (BEHAVIOUR.md section 2's fields, plus the per-region breakdown). */
 public final class StateEvents {
 
     private StateEvents() {

@@ -81,7 +81,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
 
     /**
      * Handles one record; whatever goes wrong while it is handled ends with the record in the rejected topic
-     * ({@code PROCESSING_FAILED}) and the next record handled: no input can stop the partition (SPEC section 9). Two
+     * ({@code PROCESSING_FAILED}) and the next record handled: no input can stop the partition (BEHAVIOUR.md section 9). Two
      * things escape: a registry that cannot be reached (the record may be fine: the task retries it) and the JVM
      * running out of memory or failing internally (the process must end).
      */

@@ -17,7 +17,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The detection windows of SPEC section 5, reproduced by feeding the results an L7 (fixed-delay) prober would
+ * The detection windows of BEHAVIOUR.md section 5, reproduced by feeding the results an L7 (fixed-delay) prober would
  * publish, each at its completion time, and reading when the state event says the status changed.
  */
 class DetectionWindowExamplesTest {

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC section 8 through the topology: per-region machines, quorum policies, the breakdown in the event. */
+/** BEHAVIOUR.md section 8 through the topology: per-region machines, quorum policies, the breakdown in the event. */
 class MultiRegionTopologyTest {
 
     private static final TargetSpec WEB = TargetSpec.of("web-1", "pool", "10.0.0.1", 80, Protocol.HTTP);

@@ -24,7 +24,7 @@ import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC section 9, "no poison pill": whatever fails while one record is handled, the next record is handled. */
+/** BEHAVIOUR.md section 9, "no poison pill": whatever fails while one record is handled, the next record is handled. */
 class RecordSafetyTest {
 
     private static final TargetSpec WEB = TargetSpec.of("web-1", "pool", "10.0.0.1", 80, Protocol.HTTP);

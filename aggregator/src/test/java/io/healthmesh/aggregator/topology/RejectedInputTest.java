@@ -24,7 +24,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC section 9 through the topology: every kind of bad input goes to the rejected topic and the stream goes on. */
+/** BEHAVIOUR.md section 9 through the topology: every kind of bad input goes to the rejected topic and the stream goes on. */
 class RejectedInputTest {
 
     private static final TargetSpec WEB = TargetSpec.of("web-1", "pool", "10.0.0.1", 80, Protocol.HTTP);

@@ -15,7 +15,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC section 6 through the topology, on wall-clock punctuation driven by a fake clock. */
+/** BEHAVIOUR.md section 6 through the topology, on wall-clock punctuation driven by a fake clock. */
 class StalenessTopologyTest {
 
     /** interval 5 s, timeout 2 s: window 3 x 5 + 2 = 17 s. */

@@ -19,7 +19,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC section 2 through the topology: every transition, thresholds, generations, ordering, deletion. */
+/** BEHAVIOUR.md section 2 through the topology: every transition, thresholds, generations, ordering, deletion. */
 class TargetTransitionsTest {
 
     private static final TargetSpec WEB = TargetSpec.of("web-1", "pool", "10.0.0.1", 80, Protocol.HTTP);

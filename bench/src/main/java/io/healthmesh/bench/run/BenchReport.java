@@ -95,7 +95,7 @@ public final class BenchReport {
     }
 
     public void detection(DetectionPhase.Result r) {
-        section(3).append("\n### 3. Detection time against the SPEC section 5 formula\n\n")
+        section(3).append("\n### 3. Detection time against the BEHAVIOUR.md section 5 formula\n\n")
                 .append(String.format(Locale.ROOT, "Interval %d ms, thresholds %d/%d, each target flipped down and "
                         + "up once at a random instant. healthmesh: flip to the state event at the consumer; error = "
                         + "that instant minus (first probe that saw the change + the formula's window). HAProxy (same "

@@ -23,11 +23,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code healthmesh window}: how long a target takes to turn UNHEALTHY and HEALTHY (SPEC section 5), with the
+ * {@code healthmesh window}: how long a target takes to turn UNHEALTHY and HEALTHY (BEHAVIOUR.md section 5), with the
  * formula, for the targets of a file or for timing given as flags. Needs no cluster.
  */
 @Command(name = "window", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Print the time to turn unhealthy and healthy, with the formula (SPEC section 5).")
+        description = "Print the time to turn unhealthy and healthy, with the formula (BEHAVIOUR.md section 5).")
 public final class WindowCommand implements Callable<Integer> {
 
     @Spec
@@ -56,7 +56,7 @@ public final class WindowCommand implements Callable<Integer> {
         Timing timing;
     }
 
-    /** Timing given on the command line; absent flags take the profile's defaults (GENERIC: SPEC section 5). */
+    /** Timing given on the command line; absent flags take the profile's defaults (GENERIC: BEHAVIOUR.md section 5). */
     static final class Timing {
         @Option(names = "--protocol", paramLabel = "PROTOCOL", description = "TCP, UDP, HTTP, HTTPS or ICMP (default: HTTP).")
         Protocol protocol = Protocol.HTTP;

@@ -1,2 +1,2 @@
-/** {@code healthmesh window}: detection windows of SPEC section 5, and duration flags. */
+/** {@code healthmesh window}: detection windows of BEHAVIOUR.md section 5, and duration flags. */
 package io.healthmesh.cli.window;

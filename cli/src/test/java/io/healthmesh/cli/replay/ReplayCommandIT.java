@@ -301,7 +301,7 @@ class ReplayCommandIT {
         }
     }
 
-    /** A reference model of SPEC section 2's counters for one region, independent of the aggregator's code. */
+    /** A reference model of BEHAVIOUR.md section 2's counters for one region, independent of the aggregator's code. */
     static final class Reference {
 
         static int flips(List<Boolean> outcomes, int healthy, int unhealthy) {

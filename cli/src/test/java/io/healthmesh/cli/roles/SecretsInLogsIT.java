@@ -29,7 +29,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * SPEC section 11: secrets never reach a log. Each role starts with every kind of secret it accepts configured
+ * BEHAVIOUR.md section 11: secrets never reach a log. Each role starts with every kind of secret it accepts configured
  * (SASL JAAS config, SSL passwords, registry user info, a registry URL with user info); everything it logs at INFO
  * and above (its own lines and the Kafka clients' configuration dumps) and everything it prints is captured and
  * searched for the secret values. The broker is plaintext: the security settings are carried, not used.

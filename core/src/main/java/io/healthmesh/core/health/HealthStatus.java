@@ -1,6 +1,6 @@
 package io.healthmesh.core.health;
 
-/** Health state of a target (SPEC section 2). */
+/** Health state of a target (BEHAVIOUR.md section 2). */
 public enum HealthStatus {
     /** New or re-configured; thresholds not reached yet. Not routable on its own. */
     DETECTING,

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Why a probe is {@link Outcome#INCONCLUSIVE}: the prober's own trouble, never the target's (SPEC section 4). The
+ * Why a probe is {@link Outcome#INCONCLUSIVE}: the prober's own trouble, never the target's (BEHAVIOUR.md section 4). The
  * cause leads the result's detail as {@code "<label>: <what happened>"}, so that a reader of the detail alone (a
  * state event, the query API, a log) can tell it, and {@link #ofDetail} can count it.
  */

@@ -1,7 +1,7 @@
 package io.healthmesh.core.probe;
 
 /**
- * What one probe found (SPEC section 4). Only {@link #SUCCESS} counts as a success; {@link #INCONCLUSIVE} is
+ * What one probe found (BEHAVIOUR.md section 4). Only {@link #SUCCESS} counts as a success; {@link #INCONCLUSIVE} is
  * neither a success nor a failure: the prober could not judge the target fairly (its own trouble, the cause in
  * the result's detail, see {@link InconclusiveCause}), and the aggregator treats it like a missing result.
  */

@@ -3,7 +3,7 @@ package io.healthmesh.core.secret;
 import java.util.regex.Pattern;
 
 /**
- * Takes secrets out of text that may be logged or shown (SPEC section 11): the user info of every URL in it
+ * Takes secrets out of text that may be logged or shown (BEHAVIOUR.md section 11): the user info of every URL in it
  * ({@code http://user:pass@host} becomes {@code http://***@host}), so that a configuration print, an error
  * message or a detail can name a registry or broker without its credentials.
  */

@@ -44,7 +44,7 @@ final class DefinitionReader {
         }
         List<Violation> oversized = TargetValidator.validateEncodedSize(value.length);
         if (!oversized.isEmpty()) {
-            // refused before Avro reads a byte of it (SPEC section 9: sizes are bounded before anything is stored)
+            // refused before Avro reads a byte of it (BEHAVIOUR.md section 9: sizes are bounded before anything is stored)
             return new DefinitionVerdict.Rejected(id, INVALID_DEFINITION, oversized.get(0).toString());
         }
         TargetDefinition definition;

@@ -221,7 +221,7 @@ public final class TargetAssignment implements AutoCloseable {
                 if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
                     throw t;   // out of memory or a broken JVM: the process must end, not this record
                 }
-                // no record may stop the assignment loop (SPEC section 9): this one is rejected and the next read
+                // no record may stop the assignment loop (BEHAVIOUR.md section 9): this one is rejected and the next read
                 if (record.offset() >= judgedBefore.getOrDefault(partition, 0L)) {
                     rejectSafely(record, PROCESSING_FAILED, "processing: " + describe(t));
                 }

@@ -1,7 +1,7 @@
 package io.healthmesh.prober.health;
 
 /**
- * When a prober sheds its load (SPEC section 4: an overloaded prober gives partitions up rather than report failures
+ * When a prober sheds its load (BEHAVIOUR.md section 4: an overloaded prober gives partitions up rather than report failures
  * it caused). A one-second sample is bad when the timer ran a task later than {@code lagMs}, an event loop did, or
  * the CPU steal (where {@code /proc/stat} shows it) was above {@code stealPercent}. After {@code afterSamples} bad
  * samples in a row the prober is overloaded; after {@code recoverSamples} good samples in a row it is healthy again.

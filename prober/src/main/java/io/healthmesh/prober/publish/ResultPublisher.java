@@ -122,7 +122,7 @@ public final class ResultPublisher implements AutoCloseable {
                     if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
                         throw t;   // out of memory or a broken JVM: the process must end
                     }
-                    // one result that cannot be turned into a record must not stop publishing (SPEC section 9)
+                    // one result that cannot be turned into a record must not stop publishing (BEHAVIOUR.md section 9)
                     onFailed.run();
                     LOG.warn("result of {} cannot be published, dropped: {}", next.target().id(), t.toString());
                     continue;

@@ -23,7 +23,7 @@ import java.util.function.BiConsumer;
  * nothing), but the completion callback, listener calls and slot hand-overs run after it is released, so two
  * targets' locks are never nested, even when a probe completes at once.
  *
- * <p>The prober's own trouble never votes against the target (SPEC section 4): a slot skipped at the in-flight bound
+ * <p>The prober's own trouble never votes against the target (BEHAVIOUR.md section 4): a slot skipped at the in-flight bound
  * is reported as {@code INCONCLUSIVE} ({@code queue-full}); a timeout or error of a probe that started later than
  * the bound ({@code lateFraction x min(interval, timeout)}) is {@code INCONCLUSIVE} ({@code late-start}); an engine
  * that throws or fails its future gives {@code INCONCLUSIVE} ({@code internal-error}).

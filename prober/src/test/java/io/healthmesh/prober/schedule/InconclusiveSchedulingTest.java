@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The scheduler's share of "never vote against a target for the prober's own trouble" (SPEC section 4). */
+/** The scheduler's share of "never vote against a target for the prober's own trouble" (BEHAVIOUR.md section 4). */
 class InconclusiveSchedulingTest {
 
     private final ManualTimer timer = new ManualTimer();
