@@ -1,6 +1,7 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.registry.RegistryConfig;
@@ -29,7 +30,8 @@ class SettingsDocumentedTest {
         return Stream.of(
                 Arguments.of("Prober", ProberConfig.SETTINGS),
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
-                Arguments.of("Registry", RegistryConfig.SETTINGS));
+                Arguments.of("Registry", RegistryConfig.SETTINGS),
+                Arguments.of("Notifier", NotifierConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")
