@@ -62,6 +62,9 @@ final class AddressForms {
             h = h.substring(0, h.length() - 1);
         }
         byte[] bytes = NetUtil.createByteArrayFromIpAddressString(h);
+        if (bytes == null && h.indexOf(':') >= 0) {
+            bytes = ipv6(h);
+        }
         if (bytes == null) {
             bytes = inetAton(h);
         }
@@ -72,6 +75,26 @@ final class AddressForms {
             return Optional.of(InetAddress.getByAddress(bytes));
         } catch (UnknownHostException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * An IPv6 literal Netty's parser refuses but the JDK's reads, such as the IPv4-embedded {@code ::ffff:0:a.b.c.d}
+     * (SIIT): a name with a colon is never a host name, so the JDK parses it as an address and never asks DNS.
+     */
+    private static byte[] ipv6(String text) {
+        String h = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
+        int zone = h.indexOf('%');
+        if (zone >= 0) {
+            h = h.substring(0, zone);
+        }
+        if (h.isEmpty() || !h.chars().allMatch(c -> c == ':' || c == '.' || Character.digit(c, 16) >= 0)) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(h).getAddress();
+        } catch (UnknownHostException e) {
+            return null;
         }
     }
 
