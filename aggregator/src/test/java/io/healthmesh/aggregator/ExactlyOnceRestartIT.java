@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
@@ -269,7 +270,7 @@ class ExactlyOnceRestartIT {
         Map<String, String> childSettings = settings(kafka, appId, crashed, dir.resolve("kill-state"));
         int seenAtKill;
         try (BrokerRecords reader = new BrokerRecords(kafka, crashed)) {
-            ChildAggregator first = ChildAggregator.start(childSettings, dir, "first");
+            ChildWorker first = ChildWorker.start(AggregatorMain.class, childSettings, dir, "first");
             try {
                 reader.readUntil(crashed.healthState(), BrokerRecords.bytes(), read -> read.size() >= 50, PATIENCE);
             } catch (AssertionError e) {
@@ -278,7 +279,7 @@ class ExactlyOnceRestartIT {
             first.kill();
             seenAtKill = reader.readAll(crashed.healthState(), BrokerRecords.bytes(), PATIENCE).size();
             LOG.info("killed the aggregator after {} committed state events", seenAtKill);
-            try (ChildAggregator second = ChildAggregator.start(childSettings, dir, "second")) {
+            try (ChildWorker second = ChildWorker.start(AggregatorMain.class, childSettings, dir, "second")) {
                 try {
                     awaitDone(kafka, appId, crashed);
                 } catch (AssertionError e) {

@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.notifier.TestReceiver.Received;
@@ -46,7 +47,7 @@ class NotifierKillIT {
             receiver.acceptThenHold(ACKED);
             Map<String, RecordMetadata> records = new LinkedHashMap<>();
             Set<String> acked;
-            try (ChildNotifier child = ChildNotifier.start(settings, dir, "child")) {
+            try (ChildWorker child = ChildWorker.start(NotifierMain.class, settings, dir, "child")) {
                 // the child must have been assigned its partitions (it commits their floors) before the events
                 Await.until(PATIENCE, () -> !NotifierDeliveryIT.committed(kafka, "killed").isEmpty()
                         || !child.isAlive(), child::output);

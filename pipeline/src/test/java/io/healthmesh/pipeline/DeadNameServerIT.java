@@ -1,5 +1,6 @@
 package io.healthmesh.pipeline;
 
+import io.healthmesh.testkit.TinyDnsServer;
 import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.TopicRecorder;
 import io.healthmesh.core.target.Protocol;

@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.testkit.TinyDnsServer;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.healthmesh.pipeline;
+package io.healthmesh.testkit;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
@@ -34,9 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it was given (with the TTL given), NOERROR without answers for other types of those names, SERVFAIL for names
  * starting with {@code servfail}, NXDOMAIN otherwise, and never answers names under a {@link #silentFor silent
  * zone} (a dead authoritative server, as a recursive resolver sees it). Counts the queries it received per name.
- * (A copy of the probes module's test server, plus the silent zone.)
  */
-final class TinyDnsServer implements AutoCloseable {
+public final class TinyDnsServer implements AutoCloseable {
 
     private final Map<String, InetAddress> names = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
@@ -46,7 +45,7 @@ final class TinyDnsServer implements AutoCloseable {
     private volatile long answerDelayMs;
     private volatile String silentZone;
 
-    TinyDnsServer(int ttlSeconds) throws InterruptedException {
+    public TinyDnsServer(int ttlSeconds) throws InterruptedException {
         this.ttlSeconds = ttlSeconds;
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
@@ -59,26 +58,26 @@ final class TinyDnsServer implements AutoCloseable {
                 }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
     }
 
-    TinyDnsServer add(String name, String ipv4) throws Exception {
+    public TinyDnsServer add(String name, String ipv4) throws Exception {
         names.put(canonical(name), InetAddress.getByName(ipv4));
         return this;
     }
 
     /** Never answers names ending with {@code zone} (e.g. {@code .dead.test}). */
-    void silentFor(String zone) {
+    public void silentFor(String zone) {
         silentZone = canonical(zone);
     }
 
     /** Delays every answer (to let concurrent lookups pile up). */
-    void delayAnswers(long ms) {
+    public void delayAnswers(long ms) {
         answerDelayMs = ms;
     }
 
-    String address() {
+    public String address() {
         return "127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    int queriesFor(String name) {
+    public int queriesFor(String name) {
         AtomicInteger count = queries.get(canonical(name));
         return count == null ? 0 : count.get();
     }
