@@ -18,7 +18,9 @@ import java.util.function.Consumer;
 
 /**
  * The JDK's {@link HttpExchange} over a request that was read in full before any handler ran, with the answer
- * buffered and handed to {@code onClose} when the handler closes the exchange. It lets {@code HttpHandler}s
+ * buffered and handed to {@code onClose} when the handler closes the exchange. An answer whose length the handler
+ * leaves open ({@code sendResponseHeaders(status, 0)}, chunked in the JDK's contract, e.g. server-sent events) is
+ * streamed instead: headers at once, then a chunk at every {@code flush()}, the end at {@code close()}. It lets {@code HttpHandler}s
  * (the query API, the status page) run unchanged on {@link OpsServer}'s Netty listener, where slow clients cost
  * no thread.
  */
@@ -26,6 +28,15 @@ final class BufferedExchange extends HttpExchange {
 
     /** The complete answer of a handler. */
     record Answer(int status, Headers headers, byte[] body, boolean head) {
+    }
+
+    /** Where a streamed answer goes; every call may block (back-pressure) and throws once the client is gone. */
+    interface Stream {
+        void start(int status, Headers headers) throws IOException;
+
+        void chunk(byte[] data) throws IOException;
+
+        void end();
     }
 
     private final String method;
@@ -38,6 +49,8 @@ final class BufferedExchange extends HttpExchange {
     private final HttpContext context;
     private final Map<String, Object> attributes = new HashMap<>();
     private final Consumer<Answer> onClose;
+    private final Stream stream;
+    private boolean streaming;
     private InputStream body;
     private final ByteArrayOutputStream response = new ByteArrayOutputStream();
     private OutputStream responseStream = response;
@@ -45,7 +58,8 @@ final class BufferedExchange extends HttpExchange {
     private boolean closed;
 
     BufferedExchange(String method, URI uri, String protocol, Headers requestHeaders, byte[] requestBody,
-                     InetSocketAddress remote, InetSocketAddress local, HttpContext context, Consumer<Answer> onClose) {
+                     InetSocketAddress remote, InetSocketAddress local, HttpContext context, Consumer<Answer> onClose,
+                     Stream stream) {
         this.method = method;
         this.uri = uri;
         this.protocol = protocol;
@@ -55,6 +69,7 @@ final class BufferedExchange extends HttpExchange {
         this.local = local;
         this.context = context;
         this.onClose = onClose;
+        this.stream = stream;
     }
 
     @Override
@@ -88,7 +103,29 @@ final class BufferedExchange extends HttpExchange {
             return;
         }
         closed = true;
+        if (streaming) {
+            try {
+                flushChunk();
+            } catch (IOException e) {
+                // the client is gone: nothing more to send
+            }
+            stream.end();
+            return;
+        }
         onClose.accept(new Answer(status < 0 ? 500 : status, responseHeaders, response.toByteArray(), "HEAD".equals(method)));
+    }
+
+    /** True once the handler has sent the status (or closed): the dispatcher must not answer for it. */
+    synchronized boolean answered() {
+        return status >= 0 || closed;
+    }
+
+    private synchronized void flushChunk() throws IOException {
+        if (streaming && response.size() > 0) {
+            byte[] data = response.toByteArray();
+            response.reset();
+            stream.chunk(data);
+        }
     }
 
     @Override
@@ -110,6 +147,11 @@ final class BufferedExchange extends HttpExchange {
             }
 
             @Override
+            public void flush() throws IOException {
+                flushChunk();
+            }
+
+            @Override
             public void close() {
                 BufferedExchange.this.close();
             }
@@ -122,6 +164,10 @@ final class BufferedExchange extends HttpExchange {
             throw new IOException("headers already sent");
         }
         status = rCode;
+        if (responseLength == 0 && stream != null && !"HEAD".equals(method)) {
+            streaming = true;
+            stream.start(rCode, responseHeaders);
+        }
     }
 
     @Override

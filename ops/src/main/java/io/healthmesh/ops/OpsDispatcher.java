@@ -8,16 +8,21 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -112,7 +117,8 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
         submit(ctx, routes, keepAlive, () -> {
             BufferedExchange exchange = new BufferedExchange(method, uri, protocol, headers, body,
                     (InetSocketAddress) ctx.channel().remoteAddress(), (InetSocketAddress) ctx.channel().localAddress(),
-                    context, answer -> write(ctx, answer.status(), null, answer.headers(), answer.body(), answer.head(), keepAlive));
+                    context, answer -> write(ctx, answer.status(), null, answer.headers(), answer.body(), answer.head(), keepAlive),
+                    new ChunkedAnswer(ctx, keepAlive));
             try {
                 context.getHandler().handle(exchange);
             } catch (Exception | Error e) {
@@ -125,9 +131,76 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
                     }
                 }
             } finally {
-                exchange.close();
+                // a handler that sent nothing and did not close keeps the exchange (a stream written later, as on the
+                // JDK's server); one that answered, or failed, is done
+                if (exchange.answered()) {
+                    exchange.close();
+                }
             }
         });
+    }
+
+    /** A streamed answer on one connection: chunked transfer, each chunk written before the next is accepted. */
+    private static final class ChunkedAnswer implements BufferedExchange.Stream {
+        private static final long WRITE_PATIENCE_MS = 10_000;
+        private final ChannelHandlerContext ctx;
+        private final boolean keepAlive;
+
+        ChunkedAnswer(ChannelHandlerContext ctx, boolean keepAlive) {
+            this.ctx = ctx;
+            this.keepAlive = keepAlive;
+        }
+
+        @Override
+        public void start(int status, Headers headers) throws IOException {
+            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+            headers.forEach((name, values) -> {
+                if (!name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Connection")) {
+                    response.headers().set(name, (List<String>) values);
+                }
+            });
+            HttpUtil.setTransferEncodingChunked(response, true);
+            response.headers().set(HttpHeaderNames.CONNECTION,
+                    keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+            send(response);
+        }
+
+        @Override
+        public void chunk(byte[] data) throws IOException {
+            send(new DefaultHttpContent(Unpooled.wrappedBuffer(data)));
+        }
+
+        @Override
+        public void end() {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (keepAlive) {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> ctx.channel().config().setAutoRead(true));
+            } else {
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        /** Writes and waits for the write: a client that does not read holds up its own stream only, then is cut. */
+        private void send(Object message) throws IOException {
+            if (!ctx.channel().isActive()) {
+                throw new IOException("the client closed the connection");
+            }
+            io.netty.channel.ChannelFuture written = ctx.writeAndFlush(message);
+            try {
+                if (!written.await(WRITE_PATIENCE_MS)) {
+                    ctx.channel().close();
+                    throw new IOException("the client did not read for " + WRITE_PATIENCE_MS + " ms");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while writing", e);
+            }
+            if (!written.isSuccess()) {
+                throw new IOException("write failed: " + written.cause());
+            }
+        }
     }
 
     private void opsAnswer(ChannelHandlerContext ctx, String path, boolean head, boolean keepAlive) {

@@ -18,11 +18,15 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.readNullableString;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
+import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
 
-/** Serde of the {@code target-history} store: the compact binary format, version 1 (see {@link TargetHealthStateSerde}). */
+/**
+ * Serde of the {@code target-history} store: the compact binary format, version 2 (length-prefixed strings, see
+ * {@link BinaryFormat}); the store is newer than version 1, so no version-1 record exists.
+ */
 public final class TargetHistorySerde implements Serde<TargetHistory> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final byte RESULT = 1;
     private static final byte STATUS_CHANGE = 2;
 
@@ -42,27 +46,27 @@ public final class TargetHistorySerde implements Serde<TargetHistory> {
             if (entry instanceof TargetHistory.Result r) {
                 out.writeByte(RESULT);
                 out.writeLong(r.atMs());
-                out.writeUTF(r.region());
-                out.writeUTF(r.outcome().name());
+                writeString(out, r.region());
+                writeString(out, r.outcome().name());
                 out.writeLong(r.latencyMicros());
                 writeNullableString(out, r.detail());
             } else if (entry instanceof TargetHistory.StatusChange c) {
                 out.writeByte(STATUS_CHANGE);
                 out.writeLong(c.atMs());
                 writeNullableEnum(out, c.from());
-                out.writeUTF(c.to().name());
+                writeString(out, c.to().name());
             }
         }
     }
 
     private static TargetHistory read(DataInputStream in) throws IOException {
-        int count = in.readInt();
+        int count = BinaryFormat.readCount(in);
         List<TargetHistory.Entry> entries = new ArrayList<>(Math.min(count, 10_000));
         for (int i = 0; i < count; i++) {
             byte kind = in.readByte();
             long at = in.readLong();
             if (kind == RESULT) {
-                entries.add(new TargetHistory.Result(at, in.readUTF(), readEnum(in, Outcome.class), in.readLong(),
+                entries.add(new TargetHistory.Result(at, BinaryFormat.readString(in), readEnum(in, Outcome.class), in.readLong(),
                         readNullableString(in)));
             } else if (kind == STATUS_CHANGE) {
                 entries.add(new TargetHistory.StatusChange(at, readNullableEnum(in, HealthStatus.class),
