@@ -46,7 +46,7 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
                     "Whether an overloaded prober leaves its group (not ready) so that others probe its targets."),
             new Setting("shed.lag.ms", Long.toString(SheddingPolicy.DEFAULT_LAG_MS), "10..60000",
                     "A second is bad when the timer wheel or an event loop ran a task later than this."),
-            new Setting("shed.steal.percent", Double.toString(SheddingPolicy.DEFAULT_STEAL_PERCENT),
+            new Setting("shed.steal.percent", Long.toString(Math.round(SheddingPolicy.DEFAULT_STEAL_PERCENT)),
                     "above 0, at most 100", "A second is bad when CPU steal (/proc/stat) was above this."),
             new Setting("shed.after.s", Integer.toString(SheddingPolicy.DEFAULT_AFTER_SAMPLES), "1..3600",
                     "Bad seconds in a row before the prober sheds."),
