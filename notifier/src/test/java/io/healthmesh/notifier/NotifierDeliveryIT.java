@@ -169,10 +169,10 @@ class NotifierDeliveryIT {
                 try (Admin admin = kafka.admin()) {
                     Await.until(PATIENCE, () -> {
                         ConsumerGroupDescription g = describe(admin, "replicas");
-                        return g.groupState() == GroupState.STABLE && g.members().size() == 2
+                        return g != null && g.groupState() == GroupState.STABLE && g.members().size() == 2
                                 && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty())
                                 && g.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum() == 12;
-                    }, () -> describe(admin, "replicas").toString());
+                    }, () -> String.valueOf(describe(admin, "replicas")));
                 }
                 long t0 = System.currentTimeMillis();
                 for (int i = 0; i < 30; i++) {
@@ -207,9 +207,9 @@ class NotifierDeliveryIT {
                 try (Admin admin = kafka.admin()) {
                     Await.until(PATIENCE, () -> {
                         ConsumerGroupDescription g = describe(admin, "handover");
-                        return g.groupState() == GroupState.STABLE && g.members().size() == 2
+                        return g != null && g.groupState() == GroupState.STABLE && g.members().size() == 2
                                 && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
-                    }, () -> describe(admin, "handover").toString());
+                    }, () -> String.valueOf(describe(admin, "handover")));
                 }
                 long t0 = System.currentTimeMillis();
                 for (int i = 0; i < 30; i++) {
@@ -241,10 +241,17 @@ class NotifierDeliveryIT {
         }
     }
 
+    /** The group as the broker describes it, or null while the broker does not know it yet (Kafka 4 says so). */
     static ConsumerGroupDescription describe(Admin admin, String group) {
         try {
             return admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-        } catch (Exception e) {
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return null;
+            }
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }

@@ -80,8 +80,10 @@ class NotifierKillIT {
             }
             // the killed member leaves the group when its session expires; the next one then starts alone
             try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
-                Await.until(PATIENCE, () -> NotifierDeliveryIT.describe(admin, "killed").members().isEmpty(),
-                        () -> NotifierDeliveryIT.describe(admin, "killed").toString());
+                Await.until(PATIENCE, () -> {
+                    var g = NotifierDeliveryIT.describe(admin, "killed");
+                    return g == null || g.members().isEmpty();
+                }, () -> String.valueOf(NotifierDeliveryIT.describe(admin, "killed")));
             }
             receiver.acceptAll();
             int before = receiver.accepted().size();
