@@ -149,6 +149,7 @@ class StarvedProberIT {
                 "http.host=127.0.0.1",
                 "http.port=" + opsPort,
                 "event.loop.threads=1",
+                "allow.list=127.0.0.0/8", // the backends are on loopback, which probers deny by default
                 "kafka.session.timeout.ms=6000",
                 "kafka.heartbeat.interval.ms=500", ""));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
