@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SecretsInLogsIT {
 
     private static final List<String> SECRETS = List.of("JAAS-SECRET-1", "TRUST-SECRET-2", "KEYSTORE-SECRET-3",
-            "KEY-SECRET-4", "USERINFO-SECRET-5", "URL-SECRET-6");
+            "KEY-SECRET-4", "USERINFO-SECRET-5", "URL-SECRET-6", "ADMIN-SECRET-7");
 
     private final TestKafka kafka;
     private final StringWriter captured = new StringWriter();
@@ -107,7 +107,9 @@ class SecretsInLogsIT {
         }
         Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + registryUrlWithCredentials() + "\ntopic.prefix=" + topics.prefix()
-                + "\nhttp.host=127.0.0.1\nhttp.port=0\nregion=it\n" + kafkaSecrets());
+                + "\nhttp.host=127.0.0.1\nhttp.port=0\nregion=it\n"
+                + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
+                + kafkaSecrets());
         CliRun run = CliRun.of("prober", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(captured.toString()).contains("egress policy").contains("sasl.jaas.config");
@@ -122,6 +124,7 @@ class SecretsInLogsIT {
                 + "\nbasic.auth.credentials.source=USER_INFO\nbasic.auth.user.info=reader:USERINFO-SECRET-5"
                 + "\ntopic.prefix=" + topics.prefix() + "\napplication.id=" + kafka.uniqueTopic("app")
                 + "\nstate.dir=" + dir.resolve("state") + "\nhttp.host=127.0.0.1\nhttp.port=0\npartitions=1\n"
+                + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
                 + kafkaSecrets());
         CliRun run = CliRun.of("aggregator", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -131,8 +134,8 @@ class SecretsInLogsIT {
     @Test
     void registryLogsNoSecret(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("registry.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
-                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nregistry.host=127.0.0.1\nregistry.port=0\n"
-                + kafkaSecrets());
+                + "\nregistry.topic=" + kafka.uniqueTopic("schemas") + "\nhttp.host=127.0.0.1\nhttp.port=0\n"
+                + "registry.users=admin:admin:ADMIN-SECRET-7\n" + kafkaSecrets());
         CliRun run = CliRun.of("registry", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertNoSecret(run);

@@ -183,6 +183,7 @@ class SecuredKafkaIT {
         Map<String, String> proberSettings = workerSettings(login.apply("prober"));
         proberSettings.put("region", REGION);
         proberSettings.put("prober.id", "secured-" + mechanism);
+        proberSettings.put("allow.list", "127.0.0.0/8"); // the backend is on loopback, which probers deny by default
         ProberWorker prober = null;
         AsyncCliRun watch = null;
         try {
