@@ -48,6 +48,9 @@ final class RoleAcls {
                 allow(user, TOPIC, t.probeResults(), LITERAL, READ),
                 allow(user, TOPIC, t.healthState(), LITERAL, WRITE),
                 allow(user, TOPIC, t.groupState(), LITERAL, WRITE),
+                // the status page's board reads what the aggregator wrote (docs/SECURITY.md)
+                allow(user, TOPIC, t.healthState(), LITERAL, READ),
+                allow(user, TOPIC, t.groupState(), LITERAL, READ),
                 allow(user, TOPIC, t.rejected(), LITERAL, WRITE),
                 allow(user, TOPIC, app + "-", PREFIXED, ALL),
                 allow(user, GROUP, app, LITERAL, READ),
