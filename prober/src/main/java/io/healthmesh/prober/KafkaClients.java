@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -57,6 +58,18 @@ final class KafkaClients {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return props;
+    }
+
+    /** The admin client that asks the group coordinator about the region's group (before shedding). */
+    static Map<String, Object> admin(ProberConfig config) {
+        Set<String> clients = new java.util.HashSet<>(ConsumerConfig.configNames());
+        clients.addAll(ProducerConfig.configNames());
+        Map<String, Object> props = passThrough(config, AdminClientConfig.configNames(), clients);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "healthmesh-prober-" + config.proberId() + "-admin");
+        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
+        props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         return props;
     }
 

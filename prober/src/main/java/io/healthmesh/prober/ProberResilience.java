@@ -43,7 +43,8 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
             new Setting("dns.cache.negative.ttl.s", Integer.toString(DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS),
                     "0..3600", "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached)."),
             new Setting("shed.enabled", "true", "true or false",
-                    "Whether an overloaded prober leaves its group (not ready) so that others probe its targets."),
+                    "Whether an overloaded prober leaves its group (not ready) so that others probe its targets; alone in"
+                            + " its group it keeps them."),
             new Setting("shed.lag.ms", Long.toString(SheddingPolicy.DEFAULT_LAG_MS), "10..60000",
                     "A second is bad when the timer wheel or an event loop ran a task later than this."),
             new Setting("shed.steal.percent", Long.toString(Math.round(SheddingPolicy.DEFAULT_STEAL_PERCENT)),

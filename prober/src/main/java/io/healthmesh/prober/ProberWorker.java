@@ -6,6 +6,7 @@ import io.healthmesh.ops.OpsServer;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.prober.assign.GroupPeers;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.prober.health.CpuSteal;
@@ -23,6 +24,7 @@ import io.healthmesh.contract.serde.AvroSerde;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -55,6 +57,8 @@ public final class ProberWorker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProberWorker.class);
     private static final int WHEEL_SIZE = 512;
     private static final Duration DRAIN = Duration.ofSeconds(5);
+    /** How long asking the group coordinator for the region's members may take before shedding. */
+    private static final Duration PEERS_TIMEOUT = Duration.ofSeconds(5);
 
     private final ProberConfig config;
     private final PrometheusRegistry registry;
@@ -126,10 +130,13 @@ public final class ProberWorker implements AutoCloseable {
             AvroSerde<TargetDefinition> definitionSerde =
                     AvroSerde.forValues(TargetDefinition.class, config.serdeConfig());
             started.push(definitionSerde);
+            Admin admin = Admin.create(KafkaClients.admin(config));
+            started.push(() -> admin.close(DRAIN));
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config));
             TargetAssignment assignment = new TargetAssignment(consumer, config.topics().targets(), config.region(),
                     definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),
-                    producer, config.topics().rejected(), config.rejectedBy(), metrics::rejected).start();
+                    producer, config.topics().rejected(), config.rejectedBy(), metrics::rejected,
+                    GroupPeers.of(admin, config.groupId(), PEERS_TIMEOUT), Ticker.system()).start();
             started.push(assignment);
             assigned.set(assignment);
 
@@ -141,7 +148,7 @@ public final class ProberWorker implements AutoCloseable {
                         assignment.shed(overloaded);
                     }).start();
             started.push(monitor);
-            metrics.selfHealth(monitor);
+            metrics.selfHealth(monitor, assignment::heldAlone);
             LOG.info("prober {} started: region {}, group {}, ops on port {}", config.proberId(), config.region(),
                     config.groupId(), ops.port());
             return new ProberWorker(config, registry, scheduler, assignment, ops, started);

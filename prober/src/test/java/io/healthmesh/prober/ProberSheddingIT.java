@@ -80,6 +80,38 @@ class ProberSheddingIT {
         }
     }
 
+    @Test
+    @Timeout(90)
+    void aProberAloneInItsRegionKeepsItsTargetsWhenOverloadedAndShedsOnceAPeerJoins(TestKafka kafka) throws Exception {
+        Topics topics = new Topics("alone-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        kafka.createTopic(topics.targets(), Topics.DEFAULT_PARTITIONS, true);
+        kafka.createTopic(topics.probeResults(), Topics.DEFAULT_PARTITIONS, false);
+        kafka.createTopic(topics.rejected(), 1, false);
+        String region = "alone-" + UUID.randomUUID().toString().substring(0, 8);
+        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2)) {
+            Set<String> all = publish(kafka, topics, listeners);
+            try (ProberWorker a = ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "A")))) {
+                Await.until(Duration.ofSeconds(40), () -> a.ready() && a.probedTargets().equals(all),
+                        () -> "A owns " + a.probedTargets().size());
+
+                a.shed(true);
+                Await.until(Duration.ofSeconds(20), () -> metricsOrEmpty(a).contains("healthmesh_prober_shed_held 1.0"),
+                        () -> "A never said it holds its targets");
+                assertThat(a.probedTargets()).as("leaving would leave every target unprobed").isEqualTo(all);
+                assertThat(a.ready()).isTrue();
+
+                try (ProberWorker b = ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "B")))) {
+                    // A asks again every few seconds; once B is in the group, A leaves and B takes everything
+                    Await.until(Duration.ofSeconds(60), () -> a.probedTargets().isEmpty() && b.probedTargets().equals(all)
+                                    && b.ready(),
+                            () -> "after B joined: A owns " + a.probedTargets().size() + ", B owns " + b.probedTargets().size());
+                    assertThat(body(a, "/metrics")).contains("healthmesh_prober_shed_held 0.0");
+                    assertThat(status(a, "/readyz")).isEqualTo(503);
+                }
+            }
+        }
+    }
+
     private static Set<String> publish(TestKafka kafka, Topics topics, LoopbackTcpListeners listeners) throws Exception {
         Set<String> ids = new HashSet<>();
         AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
@@ -107,6 +139,14 @@ class ProberSheddingIT {
     private static int status(ProberWorker worker, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.opsPort()
                 + path)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    private static String metricsOrEmpty(ProberWorker worker) {
+        try {
+            return body(worker, "/metrics");
+        } catch (Exception e) {
+            return "";
+        }
     }
 
     private static String body(ProberWorker worker, String path) throws Exception {

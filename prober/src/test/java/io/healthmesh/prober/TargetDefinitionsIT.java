@@ -9,6 +9,7 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.prober.assign.TargetAssignment;
+import io.healthmesh.prober.schedule.Ticker;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
@@ -205,7 +206,8 @@ class TargetDefinitionsIT {
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));
              TargetAssignment assignment = new TargetAssignment(new KafkaConsumer<>(KafkaClients.consumer(config)),
                      topics.targets(), region, flaky, TargetSink.of(s -> scheduled.put(s.id(), s), scheduled::remove),
-                     producer, topics.rejected(), config.rejectedBy(), reason -> rejections.incrementAndGet())) {
+                     producer, topics.rejected(), config.rejectedBy(), reason -> rejections.incrementAndGet(),
+                     () -> 0, Ticker.system())) {
             writer.put(tcp("a", listeners.address(0)));
             assignment.start();
 

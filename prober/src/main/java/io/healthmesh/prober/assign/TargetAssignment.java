@@ -1,5 +1,6 @@
 package io.healthmesh.prober.assign;
 
+import io.healthmesh.prober.schedule.Ticker;
 import io.healthmesh.schema.TargetDefinition;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -41,7 +42,9 @@ import static java.util.Objects.requireNonNull;
  *   <li>A record that cannot be judged because the schema registry is unreachable pauses its partition for
  *       {@link #RETRY_BACKOFF} and is read again; the other partitions go on.</li>
  *   <li>{@link #shed(boolean) Shedding} (an overloaded prober): the consumer leaves the group, so its partitions and
- *       targets go to the other probers of the region, and it reports not ready; it joins again when told.</li>
+ *       targets go to the other probers of the region, and it reports not ready; it joins again when told. It
+ *       leaves only while {@link GroupPeers another member} is there to take them: a prober alone in its region
+ *       keeps probing (late probes are INCONCLUSIVE) and asks again every {@link #PEER_RECHECK}.</li>
  * </ul>
  */
 public final class TargetAssignment implements AutoCloseable {
@@ -53,12 +56,16 @@ public final class TargetAssignment implements AutoCloseable {
     private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration TOPIC_CHECK_INTERVAL = Duration.ofSeconds(1);
+    /** How often an overloaded prober that is alone in its group asks again whether a peer arrived. */
+    static final Duration PEER_RECHECK = Duration.ofSeconds(5);
 
     private final org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final DefinitionReader reader;
     private final OwnedTargets owned;
     private final RejectedRecords rejected;
+    private final GroupPeers peers;
+    private final Ticker ticker;
     private final Thread thread;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -74,6 +81,9 @@ public final class TargetAssignment implements AutoCloseable {
     private volatile boolean ready;
     private volatile boolean shedRequested;
     private boolean subscribed;
+    private volatile boolean heldAlone;
+    private long peersAskedAt;
+    private boolean peersAsked;
     private volatile int ownedCount;
 
     /**
@@ -82,12 +92,16 @@ public final class TargetAssignment implements AutoCloseable {
      * @param producer where rejected records go; not closed here
      * @param rejectedBy who rejects, {@code prober/<region>/<id>}
      * @param onRejected counts a rejection by reason
+     * @param peers asked before shedding whether another member could take the targets
+     * @param ticker the time source of the peer re-check
      */
     public TargetAssignment(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, String topic,
                             String region, Deserializer<TargetDefinition> deserializer, TargetSink sink,
                             Producer<byte[], byte[]> producer, String rejectedTopic, String rejectedBy,
-                            Consumer<String> onRejected) {
+                            Consumer<String> onRejected, GroupPeers peers, Ticker ticker) {
         this.consumer = requireNonNull(consumer, "consumer");
+        this.peers = requireNonNull(peers, "peers");
+        this.ticker = requireNonNull(ticker, "ticker");
         this.topic = requireNonNull(topic, "topic");
         this.reader = new DefinitionReader(deserializer);
         this.owned = new OwnedTargets(region, sink);
@@ -119,9 +133,17 @@ public final class TargetAssignment implements AutoCloseable {
         shedRequested = on;
     }
 
-    /** True while this worker stays out of the group (shedding). */
+    /** True while this worker was asked to shed (it may still hold its targets: see {@link #heldAlone()}). */
     public boolean shedding() {
         return shedRequested;
+    }
+
+    /**
+     * True while this worker was asked to shed but keeps its targets because no other member of the group could
+     * take them.
+     */
+    public boolean heldAlone() {
+        return heldAlone;
     }
 
     /** Targets probed from the assigned partitions now. */
@@ -133,8 +155,14 @@ public final class TargetAssignment implements AutoCloseable {
         try {
             while (running) {
                 try {
-                    if (shedRequested == subscribed) {
+                    if (shedRequested && subscribed) {
+                        shedIfSomeoneCanTakeOver();
+                    } else if (!shedRequested && !subscribed) {
                         applyShedding();
+                    } else if (!shedRequested && heldAlone) {
+                        heldAlone = false;
+                        peersAsked = false;
+                        LOG.info("no longer overloaded: the prober goes on probing its targets");
                     }
                     if (!subscribed) {
                         Thread.sleep(POLL.toMillis());
@@ -168,6 +196,34 @@ public final class TargetAssignment implements AutoCloseable {
             ownedCount = owned.count();
             stopped.countDown();
         }
+    }
+
+    /**
+     * Leaves the group when another member is there to take the targets over; otherwise keeps them (logging it once)
+     * and asks again after {@link #PEER_RECHECK}. An unknown answer (Kafka unreachable) keeps them too: leaving would
+     * not move them anywhere sooner.
+     */
+    private void shedIfSomeoneCanTakeOver() {
+        long now = ticker.nanoTime();
+        if (peersAsked && now - peersAskedAt < PEER_RECHECK.toNanos()) {
+            return;
+        }
+        peersAsked = true;
+        peersAskedAt = now;
+        int others = peers.others();
+        if (others > 0) {
+            heldAlone = false;
+            peersAsked = false;
+            applyShedding();
+            return;
+        }
+        if (!heldAlone) {
+            LOG.warn("overloaded, but {}: keeping every target (late probes are reported INCONCLUSIVE, not as"
+                            + " failures); asking again every {} s",
+                    others == 0 ? "no other prober of the region is in the group to take them"
+                            : "the group could not be described", PEER_RECHECK.toSeconds());
+        }
+        heldAlone = true;
     }
 
     /** Leaves the group (the revocation callback stops every owned target) or joins it again. */

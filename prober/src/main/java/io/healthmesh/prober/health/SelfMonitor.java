@@ -95,8 +95,8 @@ public final class SelfMonitor implements AutoCloseable {
             if (health.observe(sample)) {
                 overloaded = health.overloaded();
                 if (overloaded) {
-                    LOG.warn("prober overloaded ({}): not ready, giving its targets up to the other probers of"
-                            + " the region", health.lastTrouble());
+                    LOG.warn("prober overloaded ({}): giving its targets up to the other probers of the region,"
+                            + " if one is there to take them", health.lastTrouble());
                 } else {
                     LOG.info("prober healthy again: ready to take targets");
                 }

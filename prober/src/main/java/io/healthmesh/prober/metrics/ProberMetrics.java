@@ -15,6 +15,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -96,7 +97,7 @@ public final class ProberMetrics {
     }
 
     /** Registers the gauges of the prober's own health (the latest one-second sample) and whether it sheds. */
-    public void selfHealth(SelfMonitor monitor) {
+    public void selfHealth(SelfMonitor monitor, BooleanSupplier heldAlone) {
         doubleGauge("healthmesh_prober_timer_lag_seconds",
                 "How late the timer wheel ran a task in the last second, beyond its tick.",
                 () -> monitor.lastSample().timerLagMs() / 1e3);
@@ -107,8 +108,11 @@ public final class ProberMetrics {
                 "Share of CPU time stolen by the hypervisor in the last second (NaN where /proc/stat does not show it).",
                 () -> monitor.lastSample().stealPercent() / 100);
         doubleGauge("healthmesh_prober_overloaded",
-                "1 while this prober sheds its load (out of its group, not ready), else 0.",
+                "1 while this prober judges itself overloaded (it sheds its load unless it is alone in its group), else 0.",
                 () -> monitor.overloaded() ? 1 : 0);
+        doubleGauge("healthmesh_prober_shed_held",
+                "1 while this prober is overloaded but keeps its targets: no other prober of the region could take them.",
+                () -> heldAlone.getAsBoolean() ? 1 : 0);
     }
 
     /** Counts a change to overloaded. */
