@@ -215,7 +215,8 @@ public final class BenchReport {
         String kernel = f.kernel().listenOverflows() < 0 ? "" : String.format(Locale.ROOT,
                 "; kernel: %d SYNs dropped by full accept queues, %d SYNs retransmitted", f.kernel().listenOverflows(),
                 f.kernel().synRetransmits());
-        return (f.failures() == 0 ? "0" : f.failures() + " " + f.failuresByOutcome()) + kernel;
+        // by outcome: the failures, and INCONCLUSIVE results (not failures: the prober's own trouble) when any
+        return f.failures() + (f.failuresByOutcome().isEmpty() ? "" : " " + f.failuresByOutcome()) + kernel;
     }
 
     private static String triple(long[] sortedMs) {

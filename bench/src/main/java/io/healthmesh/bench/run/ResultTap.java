@@ -51,7 +51,10 @@ public final class ResultTap extends TopicTap<ProbeResult> {
         results.incrementAndGet();
         boolean success = value.getOutcome() == ProbeOutcome.SUCCESS;
         if (!success) {
-            failures.incrementAndGet();
+            // INCONCLUSIVE (the prober's own trouble) is listed by outcome but is not a failed probe
+            if (value.getOutcome() != ProbeOutcome.INCONCLUSIVE) {
+                failures.incrementAndGet();
+            }
             byOutcome.computeIfAbsent(value.getOutcome(), o -> new AtomicLong()).incrementAndGet();
             if (value.getDetail() != null) {
                 details.putIfAbsent(value.getOutcome(), value.getDetail());
