@@ -174,12 +174,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 1, 200),
                 r.bool("metrics.per.target", false));
         Map<String, String> kafka = r.kafka();
-        Map<String, String> registryClient = new TreeMap<>();
-        settings.forEach((k, v) -> {
-            if (RegistryClients.isClientKey(k)) {
-                registryClient.put(k, v);
-            }
-        });
+        Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = null;
         try {
             http = HttpOptions.from(settings);

@@ -2,6 +2,7 @@ package io.healthmesh.notifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.notifier.TestReceiver.Received;

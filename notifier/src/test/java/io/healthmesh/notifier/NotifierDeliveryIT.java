@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.notifier.TestReceiver.Received;

@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -199,12 +198,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         sourceProblems.forEach(r::problem);
         ProberResilience resilience = ProberResilience.read(r);
         Map<String, String> kafka = r.kafka();
-        Map<String, String> registryClient = new TreeMap<>();
-        settings.forEach((k, v) -> {
-            if (RegistryClients.isClientKey(k)) {
-                registryClient.put(k, v);
-            }
-        });
+        Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = null;
         try {
             http = HttpOptions.from(settings);

@@ -143,7 +143,7 @@ public final class TargetValidator {
             out.add(Violation.of("http.headers", headers.size() + " headers", "at most " + MAX_HEADERS));
         }
         headers.keySet().stream().sorted().forEach(name -> {
-            String field = "http.headers[" + escape(name) + "]";
+            String field = "http.headers[" + Texts.escape(name) + "]";
             String value = headers.get(name);
             if (name.toLowerCase(Locale.ROOT).equals("host") && !hostAllowed) {
                 out.add(Violation.of(field, show(value), "no Host header here; set http.host"));
@@ -280,29 +280,9 @@ public final class TargetValidator {
         if (value == null) {
             return "null";
         }
-        String escaped = escape(value);
+        String escaped = Texts.escape(value);
         return escaped.length() > SHOWN_CHARS
                 ? "\"" + escaped.substring(0, SHOWN_CHARS) + "...\" (" + value.length() + " characters)"
                 : "\"" + escaped + "\"";
-    }
-
-    private static String escape(String value) {
-        StringBuilder sb = new StringBuilder(value.length());
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '\r' -> sb.append("\\r");
-                case '\n' -> sb.append("\\n");
-                case '\t' -> sb.append("\\t");
-                case '"' -> sb.append("\\\"");
-                default -> {
-                    if (Character.isISOControl(c)) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

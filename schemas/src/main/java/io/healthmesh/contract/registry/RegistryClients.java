@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Builds a registry client from Confluent's client config keys: {@code schema.registry.url} (one
@@ -121,6 +123,17 @@ public final class RegistryClients {
      */
     public static boolean isClientKey(String key) {
         return key.equals(ALLOW_INSECURE_HTTP) || key.startsWith(SSL_PREFIX) && key.length() > SSL_PREFIX.length();
+    }
+
+    /** The registry client's keys of a role's settings ({@link #isClientKey}), sorted. */
+    public static SortedMap<String, String> clientKeys(Map<String, String> settings) {
+        SortedMap<String, String> keys = new TreeMap<>();
+        settings.forEach((k, v) -> {
+            if (isClientKey(k)) {
+                keys.put(k, v);
+            }
+        });
+        return keys;
     }
 
     private static boolean allowInsecure(Map<String, ?> config) {
