@@ -74,7 +74,7 @@ public final class AggregatorThroughputPhase {
         }
     }
 
-    private static void produce(BenchStack stack, List<TargetSpec> specs, long count) {
+    static void produce(BenchStack stack, List<TargetSpec> specs, long count) {
         AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, stack.serdeConfig());
         long[] generations = specs.stream().mapToLong(ProbeFingerprint::of).toArray();
         long baseMs = System.currentTimeMillis();

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The aggregator holding the state of many targets (default 1,000,000): ingest, a restart with its local state and a
+# start on an empty state directory (every store restored from its changelog), with RSS and local state size.
+# About 10 minutes on 2 cores at 1M targets. Writes bench/target/restore-report.md.
+# Usage: bench/scripts/restore.sh [--targets N] [--aggregator-heap 1g]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ ! -f bench/target/benchmarks.jar ]; then
+  mvn -B -q -pl bench -am package -DskipTests
+fi
+exec java -Xmx4g -cp bench/target/benchmarks.jar io.healthmesh.bench.RestoreBench --out bench/target/restore-report.md "$@"

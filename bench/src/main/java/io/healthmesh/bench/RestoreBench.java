@@ -1,0 +1,97 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.bench.run.BenchStack;
+import io.healthmesh.bench.run.ChildJvm;
+import io.healthmesh.bench.run.Machine;
+import io.healthmesh.bench.run.RestorePhase;
+import io.healthmesh.bench.run.TargetLoader;
+import io.healthmesh.core.target.TargetSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * How long the aggregator takes to start with the state of many targets, and how much memory and disk that state
+ * takes (see {@link RestorePhase}). Prints a markdown section for docs/BENCHMARKS.md.
+ */
+@Command(name = "restore-bench", mixinStandardHelpOptions = true,
+        description = "Aggregator state of many targets: ingest, restart and restore from the changelog, RSS and disk.")
+public final class RestoreBench implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RestoreBench.class);
+    private static final String GROUP = "bench-restore-aggregator";
+
+    @Option(names = "--targets", defaultValue = "1000000", description = "Targets whose state the aggregator holds.")
+    int targets;
+    @Option(names = "--aggregator-heap", defaultValue = "1g", description = "-Xmx and -Xms of the aggregator JVM.")
+    String heap;
+    @Option(names = "--out", description = "Also write the report to this file.")
+    Path out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RestoreBench()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Path work = Files.createTempDirectory("healthmesh-restore-");
+        Path stateDir = work.resolve("aggregator-state");
+        List<TargetSpec> specs = RestorePhase.specs(targets);
+        RestorePhase.Figure f;
+        try (BenchStack stack = BenchStack.start(); TargetLoader loader = new TargetLoader(stack)) {
+            int[] n = {0};
+            f = RestorePhase.run(stack, loader, specs, GROUP, stateDir, () -> {
+                try {
+                    return ChildJvm.start("aggregator-" + ++n[0], "aggregator", Map.of(
+                            "bootstrap.servers", stack.bootstrapServers(),
+                            "schema.registry.url", stack.registryUrl(),
+                            "application.id", GROUP,
+                            "state.dir", stateDir.toString(),
+                            "http.host", "127.0.0.1",
+                            "http.port", "0"), heap, null, work);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+        String report = report(started, f);
+        System.out.println(report);
+        if (out != null) {
+            Files.writeString(out, report);
+        }
+        LOG.info("aggregator logs in {}", work);
+        return f.starts().stream().allMatch(RestorePhase.Start::finished) ? 0 : 1;
+    }
+
+    private String report(Instant started, RestorePhase.Figure f) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("### Aggregator state of ").append(String.format(Locale.ROOT, "%,d", f.targets()))
+                .append(" targets, run of ").append(started).append("\n\n")
+                .append("- command: `java -cp bench/target/benchmarks.jar io.healthmesh.bench.RestoreBench --targets ")
+                .append(f.targets()).append(" --aggregator-heap ").append(heap).append("`\n")
+                .append("- machine: ").append(Machine.describe()).append("\n")
+                .append(String.format(Locale.ROOT, "- definitions and one result per target produced in %.0f s%n%n",
+                        f.loadSeconds()))
+                .append("| start | to no lag (s) | RSS (MiB) | local state (MiB) |\n|---|---|---|---|\n");
+        for (RestorePhase.Start s : f.starts()) {
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f |%n", s.kind(),
+                    s.finished() ? String.format(Locale.ROOT, "%.1f", s.seconds()) : "not within 30 min",
+                    s.rssBytes() / 1048576.0, s.stateBytes() / 1048576.0));
+        }
+        return sb.toString();
+    }
+}
