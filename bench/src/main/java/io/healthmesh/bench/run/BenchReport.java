@@ -146,8 +146,8 @@ public final class BenchReport {
                         l.intervalMs(), l.offeredPerSecond(), l.achievedPerSecond(), l.proberCores(), lag(l),
                         failures(l)));
         double perTarget = f.proberBytesPerTarget();
-        verdicts.add(String.format(Locale.ROOT, "prober heap per target: %.0f bytes against <= 1024 (%s)", perTarget,
-                perTarget <= 1024 ? "met" : "missed by " + fmt(perTarget - 1024) + " bytes"));
+        verdicts.add(String.format(Locale.ROOT, "prober heap per target: %.0f bytes against <= 512 (%s)", perTarget,
+                perTarget <= 512 ? "met" : "missed by " + fmt(perTarget - 512) + " bytes"));
         double failedShare = l.failures() / (l.achievedPerSecond() * l.windowSeconds());
         boolean held = l.lagP99Micros() < 50_000 && l.achievedPerSecond() >= 0.95 * l.offeredPerSecond()
                 && failedShare <= 0.01;

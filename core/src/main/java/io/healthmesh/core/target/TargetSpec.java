@@ -2,6 +2,7 @@ package io.healthmesh.core.target;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * One target as the domain sees it: the Avro {@code TargetDefinition} with every default applied.
@@ -75,6 +76,17 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+    }
+
+    /**
+     * The same target with its group and address replaced by the equal strings {@code share} returns (e.g.
+     * {@link String#intern}), so that the many targets of one group or host hold one copy each: a prober keeps every
+     * definition it probes in memory.
+     */
+    public TargetSpec withSharedText(UnaryOperator<String> share) {
+        return new TargetSpec(id, share.apply(group), share.apply(address), port, protocol, intervalMs, timeoutMs,
+                healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum,
+                quorumAtLeast, profile);
     }
 
     public TargetSpec withGroup(String newGroup) {

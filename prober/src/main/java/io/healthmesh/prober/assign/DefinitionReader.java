@@ -77,7 +77,8 @@ final class DefinitionReader {
             return new DefinitionVerdict.Rejected(id, INVALID_DEFINITION,
                     violations.stream().map(Violation::toString).collect(Collectors.joining("; ")));
         }
-        return new DefinitionVerdict.Valid(spec);
+        // one copy of a group's or a host's name for all its targets (interned strings are collected when unused)
+        return new DefinitionVerdict.Valid(spec.withSharedText(String::intern));
     }
 
     private static String utf8(byte[] key) {

@@ -39,6 +39,17 @@ class DefinitionReaderTest {
     }
 
     @Test
+    void targetsOfOneGroupAndHostShareOneCopyOfTheirNames() {
+        DefinitionVerdict.Valid a = (DefinitionVerdict.Valid) reader.read(TOPIC, key("web-1"),
+                encode(TargetSpec.of("web-1", "pool", "10.0.0.7", 8080, Protocol.TCP)));
+        DefinitionVerdict.Valid b = (DefinitionVerdict.Valid) reader.read(TOPIC, key("web-2"),
+                encode(TargetSpec.of("web-2", "pool", "10.0.0.7", 8081, Protocol.TCP)));
+
+        assertThat(a.spec().group()).isSameAs(b.spec().group());
+        assertThat(a.spec().address()).isSameAs(b.spec().address());
+    }
+
+    @Test
     void nullValueIsADeletion() {
         assertThat(reader.read(TOPIC, key("web-1"), null)).isEqualTo(new DefinitionVerdict.Deleted("web-1"));
     }
