@@ -189,8 +189,8 @@ public final class AggregatorWorker implements AutoCloseable {
 
     /**
      * Closes Kafka Streams cleanly (commits, flushes, leaves the group), then the HTTP server. Leaving the group
-     * explicitly matters: without it the partitions stay with this member until its session times out, so a
-     * restarted or surviving instance would wait that long before it processes them.
+     * explicitly matters: without it the partitions stay with this member until its session times out (45 s by
+     * default), so a restarted or surviving instance would wait that long before it processes them.
      */
     @Override
     public void close() {
