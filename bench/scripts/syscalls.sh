@@ -14,6 +14,7 @@ JAR=bench/target/benchmarks.jar
 OUT=bench/target/syscalls.md
 WORK=$(mktemp -d)
 SERVER_PID=""
+SUMMARY=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
   rm -rf "$WORK"
@@ -71,7 +72,7 @@ for proto in tcp http; do
       exec 3>&-; wait $pid 2>/dev/null || true; rm -f "$fifo"
       continue
     fi
-    transport_line=$(grep -m1 -i 'probe transport' "$log.err" "$log" 2>/dev/null | sed 's/^[^:]*://' || true)
+    transport_line=$(grep -m1 '^TRANSPORT ' "$log" | cut -d' ' -f2- || true)
     # the probe window
     trace $pid "$WORK/probe.txt"; sleep 1
     start=$(date +%s%N)
@@ -88,21 +89,31 @@ for proto in tcp http; do
     wait $pid || { echo "driver failed: $(cat "$log.err")" >&2; exit 1; }
     rm -f "$fifo"
     done_line=$(grep '^DONE' "$log")
+    join -a1 -e 0 -o 0,1.2,2.2 <(counts "$WORK/probe.txt" | sort) <(counts "$WORK/idle.txt" | sort) \
+      | awk -v n="$N" '{ d = ($2 - $3) / n; if (d >= 0.005 || d <= -0.005) printf "%s %.2f\n", $1, d }' \
+      | sort -k2 -g -r > "$WORK/per-probe.txt"
+    total=$(awk '{ t += $2 } END { printf "%.1f", t }' "$WORK/per-probe.txt")
+    top=$(head -6 "$WORK/per-probe.txt" | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }')
+    SUMMARY+="| $proto | $transport | $total | $top |"$'\n'
     {
       echo "## $proto, $transport"
       echo
-      [ -n "$transport_line" ] && echo "Engine: \`$(echo "$transport_line" | sed 's/.*\(probe transport.*\)/\1/')\`" && echo
+      if [ -n "$transport_line" ]; then echo "Engine: \`$transport_line\`"; echo; fi
       echo "Probe window ${window_ms} ms (driver: $done_line); load average $(cut -d' ' -f1-3 /proc/loadavg)"
       echo
       echo "| syscall | per probe |"
       echo "|---|---:|"
-      join -a1 -e 0 -o 0,1.2,2.2 <(counts "$WORK/probe.txt" | sort) <(counts "$WORK/idle.txt" | sort) \
-        | awk -v n="$N" '{ d = ($2 - $3) / n; if (d >= 0.005 || d <= -0.005) printf "%s %.2f\n", $1, d; total += d }
-                         END { printf "TOTAL %.2f\n", total }' \
-        | sort -k2 -g -r | awk '$1 != "TOTAL" { printf "| %s | %s |\n", $1, $2 } $1 == "TOTAL" { t = $2 }
-                                 END { printf "| **total** | **%s** |\n", t }'
+      awk '{ printf "| %s | %s |\n", $1, $2 }' "$WORK/per-probe.txt"
+      echo "| **total** | **$total** |"
       echo
     } >> "$OUT"
   done
 done
+{
+  echo "## Summary"
+  echo
+  echo "| probe | transport | syscalls per probe | largest |"
+  echo "|---|---|---:|---|"
+  printf '%s' "$SUMMARY"
+} >> "$OUT"
 cat "$OUT"

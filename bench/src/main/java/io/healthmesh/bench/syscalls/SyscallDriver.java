@@ -53,6 +53,7 @@ public final class SyscallDriver {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         try (NettyProbeEngine engine = NettyProbeEngine.create(config, null)) {
             run(engine, target, WARM_UP_PROBES, concurrency);
+            System.out.println("TRANSPORT " + engine.transport().describe());
             System.out.println("READY " + ProcessHandle.current().pid());
             System.out.flush();
             if (!"go".equals(in.readLine())) {
