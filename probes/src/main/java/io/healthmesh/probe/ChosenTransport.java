@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -10,6 +11,7 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
@@ -17,6 +19,7 @@ import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringSocketChannel;
 
+import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -133,21 +136,25 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
         };
     }
 
-    /** The channel class of TCP (and HTTP) probes. */
-    Class<? extends SocketChannel> socketChannel() {
+    /**
+     * A new TCP (and HTTP) channel of {@code family}: a socket of the target's own family needs no
+     * {@code IPV6_V6ONLY} option, one {@code setsockopt} less than a dual-stack socket (io_uring channels are
+     * dual-stack whatever the family: Netty offers no family there).
+     */
+    ChannelFactory<? extends SocketChannel> socketChannel(SocketProtocolFamily family) {
         return switch (kind) {
-            case IO_URING -> IoUringSocketChannel.class;
-            case EPOLL -> EpollSocketChannel.class;
-            case NIO, AUTO -> NioSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel::new;
+            case EPOLL -> () -> new EpollSocketChannel(family);
+            case NIO, AUTO -> () -> new NioSocketChannel(SelectorProvider.provider(), family);
         };
     }
 
-    /** The channel class of UDP probes. */
-    Class<? extends DatagramChannel> datagramChannel() {
+    /** A new UDP channel of {@code family}. */
+    ChannelFactory<? extends DatagramChannel> datagramChannel(SocketProtocolFamily family) {
         return switch (kind) {
-            case IO_URING -> IoUringDatagramChannel.class;
-            case EPOLL -> EpollDatagramChannel.class;
-            case NIO, AUTO -> NioDatagramChannel.class;
+            case IO_URING -> () -> new IoUringDatagramChannel(family);
+            case EPOLL -> () -> new EpollDatagramChannel(family);
+            case NIO, AUTO -> () -> new NioDatagramChannel(SelectorProvider.provider(), family);
         };
     }
 

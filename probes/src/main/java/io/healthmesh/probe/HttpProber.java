@@ -64,7 +64,7 @@ final class HttpProber implements Prober {
                 config.maxBodyBytes(), redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
-        ChannelFuture connect = bootstraps.tcp(probe, initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
+        ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {

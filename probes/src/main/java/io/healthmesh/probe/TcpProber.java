@@ -43,7 +43,7 @@ final class TcpProber implements Prober {
             }
         };
         probe.phase("connecting");
-        ChannelFuture connect = bootstraps.tcp(probe, handler)
+        ChannelFuture connect = bootstraps.tcp(probe, address, handler)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {

@@ -58,7 +58,7 @@ final class UdpProber implements Prober {
     private void send(ProbeContext probe, InetAddress address, byte[] payload, byte[] expected, boolean exact,
                       boolean portMode) {
         UdpResponseHandler handler = new UdpResponseHandler(probe, expected, exact);
-        ChannelFuture connect = bootstraps.udp(probe, handler)
+        ChannelFuture connect = bootstraps.udp(probe, address, handler)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a fixed number of probes of the real {@link NettyProbeEngine} (one event loop) against a loopback server of
- * another process, between two lines on standard input, so that {@code strace} attached in between counts the
+ * another process, after a warm-up of {@value #WARM_UP_PROBES} probes (the JIT compiles during it, not in the window), between two lines on standard input, so that {@code strace} attached in between counts the
  * engine's syscalls for exactly those probes. {@code bench/scripts/syscalls.sh} drives it.
  *
  * <pre>
@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SyscallDriver {
 
-    private static final int WARM_UP_PROBES = 5_000;
+    private static final int WARM_UP_PROBES = 30_000;
     private static final long WAIT_SECONDS = 120;
 
     private SyscallDriver() {
@@ -72,22 +72,29 @@ public final class SyscallDriver {
         }
     }
 
+    /**
+     * Probes in bursts of {@code concurrency}, each started when the previous one has ended, as the prober's timer
+     * wheel starts every probe due in one tick together: one hand-over to the event loop per burst.
+     */
     private static Map<Outcome, Integer> run(NettyProbeEngine engine, TargetSpec target, int n, int concurrency)
             throws InterruptedException {
-        Semaphore slots = new Semaphore(concurrency);
+        Semaphore ended = new Semaphore(0);
         Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
-        for (int i = 0; i < n; i++) {
-            slots.acquire();
-            CompletableFuture<ProbeReport> report = engine.probe(target);
-            report.whenComplete((r, e) -> {
-                synchronized (outcomes) {
-                    outcomes.merge(r == null ? Outcome.INCONCLUSIVE : r.outcome(), 1, Integer::sum);
-                }
-                slots.release();
-            });
-        }
-        if (!slots.tryAcquire(concurrency, WAIT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("probes still running after " + WAIT_SECONDS + " s");
+        for (int started = 0; started < n; ) {
+            int burst = Math.min(concurrency, n - started);
+            for (int i = 0; i < burst; i++) {
+                CompletableFuture<ProbeReport> report = engine.probe(target);
+                report.whenComplete((r, e) -> {
+                    synchronized (outcomes) {
+                        outcomes.merge(r == null ? Outcome.INCONCLUSIVE : r.outcome(), 1, Integer::sum);
+                    }
+                    ended.release();
+                });
+            }
+            started += burst;
+            if (!ended.tryAcquire(burst, WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("probes still running after " + WAIT_SECONDS + " s");
+            }
         }
         synchronized (outcomes) {
             return new EnumMap<>(outcomes);
