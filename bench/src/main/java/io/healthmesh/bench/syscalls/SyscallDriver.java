@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -74,25 +74,26 @@ public final class SyscallDriver {
 
     /**
      * Probes in bursts of {@code concurrency}, each started when the previous one has ended, as the prober's timer
-     * wheel starts every probe due in one tick together: one hand-over to the event loop per burst.
+     * wheel starts every probe due in one tick together: one hand-over to the event loop per burst, and one wake-up
+     * of this thread per burst (a latch: only the last probe of a burst wakes it).
      */
     private static Map<Outcome, Integer> run(NettyProbeEngine engine, TargetSpec target, int n, int concurrency)
             throws InterruptedException {
-        Semaphore ended = new Semaphore(0);
         Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
         for (int started = 0; started < n; ) {
             int burst = Math.min(concurrency, n - started);
+            CountDownLatch ended = new CountDownLatch(burst);
             for (int i = 0; i < burst; i++) {
                 CompletableFuture<ProbeReport> report = engine.probe(target);
                 report.whenComplete((r, e) -> {
                     synchronized (outcomes) {
                         outcomes.merge(r == null ? Outcome.INCONCLUSIVE : r.outcome(), 1, Integer::sum);
                     }
-                    ended.release();
+                    ended.countDown();
                 });
             }
             started += burst;
-            if (!ended.tryAcquire(burst, WAIT_SECONDS, TimeUnit.SECONDS)) {
+            if (!ended.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("probes still running after " + WAIT_SECONDS + " s");
             }
         }
