@@ -68,7 +68,9 @@ for proto in tcp http; do
     exec 3>"$fifo"
     for _ in $(seq 1 1200); do grep -q '^READY' "$log" 2>/dev/null && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
     if ! grep -q '^READY' "$log"; then
-      echo "| $proto | $transport | not available: $(grep -m1 -iE 'transport|exception|error' "$log.err" || true) |" >> "$OUT"
+      why=$(grep -m1 -iE 'transport|exception|error' "$log.err" || true)
+      echo "## $proto, $transport: not available: $why" >> "$OUT"; echo >> "$OUT"
+      SUMMARY+="| $proto | $transport | not available | $why |"$'\n'
       exec 3>&-; wait $pid 2>/dev/null || true; rm -f "$fifo"
       continue
     fi
