@@ -7,6 +7,7 @@ import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
+import io.healthmesh.probe.ProbeTransport;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
@@ -53,6 +54,7 @@ import static java.util.Objects.requireNonNull;
  * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' token, separate ops listener and limits
+ * @param transport the probe engine's Netty transport ({@code auto}: io_uring, else epoll, else NIO)
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
@@ -60,7 +62,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
                            List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
-                           HttpOptions http) {
+                           HttpOptions http, ProbeTransport transport) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -118,7 +120,11 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("probe.source.address", null, "an IP address of this host",
                     "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
             new Setting("l4.marker", "", "0-64 printable ASCII characters",
-                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000).")),
+                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000)."),
+            new Setting("transport", ProbeTransport.AUTO.settingName(), ProbeTransport.names(),
+                    "Netty transport of TCP, UDP and HTTP(S) probes: auto takes io_uring, else epoll, else NIO; a"
+                            + " forced one that this host cannot run fails the start with its cause. ICMP keeps its own"
+                            + " socket.")),
             java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(), HttpOptions.SETTINGS.stream())).toList();
 
 
@@ -138,6 +144,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         deniedEndpoints = List.copyOf(deniedEndpoints);
         registryClient = Map.copyOf(registryClient);
         requireNonNull(http, "http");
+        transport = transport == null ? ProbeTransport.AUTO : transport;
     }
 
     /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
@@ -149,7 +156,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
                 eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of(), Map.of(),
-                HttpOptions.defaults());
+                HttpOptions.defaults(), ProbeTransport.AUTO);
     }
 
     /**
@@ -197,6 +204,15 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 sourceProblems);
         sourceProblems.forEach(r::problem);
         ProberResilience resilience = ProberResilience.read(r);
+        ProbeTransport transport = ProbeTransport.AUTO;
+        String transportText = r.optional("transport");
+        if (transportText != null) {
+            try {
+                transport = ProbeTransport.parse(transportText);
+            } catch (IllegalArgumentException e) {
+                r.problem(e.getMessage());
+            }
+        }
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = null;
@@ -224,7 +240,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints, registryClient, http);
+                source, resilience, allow, endpoints, registryClient, http, transport);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */

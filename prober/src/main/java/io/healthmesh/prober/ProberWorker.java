@@ -116,9 +116,11 @@ public final class ProberWorker implements AutoCloseable {
                     .withDeniedEndpoints(clusterEndpoints)
                     .withEventLoopThreads(config.eventLoopThreads())
                     .withStallFraction(config.resilience().inconclusiveFraction())
-                    .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending()), null,
+                    .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending())
+                    .withTransport(config.transport()), null,
                     config.probeSource());
             started.push(engine);
+            metrics.transport(engine.transport().kind().settingName());
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),
                     config.timerTickMs(), TimeUnit.MILLISECONDS, WHEEL_SIZE);
             started.push(timer::stop);
@@ -149,8 +151,8 @@ public final class ProberWorker implements AutoCloseable {
                     }).start();
             started.push(monitor);
             metrics.selfHealth(monitor, assignment::heldAlone);
-            LOG.info("prober {} started: region {}, group {}, ops on port {}", config.proberId(), config.region(),
-                    config.groupId(), ops.port());
+            LOG.info("prober {} started: region {}, group {}, ops on port {}, {}", config.proberId(), config.region(),
+                    config.groupId(), ops.port(), engine.transport().describe());
             return new ProberWorker(config, registry, scheduler, assignment, ops, started);
         } catch (IOException e) {
             closeAll(started);

@@ -92,6 +92,17 @@ class ProberConfigTest {
     }
 
     @Test
+    void transportIsAutoByDefaultAndOnlyTheFourNamesAreAccepted() {
+        assertThat(ProberConfig.from(minimal()).transport()).isEqualTo(io.healthmesh.probe.ProbeTransport.AUTO);
+        assertThat(ProberConfig.from(with("transport", "epoll")).transport())
+                .isEqualTo(io.healthmesh.probe.ProbeTransport.EPOLL);
+        assertThat(ProberConfig.from(with("transport", "io_uring")).transport())
+                .isEqualTo(io.healthmesh.probe.ProbeTransport.IO_URING);
+        assertThatThrownBy(() -> ProberConfig.from(with("transport", "kqueue")))
+                .hasMessageContaining("transport: kqueue (expected: auto|io_uring|epoll|nio)");
+    }
+
+    @Test
     void clusterEndpointsAreTheBootstrapServersTheRegistryAndTheOwnPort() {
         Map<String, String> m = minimal();
         m.put("bootstrap.servers", "kafka-1:9092, SASL_SSL://kafka-2:9093");

@@ -27,17 +27,18 @@ final class HttpProber implements Prober {
     private final TlsContexts tls;
     private final AddressGate gate;
 
-    private final ProbeSource source;
+    private final ProbeBootstraps bootstraps;
 
     HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate) {
-        this(config, tls, gate, ProbeSource.NONE);
+        this(config, tls, gate, ProbeBootstraps.NIO);
     }
 
-    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate, ProbeSource source) {
+    /** {@code bootstraps}: the engine's, built with its transport and the source address. */
+    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate, ProbeBootstraps bootstraps) {
         this.config = config;
         this.tls = tls;
         this.gate = gate;
-        this.source = source;
+        this.bootstraps = bootstraps;
     }
 
     @Override
@@ -63,7 +64,7 @@ final class HttpProber implements Prober {
                 config.maxBodyBytes(), redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
-        ChannelFuture connect = ProbeBootstraps.tcp(probe, initializer, source.bindAddress()).connect(new InetSocketAddress(hop.address(), hop.port()));
+        ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {

@@ -9,9 +9,10 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.DefaultChannelId;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -21,11 +22,14 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The {@link ProbeEngine} on Netty (NIO transport): TCP, UDP, HTTP, HTTPS and ICMP probes, each on a fresh
- * channel of the given event-loop group. Thread-safe; {@link #probe} never blocks and its future never
+ * The {@link ProbeEngine} on Netty: TCP, UDP, HTTP, HTTPS and ICMP probes, each on a fresh channel of the given
+ * event-loop group, on the transport {@link ChosenTransport} picks at start (io_uring, epoll or NIO; ICMP keeps its
+ * own socket). Thread-safe; {@link #probe} never blocks and its future never
  * completes exceptionally. Build it with {@link #create}.
  */
 public final class NettyProbeEngine implements ProbeEngine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NettyProbeEngine.class);
 
     private final EventLoopGroup group;
     private final boolean ownsGroup;
@@ -33,10 +37,12 @@ public final class NettyProbeEngine implements ProbeEngine {
     private final ProbeRunner runner;
     private final IcmpPinger icmp;
     private final LoopWatch watch;
+    private final ChosenTransport transport;
     private volatile boolean closed;
 
     private NettyProbeEngine(EventLoopGroup group, boolean ownsGroup, AddressGate gate, ProbeRunner runner,
-                             IcmpPinger icmp, LoopWatch watch) {
+                             IcmpPinger icmp, LoopWatch watch, ChosenTransport transport) {
+        this.transport = transport;
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.gate = gate;
@@ -49,8 +55,11 @@ public final class NettyProbeEngine implements ProbeEngine {
      * Creates an engine.
      *
      * @param config the engine's settings
-     * @param group an NIO event-loop group to run on (the caller keeps owning it), or {@code null} for the engine
-     *              to create one of {@code config.eventLoopThreads()} threads and shut it down on {@link #close()}
+     * @param group an NIO, epoll or io_uring event-loop group to run on (the caller keeps owning it; probes use its
+     *              transport), or {@code null} for the engine to create one of {@code config.eventLoopThreads()}
+     *              threads on {@code config.transport()} and shut it down on {@link #close()}
+     * @throws IllegalStateException when {@code config.transport()} forces a transport this system cannot run
+     *              ({@code transport: epoll (unavailable: ...)})
      */
     public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group) {
         return create(config, group, ProbeSource.NONE);
@@ -71,25 +80,37 @@ public final class NettyProbeEngine implements ProbeEngine {
         requireNonNull(source, "source");
         requireNonNull(config, "config");
         requireNonNull(resolver, "resolver");
-        warmUp();
         boolean owns = group == null;
+        ChosenTransport transport = owns ? ChosenTransport.choose(config.transport()) : ChosenTransport.of(group);
+        if (!owns && config.transport() != ProbeTransport.AUTO && config.transport() != transport.kind()) {
+            throw new IllegalArgumentException("transport: " + config.transport().settingName() + " (expected: "
+                    + transport.kind().settingName() + " or auto, the transport of the given event-loop group)");
+        }
+        warmUp();
         EventLoopGroup loops = owns ? new MultiThreadIoEventLoopGroup(config.eventLoopThreads(),
-                new DefaultThreadFactory("healthmesh-probe", true), NioIoHandler.newFactory()) : group;
+                new DefaultThreadFactory("healthmesh-probe", true), transport.ioHandlerFactory()) : group;
+        LOG.info("{}", transport.describe());
+        ProbeBootstraps bootstraps = new ProbeBootstraps(transport, source.bindAddress());
         AddressGate gate = new AddressGate(resolver, new EgressPolicy(config.denyList(), config.allowList(),
                 EgressPolicy.resolve(config.deniedEndpoints())));
         Map<Protocol, Prober> probers = new EnumMap<>(Protocol.class);
-        probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source));
-        HttpProber http = new HttpProber(config, new TlsContexts(), gate, source);
+        probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source, bootstraps));
+        HttpProber http = new HttpProber(config, new TlsContexts(), gate, bootstraps);
         probers.put(Protocol.HTTP, http);
         probers.put(Protocol.HTTPS, http);
         IcmpPinger pinger = new IcmpPinger(config.icmpSocket(), config.maxOutstandingEchoes());
         pinger.start(); // native loading here, never on an event loop; sockets still open on first use
         IcmpProber icmp = new IcmpProber(pinger);
         probers.put(Protocol.ICMP, icmp);
-        probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source));
+        probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source, bootstraps));
         LoopWatch watch = LoopWatch.start(loops);
         return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction()),
-                pinger, watch);
+                pinger, watch, transport);
+    }
+
+    /** The transport the engine's TCP, UDP and HTTP(S) probes run on, and why it was chosen. */
+    public ChosenTransport transport() {
+        return transport;
     }
 
     /**

@@ -1,19 +1,31 @@
 package io.healthmesh.probe;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.socket.SocketProtocolFamily;
 
 /**
- * The channel options every probe shares. Reads are small and one per event-loop turn, so that a probe that
- * stops reading at a byte limit has read at most one buffer more; TCP closes with a reset (SO_LINGER 0), as the
- * clouds' health checkers do, so that no TIME_WAIT piles up on the prober.
+ * The bootstraps every probe of an engine starts from, built once with the engine's transport, source address and
+ * channel options; a probe clones one onto its event loop and adds its handler and deadline. What each connection
+ * costs in system calls is decided here (docs/BENCHMARKS.md, "Syscalls per probe"):
+ * <ul>
+ *   <li>a socket of the target's own family (IPv4 or IPv6), so no {@code IPV6_V6ONLY} option is set on it;</li>
+ *   <li>TCP closes with a reset (SO_LINGER 0), as HAProxy's and the clouds' health checkers do, so that no
+ *       TIME_WAIT piles up on the prober;</li>
+ *   <li>TCP_NODELAY is not set here: all three transports set it on every new socket by default;</li>
+ *   <li>a connect-only TCP probe does not read (no auto-read): its verdict is the connect, and not asking for
+ *       reads spares the event loop an interest change per connection;</li>
+ *   <li>reads are small and one per event-loop turn, so that a probe that stops reading at a byte limit has read
+ *       at most one buffer more.</li>
+ * </ul>
  */
 final class ProbeBootstraps {
 
@@ -22,39 +34,63 @@ final class ProbeBootstraps {
     /** Largest datagram a UDP probe reads; longer ones are truncated. */
     static final int MAX_DATAGRAM_BYTES = 2048;
 
-    private ProbeBootstraps() {
-    }
+    /** NIO, the system's source address: for probers built without an engine (tests of one handler). */
+    static final ProbeBootstraps NIO = new ProbeBootstraps(
+            new ChosenTransport(ProbeTransport.NIO, ProbeTransport.NIO, "default"), null);
 
-    private static Bootstrap bound(Bootstrap bootstrap, InetAddress bind) {
-        return bind == null ? bootstrap : bootstrap.localAddress(new InetSocketAddress(bind, 0));
-    }
+    /** A connect-only TCP probe needs no handler in its pipeline; the bootstrap needs one. */
+    private static final ChannelHandler NO_HANDLER = new Empty();
 
-    static Bootstrap tcp(ProbeContext probe, ChannelHandler handler) {
-        return tcp(probe, handler, null);
-    }
+    private static final RecvByteBufAllocator TCP_READS = new FixedRecvByteBufAllocator(READ_BUFFER_BYTES)
+            .maxMessagesPerRead(1);
+    private static final RecvByteBufAllocator UDP_READS = new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES)
+            .maxMessagesPerRead(1);
+
+    private final Family v4;
+    private final Family v6;
 
     /** {@code bind}: the source address ({@link ProbeSource#bindAddress()}), or {@code null} for the system's. */
-    static Bootstrap tcp(ProbeContext probe, ChannelHandler handler, InetAddress bind) {
-        return bound(new Bootstrap(), bind)
-                .group(probe.loop())
-                .channel(NioSocketChannel.class)
-                .option(ChannelOption.SO_LINGER, 0)
-                .option(ChannelOption.TCP_NODELAY, true)
+    ProbeBootstraps(ChosenTransport transport, InetAddress bind) {
+        this.v4 = new Family(transport, SocketProtocolFamily.INET, bind);
+        this.v6 = new Family(transport, SocketProtocolFamily.INET6, bind);
+    }
+
+    /** A TCP bootstrap of a probe to {@code address}; {@code handler} {@code null} for a connect-only probe. */
+    Bootstrap tcp(ProbeContext probe, InetAddress address, ChannelHandler handler) {
+        Family family = address instanceof Inet4Address ? v4 : v6;
+        return (handler == null ? family.connectOnly : family.tcp).clone(probe.loop())
                 // the probe's own deadline decides; this only guarantees that the socket is given up eventually
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, probe.target().timeoutMs() + 1000)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(READ_BUFFER_BYTES).maxMessagesPerRead(1))
-                .handler(handler);
+                .handler(handler == null ? NO_HANDLER : handler);
     }
 
-    static Bootstrap udp(ProbeContext probe, ChannelHandler handler) {
-        return udp(probe, handler, null);
+    Bootstrap udp(ProbeContext probe, InetAddress address, ChannelHandler handler) {
+        return (address instanceof Inet4Address ? v4 : v6).udp.clone(probe.loop()).handler(handler);
     }
 
-    static Bootstrap udp(ProbeContext probe, ChannelHandler handler, InetAddress bind) {
-        return bound(new Bootstrap(), bind)
-                .group(probe.loop())
-                .channel(NioDatagramChannel.class)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM_BYTES).maxMessagesPerRead(1))
-                .handler(handler);
+    /** The three bootstraps of one address family. */
+    private static final class Family {
+        final Bootstrap tcp;
+        final Bootstrap connectOnly;
+        final Bootstrap udp;
+
+        Family(ChosenTransport transport, SocketProtocolFamily family, InetAddress bind) {
+            this.tcp = bound(new Bootstrap(), bind)
+                    .channelFactory(transport.socketChannel(family))
+                    .option(ChannelOption.SO_LINGER, 0)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, TCP_READS);
+            this.connectOnly = tcp.clone().option(ChannelOption.AUTO_READ, false);
+            this.udp = bound(new Bootstrap(), bind)
+                    .channelFactory(transport.datagramChannel(family))
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, UDP_READS);
+        }
+
+        private static Bootstrap bound(Bootstrap bootstrap, InetAddress bind) {
+            return bind == null ? bootstrap : bootstrap.localAddress(new InetSocketAddress(bind, 0));
+        }
+    }
+
+    @ChannelHandler.Sharable
+    private static final class Empty extends ChannelInboundHandlerAdapter {
     }
 }

@@ -28,11 +28,13 @@ import static java.util.Objects.requireNonNull;
  *                        ({@code 0.0.0.0}, {@code ::}, {@code *}) stands for that port on every address of this host
  * @param stallFraction share of {@code min(interval, timeout)} an event loop may stall while a probe runs before
  *     that probe's timeout or error is {@code INCONCLUSIVE} ({@code loop-stall}); above 0, at most 1
+ * @param transport the Netty transport of TCP, UDP and HTTP(S) probes: {@code AUTO} (the best available) by default
  */
 public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
                                 int maxRedirects, int eventLoopThreads, DnsConfig dns,
                                 int maxPendingResolutions, int maxOutstandingEchoes, IcmpSocketKind icmpSocket,
-                                double stallFraction, List<String> allowList, List<String> deniedEndpoints) {
+                                double stallFraction, List<String> allowList, List<String> deniedEndpoints,
+                                ProbeTransport transport) {
 
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
     /**
@@ -59,6 +61,7 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         requireNonNull(denyList, "denyList");
         requireNonNull(icmpSocket, "icmpSocket");
         requireNonNull(dns, "dns");
+        requireNonNull(transport, "transport");
         if (userAgent.isBlank() || userAgent.length() > 200 || userAgent.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
             throw new IllegalArgumentException("userAgent: '" + userAgent
                     + "' (expected: 1..200 printable ASCII characters)");
@@ -93,72 +96,79 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
         return new ProbeEngineConfig(DEFAULT_USER_AGENT, DEFAULT_DENY_LIST, DEFAULT_MAX_HEADER_BYTES,
                 DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, Math.max(1, Runtime.getRuntime().availableProcessors()),
                 DnsConfig.DEFAULTS, DEFAULT_MAX_PENDING_RESOLUTIONS, DEFAULT_MAX_OUTSTANDING_ECHOES,
-                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION, List.of(), List.of());
+                IcmpSocketKind.AUTO, DEFAULT_STALL_FRACTION, List.of(), List.of(), ProbeTransport.AUTO);
     }
 
     public ProbeEngineConfig withUserAgent(String value) {
         return new ProbeEngineConfig(value, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withDenyList(List<String> value) {
         return new ProbeEngineConfig(userAgent, value, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withMaxHeaderBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, value, maxBodyBytes, maxRedirects, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withMaxBodyBytes(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, value, maxRedirects, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withMaxRedirects(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, value, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withEventLoopThreads(int value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, value,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withResolver(DnsConfig value, int maxPending) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
                 value, maxPending, maxOutstandingEchoes, icmpSocket, stallFraction, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withIcmp(IcmpSocketKind kind, int maxOutstanding) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstanding, kind, stallFraction, allowList, deniedEndpoints);
+                dns, maxPendingResolutions, maxOutstanding, kind, stallFraction, allowList, deniedEndpoints, transport);
     }
 
     public ProbeEngineConfig withStallFraction(double value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
                 dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, value, allowList,
-                deniedEndpoints);
+                deniedEndpoints, transport);
     }
 
     /** Replaces the allow list (CIDRs opened inside the deny list). */
     public ProbeEngineConfig withAllowList(List<String> value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, value, deniedEndpoints);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, value, deniedEndpoints, transport);
     }
 
     /** Replaces the cluster endpoints denied whatever the allow list says ({@code host:port}). */
     public ProbeEngineConfig withDeniedEndpoints(List<String> value) {
         return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
-                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList, value);
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList, value, transport);
+    }
+
+    /** Replaces the transport ({@link ProbeTransport#AUTO}: the best the system allows). */
+    public ProbeEngineConfig withTransport(ProbeTransport value) {
+        return new ProbeEngineConfig(userAgent, denyList, maxHeaderBytes, maxBodyBytes, maxRedirects, eventLoopThreads,
+                dns, maxPendingResolutions, maxOutstandingEchoes, icmpSocket, stallFraction, allowList, deniedEndpoints,
+                value);
     }
 
     private static void check(String name, int value, int min, int max) {

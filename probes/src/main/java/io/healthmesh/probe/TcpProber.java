@@ -20,29 +20,30 @@ final class TcpProber implements Prober {
 
     private final int maxResponseBytes;
     private final ProbeSource source;
+    private final ProbeBootstraps bootstraps;
 
     TcpProber(int maxResponseBytes) {
-        this(maxResponseBytes, ProbeSource.NONE);
+        this(maxResponseBytes, ProbeSource.NONE, ProbeBootstraps.NIO);
     }
 
-    TcpProber(int maxResponseBytes, ProbeSource source) {
+    /** {@code bootstraps}: the engine's, built with its transport and {@code source}'s address. */
+    TcpProber(int maxResponseBytes, ProbeSource source, ProbeBootstraps bootstraps) {
         this.maxResponseBytes = maxResponseBytes;
         this.source = source;
+        this.bootstraps = bootstraps;
     }
 
     @Override
     public void probe(ProbeContext probe, InetAddress address) {
         TcpSpec spec = probe.target().tcp();
-        ChannelHandler handler = new ChannelInitializer<SocketChannel>() {
+        ChannelHandler handler = !spec.hasPayload() ? null : new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                if (spec.hasPayload()) {
-                    ch.pipeline().addLast(new ResponseByteCounter(probe), new TcpExchangeHandler(probe, spec, maxResponseBytes));
-                }
+                ch.pipeline().addLast(new ResponseByteCounter(probe), new TcpExchangeHandler(probe, spec, maxResponseBytes));
             }
         };
         probe.phase("connecting");
-        ChannelFuture connect = ProbeBootstraps.tcp(probe, handler, source.bindAddress())
+        ChannelFuture connect = bootstraps.tcp(probe, address, handler)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {

@@ -26,18 +26,21 @@ final class UdpProber implements Prober {
 
     private final IcmpProber icmp;
     private final byte[] portModePayload;
-    private final InetAddress bind;
+    private final ProbeBootstraps bootstraps;
 
     UdpProber(IcmpProber icmp, String userAgent) {
-        this(icmp, userAgent, ProbeSource.NONE);
+        this(icmp, userAgent, ProbeSource.NONE, ProbeBootstraps.NIO);
     }
 
-    /** Port mode sends the L4 marker when one is set, else the user agent. */
-    UdpProber(IcmpProber icmp, String userAgent, ProbeSource source) {
+    /**
+     * Port mode sends the L4 marker when one is set, else the user agent. {@code bootstraps}: the engine's, built
+     * with its transport and {@code source}'s address.
+     */
+    UdpProber(IcmpProber icmp, String userAgent, ProbeSource source, ProbeBootstraps bootstraps) {
         this.icmp = icmp;
         byte[] marker = source.markerBytes();
         this.portModePayload = marker != null ? marker : userAgent.getBytes(StandardCharsets.US_ASCII);
-        this.bind = source.bindAddress();
+        this.bootstraps = bootstraps;
     }
 
     @Override
@@ -55,7 +58,7 @@ final class UdpProber implements Prober {
     private void send(ProbeContext probe, InetAddress address, byte[] payload, byte[] expected, boolean exact,
                       boolean portMode) {
         UdpResponseHandler handler = new UdpResponseHandler(probe, expected, exact);
-        ChannelFuture connect = ProbeBootstraps.udp(probe, handler, bind)
+        ChannelFuture connect = bootstraps.udp(probe, address, handler)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener((ChannelFuture f) -> {

@@ -11,6 +11,7 @@ import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.util.EnumMap;
@@ -113,6 +114,16 @@ public final class ProberMetrics {
         doubleGauge("healthmesh_prober_shed_held",
                 "1 while this prober is overloaded but keeps its targets: no other prober of the region could take them.",
                 () -> heldAlone.getAsBoolean() ? 1 : 0);
+    }
+
+    /**
+     * Registers {@code healthmesh_prober_transport_info{transport="..."} 1}: the transport the probe engine chose at
+     * start ({@code io_uring}, {@code epoll} or {@code nio}).
+     */
+    public void transport(String name) {
+        Info.builder().name("healthmesh_prober_transport")
+                .help("The probe engine's Netty transport, chosen at start (setting transport).")
+                .labelNames("transport").register(registry).setLabelValues(requireNonNull(name, "name"));
     }
 
     /** Counts a change to overloaded. */

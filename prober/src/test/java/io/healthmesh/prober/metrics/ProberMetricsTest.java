@@ -59,4 +59,14 @@ class ProberMetricsTest {
                 .contains("healthmesh_prober_probes_in_flight 3.0")
                 .contains("healthmesh_prober_buffered_results 11.0");
     }
+
+    @Test
+    void theChosenTransportIsAnInfoSeries() throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        new ProberMetrics(registry).transport("epoll");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, registry.scrape());
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("healthmesh_prober_transport_info{transport=\"epoll\"} 1");
+    }
 }
