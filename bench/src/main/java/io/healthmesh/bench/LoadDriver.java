@@ -60,8 +60,19 @@ public final class LoadDriver implements Callable<Integer> {
     int intervalMs;
     @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 6).")
     Integer windowSeconds;
-    @Option(names = "--warmup-s", description = "Warm-up at full rate before each throughput window (default 20, short 6).")
-    Integer warmupSeconds;
+    @Option(names = "--warmup-max-s", description = "Upper bound of the warm-up at full rate before each throughput "
+            + "window, which ends earlier once the prober's JIT has settled (default 90, short 30).")
+    Integer warmupMaxSeconds;
+    @Option(names = "--warmup-stable", defaultValue = "3", description = "Consecutive probes-per-CPU-second rates "
+            + "(each over --warmup-span-s seconds, sampled every second) that must agree to end a warm-up.")
+    int warmupStable;
+    @Option(names = "--warmup-span-s", defaultValue = "2", description = "Seconds each warm-up rate covers.")
+    int warmupSpan;
+    @Option(names = "--warmup-tolerance", defaultValue = "0.03", description = "Largest relative spread of those rates.")
+    double warmupTolerance;
+    @Option(names = "--warmup-jit-ms-per-s", defaultValue = "10", description = "Most JIT compilation time per second "
+            + "(ms, all compiler threads) over those seconds for the warm-up to end (10 = 1 % of a core).")
+    double warmupJitMillis;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -171,7 +182,7 @@ public final class LoadDriver implements Callable<Integer> {
         tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
-        warmupSeconds = orDefault(warmupSeconds, 20, 6);
+        warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 30);
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
@@ -191,7 +202,8 @@ public final class LoadDriver implements Callable<Integer> {
             ThroughputPhase.Figure hm;
             try {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
-                        Duration.ofSeconds(warmupSeconds), window);
+                        new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
+                                warmupTolerance, warmupJitMillis), window);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);

@@ -14,6 +14,7 @@ public final class BenchReport {
     private final java.util.SortedMap<Integer, StringBuilder> sections = new java.util.TreeMap<>();
     private final List<String> verdicts = new ArrayList<>();
     private final List<ThroughputPhase.Figure> throughput = new ArrayList<>();
+    private final List<String> warmups = new ArrayList<>();
 
     public BenchReport(String command, String date, String machine, String mode) {
         md.append("## Run of ").append(date).append("\n\n")
@@ -33,6 +34,9 @@ public final class BenchReport {
                     .append("|---|---|---|---|---|---|---|---|---|---|\n");
         }
         throughput.add(f);
+        if (!f.warmup().isEmpty()) {
+            warmups.add(f.warmup());
+        }
         section(1).append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %.0f%% | %s | %s |%n",
                 f.protocol(), f.targets(), f.intervalMs(), f.offeredPerSecond(), f.achievedPerSecond(),
                 f.proberCores(), f.perCore(), f.cpuMicrosPerProbe(), 100 * f.systemShare(), lag(f), failures(f)));
@@ -193,7 +197,14 @@ public final class BenchReport {
 
     public String markdown() {
         StringBuilder out = new StringBuilder(md);
-        sections.values().forEach(out::append);
+        sections.forEach((n, text) -> {
+            out.append(text);
+            if (n == 1 && !warmups.isEmpty()) {
+                out.append("\nWarm-up before each window (at full rate, until the prober's probes per CPU-second "
+                        + "stopped rising and its JIT went quiet, sampled every second):\n\n");
+                warmups.forEach(w -> out.append("- ").append(w).append('\n'));
+            }
+        });
         out.append("\n### Against the issue's targets\n\n");
         for (String v : verdicts) {
             out.append("- ").append(v).append('\n');

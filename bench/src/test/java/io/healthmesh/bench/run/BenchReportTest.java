@@ -12,12 +12,12 @@ class BenchReportTest {
 
     private static ThroughputPhase.Figure tcp(double achieved, double cores, double lagP99Micros, long failures) {
         return new ThroughputPhase.Figure(Protocol.TCP, 16_000, 1_000, 16_000, achieved, cores, failures, Map.of(),
-                5_000, lagP99Micros, 90_000, 20, 0.6, new KernelTcpCounters(0, 0));
+                5_000, lagP99Micros, 90_000, 20, 0.6, new KernelTcpCounters(0, 0), "TCP 16000 targets: warm-up 12 s, settled");
     }
 
     private static ThroughputPhase.Figure capacity(double achieved, long failures) {
         return new ThroughputPhase.Figure(Protocol.TCP, 100_000, 10_000, 10_000, achieved, 0.6, failures, Map.of(),
-                5_000, 14_000, 90_000, 20, Double.NaN, new KernelTcpCounters(0, 0));
+                5_000, 14_000, 90_000, 20, Double.NaN, new KernelTcpCounters(0, 0), "");
     }
 
     @Test
@@ -35,6 +35,7 @@ class BenchReportTest {
         assertThat(md).contains("TCP CPU per check vs HAProxy: 3.95x against <= 1.3x (missed by 2.65x)");
         // blackbox_exporter 0.9 cores / 3000 = 300 µs per probe: 2.7x ours
         assertThat(md).contains("TCP CPU per check vs blackbox_exporter: 2.7x below it against >= 10x");
+        assertThat(md).contains("- TCP 16000 targets: warm-up 12 s, settled\n");
     }
 
     @Test
