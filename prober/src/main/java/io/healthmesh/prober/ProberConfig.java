@@ -54,6 +54,7 @@ import static java.util.Objects.requireNonNull;
  * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' token, separate ops listener and limits
+ * @param publish how the producer batches and compresses the results ({@code publish.*})
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
@@ -61,7 +62,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
                            List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
-                           HttpOptions http) {
+                           HttpOptions http, PublishTuning publish) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -120,7 +121,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
             new Setting("l4.marker", "", "0-64 printable ASCII characters",
                     "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000).")),
-            java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(), HttpOptions.SETTINGS.stream())).toList();
+            java.util.stream.Stream.concat(java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(),
+                    PublishTuning.SETTINGS.stream()), HttpOptions.SETTINGS.stream())).toList();
 
 
     public ProberConfig {
@@ -139,6 +141,21 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         deniedEndpoints = List.copyOf(deniedEndpoints);
         registryClient = Map.copyOf(registryClient);
         requireNonNull(http, "http");
+        publish = publish == null ? PublishTuning.defaults() : publish;
+    }
+
+    /** A config with the default {@code publish.*} tuning. */
+    public ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
+                        String registryUserInfo, String region, String proberId, Topics topics,
+                        String httpHost, int httpPort, int maxInFlight, double jitterFraction, int timerTickMs,
+                        String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
+                        Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
+                        List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
+                        HttpOptions http) {
+        this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
+                httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
+                eventLoopThreads, kafka, probeSource, resilience, allowList, deniedEndpoints, registryClient, http,
+                PublishTuning.defaults());
     }
 
     /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
@@ -198,6 +215,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 sourceProblems);
         sourceProblems.forEach(r::problem);
         ProberResilience resilience = ProberResilience.read(r);
+        PublishTuning publish = PublishTuning.read(r);
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = new TreeMap<>();
         settings.forEach((k, v) -> {
@@ -230,7 +248,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints, registryClient, http);
+                source, resilience, allow, endpoints, registryClient, http, publish);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -267,7 +285,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList
                 + ", deniedEndpoints=" + deniedEndpoints
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
-                + ", " + resilience + ", kafka keys=" + kafka.keySet() + "]";
+                + ", " + resilience + ", " + publish + ", kafka keys=" + kafka.keySet() + "]";
     }
 
     private static List<String> list(String commaSeparated) {
