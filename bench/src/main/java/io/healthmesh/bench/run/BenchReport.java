@@ -36,6 +36,10 @@ public final class BenchReport {
         throughput.add(f);
         if (!f.warmup().isEmpty()) {
             warmups.add(f.warmup());
+            if (f.warmup().contains("not settled")) {
+                verdicts.add(f.protocol() + " warm-up did not settle before its upper bound: the JIT or the machine "
+                        + "was still busy, its CPU per probe may read high (see the warm-up lines)");
+            }
         }
         section(1).append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %.0f%% | %s | %s |%n",
                 f.protocol(), f.targets(), f.intervalMs(), f.offeredPerSecond(), f.achievedPerSecond(),
@@ -173,6 +177,47 @@ public final class BenchReport {
                         ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f |%n", f.results(),
                         f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond())
                         : "| " + f.results() + " | - | did not catch up within 10 min | - |\n");
+    }
+
+    /** Section 7: bytes and CPU per published result for each producer tuning. */
+    public void publishCost(List<PublishCostPhase.Figure> figures, int targets, String load) {
+        StringBuilder t = section(7).append("\n### 7. Publishing cost per result\n\n")
+                .append(String.format(Locale.ROOT, "The prober's `ResultPublisher` and an idempotent `acks=all` "
+                        + "producer publish results of %d TCP targets (1%% refused), paced, to a KRaft broker in the "
+                        + "driver's JVM (6 partitions). Bytes: produce requests on the network, and record batches as "
+                        + "stored and fetched, per result (counts: not disturbed by load). CPU per result (ThreadMXBean, "
+                        + "%s): prober = publisher + producer network threads; broker = the broker's threads; GC/JIT "
+                        + "= the JVM outside Java threads.%n%n", targets, load))
+                .append("| compression | linger ms | batch bytes | results/s | wire B/result | batch B/result | "
+                        + "record-size-avg | batch-size-avg | compression-rate-avg | records-per-request-avg | prober "
+                        + "µs/result | broker µs/result | GC/JIT µs/result | lost |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (PublishCostPhase.Figure f : figures) {
+            t.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.1f | %.1f | %.1f | %.0f | %.3f | %.1f | "
+                            + "%.2f | %.2f | %.2f | %d |%n", f.tuning().compression(), f.tuning().lingerMs(),
+                    f.tuning().batchBytes(), f.resultsPerSecond(), f.wireBytesPerResult(), f.batchBytesPerResult(),
+                    f.recordSizeAvg(), f.batchSizeAvg(), f.compressionRateAvg(), f.recordsPerRequestAvg(),
+                    f.proberMicrosPerResult(), f.brokerMicrosPerResult(), f.jvmOtherMicrosPerResult(), f.lost()));
+        }
+    }
+
+    /** Section 5b: aggregator throughput with several instances sharing the partitions. */
+    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets) {
+        StringBuilder t = section(5).append("\n#### Results per aggregator thread, one and more instances\n\n")
+                .append(String.format(Locale.ROOT, "The same catch-up measurement, the results pre-produced for "
+                        + "%d targets, with N aggregator instances (one stream thread each, one application id, "
+                        + "6 partitions) started together; timed from the group's first committed progress to no "
+                        + "lag. On 2 cores two instances share the CPU with the broker.%n%n", targets))
+                .append("| instances | stream threads | results | catch-up time | results/s | results/s per thread |\n"
+                        + "|---|---|---|---|---|---|\n");
+        for (AggregatorThroughputPhase.Figure f : figures) {
+            t.append(f.finished()
+                    ? String.format(Locale.ROOT, "| %d | %d | %d | %.1f s | %.0f | %.0f |%n", f.instances(),
+                    f.instances(), f.results(), f.catchUpSeconds(), f.resultsPerSecond(),
+                    f.resultsPerSecond() / f.instances())
+                    : String.format(Locale.ROOT, "| %d | %d | %d | did not catch up within 10 min | - | - |%n",
+                    f.instances(), f.instances(), f.results()));
+        }
     }
 
     /** Records that the phase of section {@code section} failed, and why, in that section. */
