@@ -17,6 +17,7 @@ import io.healthmesh.bench.run.ResultTap;
 import io.healthmesh.bench.run.StateTap;
 import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.bench.run.ThroughputPhase;
+import io.healthmesh.bench.run.TopicSizes;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.prober.PublishTuning;
@@ -187,6 +188,11 @@ public final class LoadDriver implements Callable<Integer> {
                     List<TargetSpec> specs = capacitySpecs.isEmpty()
                             ? applySmallSet(loader, farm) : capacitySpecs;
                     aggregatorThroughput(report, stack, specs, work);
+                }
+                try {
+                    report.topicSizes(TopicSizes.markdown(TopicSizes.read(stack.admin())));
+                } catch (Exception e) {
+                    report.failed(8, "topic sizes", e);
                 }
             } finally {
                 if (eventsCsv != null) {

@@ -220,6 +220,14 @@ public final class BenchReport {
         }
     }
 
+    /** Section 8: the topics' sizes on the broker at the end of the run. */
+    public void topicSizes(String table) {
+        section(8).append("\n### 8. Topic sizes at the end of the run\n\n")
+                .append("Bytes on the broker's disk and records of each topic (the compacted ones before the cleaner "
+                        + "ran: an upper bound of what they keep per key; the aggregator's changelogs and repartition "
+                        + "topic included).\n\n").append(table);
+    }
+
     /** Records that the phase of section {@code section} failed, and why, in that section. */
     public void failed(int sectionNumber, String phase, Exception e) {
         section(sectionNumber).append("\n**").append(phase).append(" failed**: `").append(String.valueOf(e).replace('`', '\''))
