@@ -26,7 +26,7 @@ import static java.util.Objects.requireNonNull;
 public record PublishTuning(String compression, int lingerMs, int batchBytes) {
 
     public static final String DEFAULT_COMPRESSION = "lz4";
-    public static final int DEFAULT_LINGER_MS = 5;
+    public static final int DEFAULT_LINGER_MS = 10;
     public static final int DEFAULT_BATCH_BYTES = 16_384;
     static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
