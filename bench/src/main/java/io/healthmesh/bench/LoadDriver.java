@@ -73,8 +73,8 @@ public final class LoadDriver implements Callable<Integer> {
     int warmupSpan;
     @Option(names = "--warmup-tolerance", defaultValue = "0.03", description = "Largest relative spread of those rates.")
     double warmupTolerance;
-    @Option(names = "--warmup-jit-ms-per-s", defaultValue = "10", description = "Most JIT compilation time per second "
-            + "(ms, all compiler threads) over those seconds for the warm-up to end (10 = 1 % of a core).")
+    @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
+            + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 % of a core).")
     double warmupJitMillis;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60).")
     Integer detectTargets;
