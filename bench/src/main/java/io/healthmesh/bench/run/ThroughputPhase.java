@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Probe throughput of one prober (in its child JVM) for one protocol: applies {@code targets} definitions at
- * {@code interval}, waits until the rate has ramped up and a warm-up has passed, then measures over a window the results that reached
+ * {@code interval}, waits until the rate has ramped up and the prober's JIT has settled ({@link WarmupGate}, bounded),
+ * then measures over a window the results that reached
  * Kafka, the prober's CPU time and the scheduling lags; then deletes the definitions and waits for the results
  * to stop.
  */
