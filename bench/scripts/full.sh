@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The full benchmark of docs/BENCHMARKS.md (about 10 minutes on 2 cores): the short mode's phases with more targets
-# and longer windows, plus heap per target and the 100k-target capacity phase, and the aggregator's catch-up
-# throughput. The prober and the aggregator are recorded with JFR; their hot spots are printed at the end.
+# The full benchmark of docs/BENCHMARKS.md (about 12 minutes on 2 cores): the short mode's phases with more targets
+# and longer windows, plus heap per target and the 100k-target capacity phase, the aggregator's catch-up
+# throughput with one and two instances, and the publishing cost per result of each compression and linger.
+# The prober and the aggregator are recorded with JFR; their hot spots are printed at the end.
 # Usage: bench/scripts/full.sh [more LoadDriver flags]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -12,12 +12,15 @@ import io.healthmesh.bench.run.DetectionPhase;
 import io.healthmesh.bench.run.FarmSpecs;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.PeerCpuPhase;
+import io.healthmesh.bench.run.PublishCostPhase;
 import io.healthmesh.bench.run.ResultTap;
 import io.healthmesh.bench.run.StateTap;
 import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.bench.run.ThroughputPhase;
+import io.healthmesh.bench.run.TopicSizes;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.prober.PublishTuning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -60,8 +63,19 @@ public final class LoadDriver implements Callable<Integer> {
     int intervalMs;
     @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 6).")
     Integer windowSeconds;
-    @Option(names = "--warmup-s", description = "Warm-up at full rate before each throughput window (default 20, short 6).")
-    Integer warmupSeconds;
+    @Option(names = "--warmup-max-s", description = "Upper bound of the warm-up at full rate before each throughput "
+            + "window, which ends earlier once the prober's JIT has settled (default 90, short 30).")
+    Integer warmupMaxSeconds;
+    @Option(names = "--warmup-stable", defaultValue = "3", description = "Consecutive probes-per-CPU-second rates "
+            + "(each over --warmup-span-s seconds, sampled every second) that must agree to end a warm-up.")
+    int warmupStable;
+    @Option(names = "--warmup-span-s", defaultValue = "2", description = "Seconds each warm-up rate covers.")
+    int warmupSpan;
+    @Option(names = "--warmup-tolerance", defaultValue = "0.03", description = "Largest relative spread of those rates.")
+    double warmupTolerance;
+    @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
+            + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 % of a core).")
+    double warmupJitMillis;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -74,6 +88,29 @@ public final class LoadDriver implements Callable<Integer> {
     int capacityIntervalMs;
     @Option(names = "--aggregator-results", description = "Results pre-produced for the aggregator-throughput phase (default 300000, short 0 = skipped).")
     Long aggregatorResults;
+    @Option(names = "--aggregator-instances", split = ",", description = "Instance counts of the aggregator-"
+            + "throughput phase, run one after the other with --aggregator-results each (default 1,2).")
+    List<Integer> aggregatorInstances;
+    @Option(names = "--publish-cost", negatable = true, description = "Run the publishing-cost phase (bytes and CPU "
+            + "per result for each --publish-codecs x --publish-linger-ms, on a broker of its own; default on in the "
+            + "full mode, off in the short one).")
+    Boolean publishCost;
+    @Option(names = "--publish-cost-only", description = "Run only the publishing-cost phase.")
+    boolean publishCostOnly;
+    @Option(names = "--publish-codecs", split = ",", defaultValue = "none,lz4,zstd,snappy,gzip",
+            description = "Compressions of the publishing-cost phase.")
+    List<String> publishCodecs;
+    @Option(names = "--publish-linger-ms", split = ",", defaultValue = "5,20,50",
+            description = "Linger values of the publishing-cost phase.")
+    List<Integer> publishLingers;
+    @Option(names = "--publish-batch-bytes", split = ",", defaultValue = "16384",
+            description = "Batch sizes of the publishing-cost phase.")
+    List<Integer> publishBatches;
+    @Option(names = "--publish-rate", defaultValue = "10000", description = "Results per second of the publishing-cost phase.")
+    int publishRate;
+    @Option(names = "--publish-window-s", defaultValue = "5", description = "Window of each publishing-cost tuning "
+            + "(after a warm-up of half as long).")
+    int publishWindowSeconds;
     @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter.")
     boolean noPeers;
     @Option(names = "--jfr", description = "Record the prober and the aggregator with JFR into this directory.")
@@ -109,6 +146,10 @@ public final class LoadDriver implements Callable<Integer> {
         BenchReport report = new BenchReport(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 Machine.describe(), (shortMode ? "short" : "full") + ", prober jitter.fraction " + jitterFraction);
         long started = System.nanoTime();
+        if (publishCostOnly) {
+            publishCost(report);
+            return finish(report, started);
+        }
         int tcpListeners = Math.max(detectTargets, 200);
         int httpListeners = Math.max(1, (detectTargets + 19) / 20);
         try (BenchStack stack = BenchStack.start();
@@ -148,6 +189,11 @@ public final class LoadDriver implements Callable<Integer> {
                             ? applySmallSet(loader, farm) : capacitySpecs;
                     aggregatorThroughput(report, stack, specs, work);
                 }
+                try {
+                    report.topicSizes(TopicSizes.markdown(TopicSizes.read(stack.admin())));
+                } catch (Exception e) {
+                    report.failed(8, "topic sizes", e);
+                }
             } finally {
                 if (eventsCsv != null) {
                     writeEvents(states, eventsCsv);
@@ -158,7 +204,17 @@ public final class LoadDriver implements Callable<Integer> {
                 prober.close();
             }
         }
-        report.closing(String.format("Whole run: %.0f s.", (System.nanoTime() - started) / 1e9));
+        if (publishCost) {
+            publishCost(report);
+        }
+        return finish(report, started);
+    }
+
+    private int finish(BenchReport report, long started) throws IOException {
+        double seconds = (System.nanoTime() - started) / 1e9;
+        report.closing(String.format(java.util.Locale.ROOT, "Whole run: %.0f s%s.", seconds, shortMode
+                ? String.format(java.util.Locale.ROOT, " (the short mode's budget: 120 s, %s)", seconds <= 120
+                ? "kept" : "exceeded") : ""));
         String md = report.markdown();
         System.out.println(md);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -171,10 +227,12 @@ public final class LoadDriver implements Callable<Integer> {
         tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
-        warmupSeconds = orDefault(warmupSeconds, 20, 6);
+        warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 30);
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
+        aggregatorInstances = aggregatorInstances != null ? aggregatorInstances : List.of(1, 2);
+        publishCost = publishCost != null ? publishCost : !shortMode;
     }
 
     private int orDefault(Integer given, int full, int brief) {
@@ -191,7 +249,8 @@ public final class LoadDriver implements Callable<Integer> {
             ThroughputPhase.Figure hm;
             try {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
-                        Duration.ofSeconds(warmupSeconds), window);
+                        new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
+                                warmupTolerance, warmupJitMillis), window);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);
@@ -250,18 +309,50 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private void aggregatorThroughput(BenchReport report, BenchStack stack, List<TargetSpec> specs, Path work) {
+        List<AggregatorThroughputPhase.Figure> figures = new ArrayList<>();
+        for (int instances : aggregatorInstances) {
+            try {
+                AggregatorThroughputPhase.Figure f = AggregatorThroughputPhase.run(stack, specs, aggregatorResults,
+                        AGGREGATOR_GROUP, instances, n -> {
+                            try {
+                                // each instance its own state directory; the first reuses the earlier phases' state
+                                return startAggregator(stack, work, "aggregator-catchup-" + instances + "-" + n,
+                                        n == 1 ? "aggregator-state" : "aggregator-state-" + n);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        });
+                if (figures.isEmpty() && instances == 1) {
+                    report.aggregator(f, specs.size());
+                }
+                figures.add(f);
+            } catch (Exception e) {
+                report.failed(5, "aggregator throughput with " + instances + " instance(s)", e);
+            }
+        }
+        if (!figures.isEmpty()) {
+            report.aggregatorInstances(figures, specs.size());
+        }
+    }
+
+    private void publishCost(BenchReport report) {
+        List<PublishTuning> tunings = new ArrayList<>();
+        for (int batch : publishBatches) {
+            for (int linger : publishLingers) {
+                for (String codec : publishCodecs) {
+                    tunings.add(new PublishTuning(codec, linger, batch));
+                }
+            }
+        }
+        String load = String.format(java.util.Locale.ROOT, "load average %.2f when the phase started",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         try {
-            AggregatorThroughputPhase.Figure f = AggregatorThroughputPhase.run(stack, specs, aggregatorResults,
-                    AGGREGATOR_GROUP, () -> {
-                        try {
-                            return startAggregator(stack, work, "aggregator-catchup");
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    });
-            report.aggregator(f, specs.size());
+            int targets = 10_000;
+            report.publishCost(PublishCostPhase.run(tunings, targets, publishRate,
+                    Duration.ofMillis(publishWindowSeconds * 500L), Duration.ofSeconds(publishWindowSeconds)),
+                    targets, load);
         } catch (Exception e) {
-            report.failed(5, "aggregator throughput", e);
+            report.failed(7, "publishing cost", e);
         }
     }
 
@@ -292,11 +383,15 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name) throws IOException {
+        return startAggregator(stack, work, name, "aggregator-state");
+    }
+
+    private ChildJvm startAggregator(BenchStack stack, Path work, String name, String stateDir) throws IOException {
         return ChildJvm.start(name, "aggregator", Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
                 "application.id", AGGREGATOR_GROUP,
-                "state.dir", work.resolve("aggregator-state").toString(),
+                "state.dir", work.resolve(stateDir).toString(),
                 "http.host", "127.0.0.1",
                 "http.port", "0",
                 "commit.interval.ms", "100"), aggregatorHeap, jfr(name + ".jfr"), work);

@@ -53,7 +53,8 @@ final class KafkaClients {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "healthmesh-prober-" + config.proberId());
         props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
-        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "5");
+        // publish.* (compression, linger, batch size); a kafka.* pass-through of the same key wins
+        config.publish().producerProperties().forEach(props::putIfAbsent);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

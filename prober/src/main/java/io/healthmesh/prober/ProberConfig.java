@@ -55,6 +55,7 @@ import static java.util.Objects.requireNonNull;
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' token, separate ops listener and limits
  * @param transport the probe engine's Netty transport ({@code auto}: io_uring, else epoll, else NIO)
+ * @param publish how the producer batches and compresses the results ({@code publish.*})
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
@@ -62,7 +63,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
                            List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
-                           HttpOptions http, ProbeTransport transport) {
+                           HttpOptions http, ProbeTransport transport, PublishTuning publish) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -125,7 +126,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     "Netty transport of TCP, UDP and HTTP(S) probes: auto takes io_uring, else epoll, else NIO; a"
                             + " forced one that this host cannot run fails the start with its cause. ICMP keeps its own"
                             + " socket.")),
-            java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(), HttpOptions.SETTINGS.stream())).toList();
+            java.util.stream.Stream.concat(java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(),
+                    PublishTuning.SETTINGS.stream()), HttpOptions.SETTINGS.stream())).toList();
 
 
     public ProberConfig {
@@ -145,6 +147,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         registryClient = Map.copyOf(registryClient);
         requireNonNull(http, "http");
         transport = transport == null ? ProbeTransport.AUTO : transport;
+        publish = publish == null ? PublishTuning.defaults() : publish;
     }
 
     /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
@@ -156,7 +159,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
                 eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of(), Map.of(),
-                HttpOptions.defaults(), ProbeTransport.AUTO);
+                HttpOptions.defaults(), ProbeTransport.AUTO, PublishTuning.defaults());
     }
 
     /**
@@ -214,6 +217,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             }
         }
         Map<String, String> kafka = r.kafka();
+        PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = null;
         try {
@@ -240,7 +244,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
                 userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints, registryClient, http, transport);
+                source, resilience, allow, endpoints, registryClient, http, transport, publish);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -277,7 +281,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList
                 + ", deniedEndpoints=" + deniedEndpoints
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
-                + ", " + resilience + ", kafka keys=" + kafka.keySet() + "]";
+                + ", " + resilience + ", " + publish + ", kafka keys=" + kafka.keySet() + "]";
     }
 
     private static List<String> list(String commaSeparated) {

@@ -52,6 +52,20 @@ class KafkaClientsTest {
     }
 
     @Test
+    void producerBatchesAndCompressesAsThePublishSettingsSay() {
+        assertThat(KafkaClients.producer(config(Map.of()))).containsEntry("compression.type",
+                        PublishTuning.DEFAULT_COMPRESSION)
+                .containsEntry("linger.ms", Integer.toString(PublishTuning.DEFAULT_LINGER_MS))
+                .containsEntry("batch.size", Integer.toString(PublishTuning.DEFAULT_BATCH_BYTES));
+        assertThat(KafkaClients.producer(config(Map.of("publish.compression", "zstd", "publish.linger.ms", "20",
+                "publish.batch.bytes", "131072")))).containsEntry("compression.type", "zstd")
+                .containsEntry("linger.ms", "20").containsEntry("batch.size", "131072");
+        // a kafka.* pass-through of the same producer key wins, as before these settings existed
+        assertThat(KafkaClients.producer(config(Map.of("publish.linger.ms", "20", "kafka.linger.ms", "50"))))
+                .containsEntry("linger.ms", "50");
+    }
+
+    @Test
     void newGroupProtocolGetsNoClassicAssignor() {
         assertThat(KafkaClients.consumer(config(Map.of("kafka.group.protocol", "consumer"))))
                 .doesNotContainKey("partition.assignment.strategy");

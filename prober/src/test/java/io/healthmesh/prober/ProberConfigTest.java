@@ -213,6 +213,20 @@ class ProberConfigTest {
                 .isEqualTo(0.5);
     }
 
+    @Test
+    void publishTuningDefaultsAndRanges() {
+        assertThat(ProberConfig.from(minimal()).publish()).isEqualTo(PublishTuning.defaults());
+        Map<String, String> m = minimal();
+        m.put("publish.compression", "zstd");
+        m.put("publish.linger.ms", "0");
+        m.put("publish.batch.bytes", "1024");
+        assertThat(ProberConfig.from(m).publish()).isEqualTo(new PublishTuning("zstd", 0, 1_024));
+        expectProblem("publish.compression", "brotli",
+                "publish.compression: brotli (expected: none or gzip or snappy or lz4 or zstd)");
+        expectProblem("publish.linger.ms", "1001", "publish.linger.ms: 1001 (expected: 0..1000)");
+        expectProblem("publish.batch.bytes", "512", "publish.batch.bytes: 512 (expected: 1024..16777216)");
+    }
+
     private static void expectProblem(String key, String value, String message) {
         assertThatThrownBy(() -> ProberConfig.from(with(key, value)))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -2,6 +2,7 @@ package io.healthmesh.bench.jmh;
 
 import io.healthmesh.embedded.EmbeddedKafka;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import io.healthmesh.prober.PublishTuning;
 import io.healthmesh.prober.publish.ResultPublisher;
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.schema.ProbeResult;
@@ -35,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Result publishing end to end against a real broker: the prober's {@link ResultPublisher} (bounded buffer,
- * publisher thread, Avro serde) feeding an idempotent {@code acks=all} producer with the prober's linger (5 ms)
+ * publisher thread, Avro serde) feeding an idempotent {@code acks=all} producer with the prober's default
+ * {@code publish.*} tuning (compression, linger, batch size: {@link PublishTuning#defaults()})
  * that writes to a single-node KRaft broker started in this JVM on loopback ({@link EmbeddedKafka}, 6 partitions).
  * One operation is one result offered, serialized, sent and acknowledged by the broker: each invocation offers
  * {@value #BATCH} results and returns once the producer has had every one of them acknowledged. The broker's own
@@ -68,13 +70,14 @@ public class PublishBenchmark {
             admin.createTopics(List.of(new NewTopic(topic, Topics.DEFAULT_PARTITIONS, (short) 1))).all()
                     .get(30, TimeUnit.SECONDS);
         }
-        producer = new KafkaProducer<>(Map.of(
+        Map<String, Object> props = new java.util.HashMap<>(PublishTuning.defaults().producerProperties());
+        props.putAll(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                ProducerConfig.LINGER_MS_CONFIG, "5",
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()));
+        producer = new KafkaProducer<>(props);
         serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", "mem://bench-publish"));
         publisher = new ResultPublisher(producer, topic, serde.serializer(), "default", "bench-prober",
                 100_000, () -> failed.incrementAndGet(), () -> failed.incrementAndGet()).start();

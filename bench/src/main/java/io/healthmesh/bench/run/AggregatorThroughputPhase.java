@@ -13,9 +13,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -34,7 +36,7 @@ public final class AggregatorThroughputPhase {
      * @param catchUpSeconds from its first committed progress to no lag
      */
     public record Figure(long results, double startupSeconds, double catchUpSeconds, long progressAtFirstCommit,
-                         boolean finished) {
+                         boolean finished, int instances) {
 
         public double resultsPerSecond() {
             return (results - progressAtFirstCommit) / catchUpSeconds;
@@ -46,11 +48,24 @@ public final class AggregatorThroughputPhase {
 
     public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group,
                              Supplier<ChildJvm> startAggregator) throws Exception {
+        return run(stack, specs, count, group, 1, n -> startAggregator.get());
+    }
+
+    /**
+     * The same with {@code instances} aggregators of the one application started together ({@code startAggregator}
+     * gets the instance number from 1, for its own state directory); timed from the group's first committed progress.
+     */
+    public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group, int instances,
+                             IntFunction<ChildJvm> startAggregator) throws Exception {
         String topic = stack.topics().probeResults();
         long baseLag = GroupLag.lag(stack.admin(), group, topic);
         produce(stack, specs, count);
         long start = System.nanoTime();
-        try (ChildJvm ignored = startAggregator.get()) {
+        List<ChildJvm> started = new ArrayList<>();
+        try (AutoCloseable ignored = () -> started.forEach(ChildJvm::close)) {
+            for (int n = 1; n <= instances; n++) {
+                started.add(startAggregator.apply(n));
+            }
             long total = baseLag + count;
             long firstProgressAt = -1;
             long lagAtFirst = total;
@@ -64,13 +79,13 @@ public final class AggregatorThroughputPhase {
                 }
                 if (lag == 0) {
                     Figure f = new Figure(count, (firstProgressAt - start) / 1e9, (now - firstProgressAt) / 1e9,
-                            total - lagAtFirst, true);
+                            total - lagAtFirst, true, instances);
                     LOG.info("aggregator throughput {} ({} results/s)", f, f.resultsPerSecond());
                     return f;
                 }
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            return new Figure(count, Double.NaN, Double.NaN, 0, false);
+            return new Figure(count, Double.NaN, Double.NaN, 0, false, instances);
         }
     }
 

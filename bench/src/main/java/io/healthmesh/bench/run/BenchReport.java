@@ -14,6 +14,7 @@ public final class BenchReport {
     private final java.util.SortedMap<Integer, StringBuilder> sections = new java.util.TreeMap<>();
     private final List<String> verdicts = new ArrayList<>();
     private final List<ThroughputPhase.Figure> throughput = new ArrayList<>();
+    private final List<String> warmups = new ArrayList<>();
 
     public BenchReport(String command, String date, String machine, String mode) {
         md.append("## Run of ").append(date).append("\n\n")
@@ -33,6 +34,13 @@ public final class BenchReport {
                     .append("|---|---|---|---|---|---|---|---|---|---|\n");
         }
         throughput.add(f);
+        if (!f.warmup().isEmpty()) {
+            warmups.add(f.warmup());
+            if (f.warmup().contains("not settled")) {
+                verdicts.add(f.protocol() + " warm-up did not settle before its upper bound: the JIT or the machine "
+                        + "was still busy, its CPU per probe may read high (see the warm-up lines)");
+            }
+        }
         section(1).append(String.format(Locale.ROOT, "| %s | %d x %d ms | %.0f | %.0f | %.2f | %.0f | %.1f | %.0f%% | %s | %s |%n",
                 f.protocol(), f.targets(), f.intervalMs(), f.offeredPerSecond(), f.achievedPerSecond(),
                 f.proberCores(), f.perCore(), f.cpuMicrosPerProbe(), 100 * f.systemShare(), lag(f), failures(f)));
@@ -171,6 +179,55 @@ public final class BenchReport {
                         : "| " + f.results() + " | - | did not catch up within 10 min | - |\n");
     }
 
+    /** Section 7: bytes and CPU per published result for each producer tuning. */
+    public void publishCost(List<PublishCostPhase.Figure> figures, int targets, String load) {
+        StringBuilder t = section(7).append("\n### 7. Publishing cost per result\n\n")
+                .append(String.format(Locale.ROOT, "The prober's `ResultPublisher` and an idempotent `acks=all` "
+                        + "producer publish results of %d TCP targets (1%% refused), paced, to a KRaft broker in the "
+                        + "driver's JVM (6 partitions). Bytes: produce requests on the network, and record batches as "
+                        + "stored and fetched, per result (counts: not disturbed by load). CPU per result (ThreadMXBean, "
+                        + "%s): prober = publisher + producer network threads; broker = the broker's threads; GC/JIT "
+                        + "= the JVM outside Java threads.%n%n", targets, load))
+                .append("| compression | linger ms | batch bytes | results/s | wire B/result | batch B/result | "
+                        + "record-size-avg | batch-size-avg | compression-rate-avg | records-per-request-avg | prober "
+                        + "µs/result | broker µs/result | GC/JIT µs/result | lost |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (PublishCostPhase.Figure f : figures) {
+            t.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.1f | %.1f | %.1f | %.0f | %.3f | %.1f | "
+                            + "%.2f | %.2f | %.2f | %d |%n", f.tuning().compression(), f.tuning().lingerMs(),
+                    f.tuning().batchBytes(), f.resultsPerSecond(), f.wireBytesPerResult(), f.batchBytesPerResult(),
+                    f.recordSizeAvg(), f.batchSizeAvg(), f.compressionRateAvg(), f.recordsPerRequestAvg(),
+                    f.proberMicrosPerResult(), f.brokerMicrosPerResult(), f.jvmOtherMicrosPerResult(), f.lost()));
+        }
+    }
+
+    /** Section 5b: aggregator throughput with several instances sharing the partitions. */
+    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets) {
+        StringBuilder t = section(5).append("\n#### Results per aggregator thread, one and more instances\n\n")
+                .append(String.format(Locale.ROOT, "The same catch-up measurement, the results pre-produced for "
+                        + "%d targets, with N aggregator instances (one stream thread each, one application id, "
+                        + "6 partitions) started together; timed from the group's first committed progress to no "
+                        + "lag. On 2 cores two instances share the CPU with the broker.%n%n", targets))
+                .append("| instances | stream threads | results | catch-up time | results/s | results/s per thread |\n"
+                        + "|---|---|---|---|---|---|\n");
+        for (AggregatorThroughputPhase.Figure f : figures) {
+            t.append(f.finished()
+                    ? String.format(Locale.ROOT, "| %d | %d | %d | %.1f s | %.0f | %.0f |%n", f.instances(),
+                    f.instances(), f.results(), f.catchUpSeconds(), f.resultsPerSecond(),
+                    f.resultsPerSecond() / f.instances())
+                    : String.format(Locale.ROOT, "| %d | %d | %d | did not catch up within 10 min | - | - |%n",
+                    f.instances(), f.instances(), f.results()));
+        }
+    }
+
+    /** Section 8: the topics' sizes on the broker at the end of the run. */
+    public void topicSizes(String table) {
+        section(8).append("\n### 8. Topic sizes at the end of the run\n\n")
+                .append("Bytes on the broker's disk and records of each topic (the compacted ones before the cleaner "
+                        + "ran: an upper bound of what they keep per key; the aggregator's changelogs and repartition "
+                        + "topic included).\n\n").append(table);
+    }
+
     /** Records that the phase of section {@code section} failed, and why, in that section. */
     public void failed(int sectionNumber, String phase, Exception e) {
         section(sectionNumber).append("\n**").append(phase).append(" failed**: `").append(String.valueOf(e).replace('`', '\''))
@@ -193,7 +250,14 @@ public final class BenchReport {
 
     public String markdown() {
         StringBuilder out = new StringBuilder(md);
-        sections.values().forEach(out::append);
+        sections.forEach((n, text) -> {
+            out.append(text);
+            if (n == 1 && !warmups.isEmpty()) {
+                out.append("\nWarm-up before each window (at full rate, until the prober's probes per CPU-second "
+                        + "stopped rising and its JIT went quiet, sampled every second):\n\n");
+                warmups.forEach(w -> out.append("- ").append(w).append('\n'));
+            }
+        });
         out.append("\n### Against the issue's targets\n\n");
         for (String v : verdicts) {
             out.append("- ").append(v).append('\n');

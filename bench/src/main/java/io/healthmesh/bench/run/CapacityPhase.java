@@ -69,7 +69,7 @@ public final class CapacityPhase {
                 w.results() * 1e9 / elapsed, (double) cpu / elapsed, w.failures(), w.failuresByOutcome(),
                 LongSamples.percentile(w.lagMicrosSorted(), 50), LongSamples.percentile(w.lagMicrosSorted(), 99),
                 LongSamples.percentile(w.lagMicrosSorted(), 100), elapsed / 1e9, Double.NaN,
-                KernelTcpCounters.read().minus(kernelBefore));
+                KernelTcpCounters.read().minus(kernelBefore), "");
         long proberAfter = prober.heapUsedAfterGc();
         Figure f = new Figure(specs.size(), proberBefore, proberAfter, aggregatorBefore, aggregatorAfter, load, caughtUp,
                 prober.classHistogram(12), aggregatorHistogram);

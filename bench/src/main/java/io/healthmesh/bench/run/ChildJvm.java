@@ -26,10 +26,12 @@ public final class ChildJvm implements AutoCloseable {
     
     private final String name;
     private final Process process;
+    private final Path jitFile;
 
-    private ChildJvm(String name, Process process) {
+    private ChildJvm(String name, Process process, Path jitFile) {
         this.name = name;
         this.process = process;
+        this.jitFile = jitFile;
     }
 
     /**
@@ -47,6 +49,9 @@ public final class ChildJvm implements AutoCloseable {
         }
         List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-Xms" + heap, "-Xmx" + heap,
                 "-XX:+UseG1GC", "-Dlog4j2.level=WARN"));
+        Path jitFile = workDir.resolve(name + ".jit");
+        Files.deleteIfExists(jitFile);
+        command.add("-D" + JitActivity.FILE_PROPERTY + "=" + jitFile.toAbsolutePath());
         if (jfr != null) {
             command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
         }
@@ -55,7 +60,7 @@ public final class ChildJvm implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve(name + ".log").toFile()).start();
         LOG.info("{} started as pid {}", name, process.pid());
-        return new ChildJvm(name, process);
+        return new ChildJvm(name, process, jitFile);
     }
 
     public long pid() {
@@ -69,6 +74,14 @@ public final class ChildJvm implements AutoCloseable {
     /** User plus system CPU time of the worker so far. */
     public long cpuNanos() {
         return ProcessCpu.cpuNanos(process.pid());
+    }
+
+    /**
+     * Milliseconds the worker's JIT compilers have spent compiling so far (its {@code CompilationMXBean}, written
+     * by {@link WorkerMain} every {@value JitActivity#WRITE_PERIOD_MS} ms), or -1 before the first write.
+     */
+    public long compilationMillis() {
+        return JitActivity.read(jitFile);
     }
 
     /** System (kernel) CPU time of the worker so far. */

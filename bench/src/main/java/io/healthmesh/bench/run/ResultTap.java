@@ -32,6 +32,7 @@ public final class ResultTap extends TopicTap<ProbeResult> {
     }
 
     private final AtomicLong results = new AtomicLong();
+    private final AtomicLong total = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final Map<ProbeOutcome, AtomicLong> byOutcome = new ConcurrentHashMap<>();
     private final Map<ProbeOutcome, String> details = new ConcurrentHashMap<>();
@@ -49,6 +50,7 @@ public final class ResultTap extends TopicTap<ProbeResult> {
     @Override
     void onRecord(String key, ProbeResult value, long receivedEpochMicros) {
         results.incrementAndGet();
+        total.incrementAndGet();
         boolean success = value.getOutcome() == ProbeOutcome.SUCCESS;
         if (!success) {
             // INCONCLUSIVE (the prober's own trouble) is listed by outcome but is not a failed probe
@@ -70,6 +72,11 @@ public final class ResultTap extends TopicTap<ProbeResult> {
                 }
             }
         }
+    }
+
+    /** Results received since the tap started (never reset). */
+    public long total() {
+        return total.get();
     }
 
     /** Starts a new window: counts and lags from now on. */

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Probe throughput of one prober (in its child JVM) for one protocol: applies {@code targets} definitions at
- * {@code interval}, waits until the rate has ramped up and a warm-up has passed, then measures over a window the results that reached
+ * {@code interval}, waits until the rate has ramped up and the prober's JIT has settled ({@link WarmupGate}, bounded),
+ * then measures over a window the results that reached
  * Kafka, the prober's CPU time and the scheduling lags; then deletes the definitions and waits for the results
  * to stop.
  */
@@ -32,7 +33,7 @@ public final class ThroughputPhase {
                          double achievedPerSecond, double proberCores, long failures, Map<String, Long> failuresByOutcome,
                          double lagP50Micros,
                          double lagP99Micros, double lagMaxMicros, double windowSeconds, double systemShare,
-                         KernelTcpCounters kernel) {
+                         KernelTcpCounters kernel, String warmup) {
 
         /** Probes per second per CPU core of the prober. */
         public double perCore() {
@@ -45,11 +46,27 @@ public final class ThroughputPhase {
         }
     }
 
+    /**
+     * When a warm-up at full rate ends: once a {@link WarmupGate} with these parameters settles, sampled every
+     * second, or at {@code max} at the latest.
+     *
+     * @param stableRates consecutive probes-per-CPU-second rates that must agree
+     * @param span seconds each rate covers
+     * @param tolerance their largest relative spread
+     * @param maxCompileMillisPerSecond the most JIT compilation per second over them
+     */
+    public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+
+        public WarmupGate gate() {
+            return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond);
+        }
+    }
+
     private ThroughputPhase() {
     }
 
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
-                             Protocol protocol, int targets, int intervalMs, Duration warmup, Duration window)
+                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window)
             throws InterruptedException {
         List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3);
@@ -57,7 +74,7 @@ public final class ThroughputPhase {
         loader.apply(specs);
         awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
         // the JIT compiles the hot paths in the first seconds at full rate: keep that out of the window
-        TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
+        String warmedUp = warmUp(prober, results, warmup, protocol + " " + targets + " targets");
         results.reset();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
@@ -74,9 +91,33 @@ public final class ThroughputPhase {
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel);
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp);
         LOG.info("throughput {}", figure);
         return figure;
+    }
+
+    /**
+     * Runs at full rate until the JIT has settled (see {@link WarmupGate}) or {@code warmup.max()} has passed,
+     * sampling the results received, the prober's CPU and its JIT time every second; returns the report line
+     * saying how long that took and why it stopped.
+     */
+    static String warmUp(ChildJvm prober, ResultTap results, Warmup warmup, String what) throws InterruptedException {
+        WarmupGate gate = warmup.gate();
+        long start = System.nanoTime();
+        long deadline = start + warmup.max().toNanos();
+        long next = start;
+        while (true) {
+            boolean settled = gate.offer(new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
+                    prober.compilationMillis()));
+            if (settled || System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            next += TimeUnit.SECONDS.toNanos(1);
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, next - System.nanoTime()));
+        }
+        String line = gate.describe(what);
+        LOG.info("{}", line);
+        return line;
     }
 
     /**

@@ -31,6 +31,7 @@ public final class WorkerMain {
                 ? ProberWorker.start(ProberConfig.from(settings))
                 : AggregatorWorker.start(AggregatorConfig.from(settings));
         System.out.println("worker started: " + args[0]);
+        JitActivity.startWriting(System.getProperty(JitActivity.FILE_PROPERTY));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

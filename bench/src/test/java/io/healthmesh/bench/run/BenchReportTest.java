@@ -12,12 +12,12 @@ class BenchReportTest {
 
     private static ThroughputPhase.Figure tcp(double achieved, double cores, double lagP99Micros, long failures) {
         return new ThroughputPhase.Figure(Protocol.TCP, 16_000, 1_000, 16_000, achieved, cores, failures, Map.of(),
-                5_000, lagP99Micros, 90_000, 20, 0.6, new KernelTcpCounters(0, 0));
+                5_000, lagP99Micros, 90_000, 20, 0.6, new KernelTcpCounters(0, 0), "TCP 16000 targets: warm-up 12 s, settled");
     }
 
     private static ThroughputPhase.Figure capacity(double achieved, long failures) {
         return new ThroughputPhase.Figure(Protocol.TCP, 100_000, 10_000, 10_000, achieved, 0.6, failures, Map.of(),
-                5_000, 14_000, 90_000, 20, Double.NaN, new KernelTcpCounters(0, 0));
+                5_000, 14_000, 90_000, 20, Double.NaN, new KernelTcpCounters(0, 0), "");
     }
 
     @Test
@@ -35,6 +35,7 @@ class BenchReportTest {
         assertThat(md).contains("TCP CPU per check vs HAProxy: 3.95x against <= 1.3x (missed by 2.65x)");
         // blackbox_exporter 0.9 cores / 3000 = 300 µs per probe: 2.7x ours
         assertThat(md).contains("TCP CPU per check vs blackbox_exporter: 2.7x below it against >= 10x");
+        assertThat(md).contains("- TCP 16000 targets: warm-up 12 s, settled\n");
     }
 
     @Test
@@ -49,5 +50,34 @@ class BenchReportTest {
         failing.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
                 capacity(10_000, 40_000), true, "h1", "h2"));
         assertThat(failing.markdown()).contains("20.0% failed").contains("(not held:");
+    }
+
+    @Test
+    void aggregatorInstancesGiveResultsPerThreadAndPublishingCostATableRowPerTuning() {
+        BenchReport report = new BenchReport("cmd", "d", "m", "full");
+        report.aggregatorInstances(List.of(
+                new AggregatorThroughputPhase.Figure(300_000, 20, 30, 0, true, 1),
+                new AggregatorThroughputPhase.Figure(300_000, 20, 20, 0, true, 2),
+                new AggregatorThroughputPhase.Figure(300_000, Double.NaN, Double.NaN, 0, false, 3)), 100_000);
+        report.publishCost(List.of(new PublishCostPhase.Figure(new io.healthmesh.prober.PublishTuning("lz4", 10, 16_384),
+                10_000, 43.4, 42.6, 169.2, 938, 0.463, 132, 6.89, 7.07, 1.71, 0)), 10_000, "load average 1.00");
+        String md = report.markdown();
+
+        // 300000 results in 30 s = 10000/s on one thread; in 20 s on two threads = 15000/s, 7500 per thread
+        assertThat(md).contains("| 1 | 1 | 300000 | 30.0 s | 10000 | 10000 |")
+                .contains("| 2 | 2 | 300000 | 20.0 s | 15000 | 7500 |")
+                .contains("| 3 | 3 | 300000 | did not catch up within 10 min | - | - |")
+                .contains("| lz4 | 10 | 16384 | 10000 | 43.4 | 42.6 | 169.2 | 938 | 0.463 | 132.0 | 6.89 | 7.07 | 1.71 | 0 |")
+                .contains("load average 1.00");
+    }
+
+    @Test
+    void aWarmUpThatDidNotSettleGetsAVerdictLine() {
+        BenchReport report = new BenchReport("cmd", "d", "m", "short");
+        report.throughput(new ThroughputPhase.Figure(Protocol.TCP, 8_000, 1_000, 8_000, 8_000, 0.5, 0, Map.of(),
+                5_000, 9_000, 12_000, 6, 0.6, new KernelTcpCounters(0, 0),
+                "TCP 8000 targets: warm-up 30 s, stopped at its upper bound, not settled"));
+
+        assertThat(report.markdown()).contains("- TCP warm-up did not settle before its upper bound");
     }
 }

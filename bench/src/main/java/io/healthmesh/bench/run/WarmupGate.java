@@ -1,0 +1,119 @@
+package io.healthmesh.bench.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Decides when a warm-up is over: fed one sample per second (results so far, the worker's CPU time so far, its JIT
+ * compilation time so far), it says "settled" once the last {@code stableRates} rates of probes per CPU-second
+ * (each over the last {@code span} seconds, to smooth the consumer's fetch boundaries) lie within
+ * {@code tolerance} of each other and the JIT compiled at most {@code maxCompileMillisPerSecond} per second over
+ * the same seconds. The caller bounds the warm-up in time; {@link #describe} says why it stopped either way.
+ */
+public final class WarmupGate {
+
+    /** One reading: a monotonic clock, results received, the worker's CPU and JIT compilation time, all cumulative. */
+    public record Sample(long nanos, long results, long cpuNanos, long compileMillis) {
+    }
+
+    private final int stableRates;
+    private final int span;
+    private final double tolerance;
+    private final double maxCompileMillisPerSecond;
+    private final List<Sample> samples = new ArrayList<>();
+
+    /**
+     * @param stableRates consecutive rates that must agree (e.g. 3)
+     * @param span seconds each rate covers (e.g. 2)
+     * @param tolerance largest relative spread of those rates, (max - min) / min (e.g. 0.03)
+     * @param maxCompileMillisPerSecond most JIT compilation per second over them (e.g. 10 = 1 % of a core)
+     */
+    public WarmupGate(int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+        if (stableRates < 2 || span < 1 || tolerance <= 0 || maxCompileMillisPerSecond < 0) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "stableRates %d (expected: >= 2), span %d "
+                    + "(expected: >= 1), tolerance %s (expected: > 0), maxCompileMillisPerSecond %s "
+                    + "(expected: >= 0)", stableRates, span, tolerance, maxCompileMillisPerSecond));
+        }
+        this.stableRates = stableRates;
+        this.span = span;
+        this.tolerance = tolerance;
+        this.maxCompileMillisPerSecond = maxCompileMillisPerSecond;
+    }
+
+    /** Adds a sample; true when the warm-up has settled with it. */
+    public boolean offer(Sample sample) {
+        samples.add(sample);
+        return settled();
+    }
+
+    /** True when the last rates agree and the JIT is quiet. */
+    public boolean settled() {
+        int needed = stableRates + span;   // stableRates rates, each over span intervals
+        if (samples.size() < needed) {
+            return false;
+        }
+        double[] rates = lastRates();
+        double min = Double.POSITIVE_INFINITY;
+        double max = 0;
+        for (double r : rates) {
+            if (!(r > 0)) {
+                return false;
+            }
+            min = Math.min(min, r);
+            max = Math.max(max, r);
+        }
+        return (max - min) / min <= tolerance && compileMillisPerSecond() <= maxCompileMillisPerSecond;
+    }
+
+    /** Probes per CPU-second of the last {@code stableRates} rates, oldest first. */
+    double[] lastRates() {
+        double[] rates = new double[stableRates];
+        int last = samples.size() - 1;
+        for (int i = 0; i < stableRates; i++) {
+            Sample to = samples.get(last - stableRates + 1 + i);
+            Sample from = samples.get(last - stableRates + 1 + i - span);
+            long cpu = to.cpuNanos() - from.cpuNanos();
+            rates[i] = cpu <= 0 ? Double.NaN : (to.results() - from.results()) * 1e9 / cpu;
+        }
+        return rates;
+    }
+
+    /** JIT compilation per second over the seconds the last rates cover (NaN when the worker does not report it). */
+    double compileMillisPerSecond() {
+        Sample to = samples.get(samples.size() - 1);
+        Sample from = samples.get(Math.max(0, samples.size() - 1 - stableRates - span + 1));
+        if (to.compileMillis() < 0 || from.compileMillis() < 0) {
+            return Double.NaN;
+        }
+        double seconds = (to.nanos() - from.nanos()) / 1e9;
+        return seconds <= 0 ? Double.NaN : (to.compileMillis() - from.compileMillis()) / seconds;
+    }
+
+    /** A report line: how long the warm-up took and why it stopped. */
+    public String describe(String what) {
+        if (samples.size() < 2) {
+            return what + ": warm-up not sampled";
+        }
+        double seconds = (samples.get(samples.size() - 1).nanos() - samples.get(0).nanos()) / 1e9;
+        Sample first = samples.get(0);
+        Sample last = samples.get(samples.size() - 1);
+        String compiled = first.compileMillis() < 0 || last.compileMillis() < 0 ? "JIT time not reported"
+                : String.format(Locale.ROOT, "JIT compiled %d ms during it", last.compileMillis() - first.compileMillis());
+        if (samples.size() < stableRates + span) {
+            return String.format(Locale.ROOT, "%s: warm-up %.0f s, stopped at its upper bound before %d samples (%s)",
+                    what, seconds, stableRates + span, compiled);
+        }
+        double[] rates = lastRates();
+        StringBuilder r = new StringBuilder();
+        for (double rate : rates) {
+            r.append(r.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", rate));
+        }
+        double min = java.util.Arrays.stream(rates).min().orElse(Double.NaN);
+        double max = java.util.Arrays.stream(rates).max().orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%s: warm-up %.0f s, %s: last probes per CPU-second %s (spread %.1f%%, "
+                        + "limit %.0f%%), JIT %.1f ms/s over them (limit %.0f); %s", what, seconds,
+                settled() ? "settled" : "stopped at its upper bound, not settled", r, 100 * (max - min) / min,
+                100 * tolerance, compileMillisPerSecond(), maxCompileMillisPerSecond, compiled);
+    }
+}

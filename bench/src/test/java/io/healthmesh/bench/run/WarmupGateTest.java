@@ -1,0 +1,75 @@
+package io.healthmesh.bench.run;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WarmupGateTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    /** Feeds one-second samples at 10,000 results/s with the given CPU and JIT milliseconds per second. */
+    private static int secondsUntilSettled(WarmupGate gate, double[] cpuCoresPerSecond, long[] jitMillisPerSecond) {
+        long results = 0;
+        long cpu = 0;
+        long jit = 0;
+        if (gate.offer(new WarmupGate.Sample(0, 0, 0, 0))) {
+            return 0;
+        }
+        for (int s = 0; s < cpuCoresPerSecond.length; s++) {
+            results += 10_000;
+            cpu += (long) (cpuCoresPerSecond[s] * SECOND);
+            jit += jitMillisPerSecond[s];
+            if (gate.offer(new WarmupGate.Sample((s + 1) * SECOND, results, cpu, jit))) {
+                return s + 1;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void settlesOnceTheRateStopsRisingAndTheJitIsQuiet() {
+        // CPU per second falls as the JIT compiles, then stays at 0.5 cores; the JIT stops after second 6
+        double[] cpu = {1.0, 0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+        long[] jit = {400, 300, 200, 100, 50, 30, 2, 0, 0, 0, 0, 0, 0, 0};
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10);
+
+        int settledAt = secondsUntilSettled(gate, cpu, jit);
+
+        // rates over 2 s: from second 8 on every rate spans only 0.5-core seconds; three of them end at second 10,
+        // and over seconds 6 to 10 the JIT compiled 2 ms (0.5 ms/s)
+        assertThat(settledAt).isEqualTo(10);
+        assertThat(gate.describe("TCP")).startsWith("TCP: warm-up 10 s, settled: last probes per CPU-second "
+                + "20000, 20000, 20000 (spread 0.0%, limit 3%), JIT 0.5 ms/s over them (limit 10)");
+    }
+
+    @Test
+    void aSteadyRateDoesNotSettleWhileTheJitStillCompiles() {
+        double[] cpu = new double[20];
+        java.util.Arrays.fill(cpu, 0.5);
+        long[] jit = new long[20];
+        java.util.Arrays.fill(jit, 40);   // 4 % of a core, every second
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10);
+
+        assertThat(secondsUntilSettled(gate, cpu, jit)).isEqualTo(-1);
+        assertThat(gate.describe("HTTP")).contains("stopped at its upper bound, not settled")
+                .contains("JIT 40.0 ms/s over them");
+    }
+
+    @Test
+    void aRateStillRisingBeyondTheToleranceDoesNotSettle() {
+        // 2 % less CPU every second: rates over 2 s rise about 4 % a step
+        double[] cpu = new double[12];
+        for (int i = 0; i < cpu.length; i++) {
+            cpu[i] = 1.0 * Math.pow(0.98, i);
+        }
+        assertThat(secondsUntilSettled(new WarmupGate(3, 2, 0.03, 10), cpu, new long[12])).isEqualTo(-1);
+    }
+
+    @Test
+    void rejectsParametersThatCannotDecide() {
+        assertThatThrownBy(() -> new WarmupGate(1, 2, 0.03, 10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stableRates 1 (expected: >= 2)");
+    }
+}
