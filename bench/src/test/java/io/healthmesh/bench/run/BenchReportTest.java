@@ -44,7 +44,7 @@ class BenchReportTest {
         held.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
                 capacity(10_000, 100), true, "h1", "h2"));
         assertThat(held.markdown()).contains("(held: lag p99 < 50 ms").contains("prober heap per target: 524 bytes "
-                + "against <= 1024 (met)");
+                + "against <= 512 (missed by 12");
 
         BenchReport failing = new BenchReport("cmd", "d", "m", "full");
         failing.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
