@@ -1,8 +1,10 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.schema.GroupHealth;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -11,20 +13,29 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Per group (after the repartition by group id): keeps the members' statuses in the {@code group-health} store and
- * forwards a {@link GroupHealth} event when the routable set or the fail-open flag changes, a tombstone when the
- * last member leaves.
+ * Per group (after the repartition by group id): keeps one row per member in the {@code group-members} store and
+ * the group's counters in {@code group-summary}, both updated incrementally (a member change writes its own rows and
+ * the counters, never the whole group), and forwards a {@link GroupHealth} event when the routable set or the
+ * fail-open flag changes, a tombstone when the last member leaves. The event's routable list is read from the rows,
+ * bounded by {@link RoutableList}.
  */
 final class GroupHealthProcessor implements Processor<byte[], MembershipChange, byte[], GroupHealth> {
 
+    private final RoutableList routableList;
     private ProcessorContext<byte[], GroupHealth> context;
-    private KeyValueStore<String, GroupMembers> store;
+    private KeyValueStore<String, GroupCounts> summaries;
+    private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
+
+    GroupHealthProcessor(RoutableList routableList) {
+        this.routableList = routableList;
+    }
 
     @Override
     public void init(ProcessorContext<byte[], GroupHealth> context) {
         this.context = context;
-        this.store = context.getStateStore(AggregatorTopology.GROUP_STORE);
+        this.summaries = context.getStateStore(AggregatorTopology.GROUP_STORE);
+        this.rows = context.getStateStore(AggregatorTopology.GROUP_MEMBERS_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
     }
 
@@ -33,25 +44,47 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         // the key was written by the target processor from a validated group id: always UTF-8
         String groupId = new String(record.key(), StandardCharsets.UTF_8);
         MembershipChange change = record.value();
-        GroupMembers stored = store.get(groupId);
-        GroupMembers before = stored == null ? GroupMembers.empty(groupId) : stored;
-        GroupMembers after = change.leaves()
-                ? before.without(change.targetId())
-                : before.with(change.targetId(), change.status());
-        if (after.isEmpty()) {
-            if (stored != null) {
-                store.delete(groupId);
-                context.forward(record.withValue((GroupHealth) null));
-                metrics.groupEvent();
-            }
+        Bytes memberKey = GroupRows.key(groupId, GroupRows.MEMBER, change.targetId());
+        HealthStatus before = GroupRows.decodeStatus(rows.get(memberKey));
+        HealthStatus after = change.status();
+        if (before == after) {
+            return; // not a member and leaving, or the same status again: nothing changes
+        }
+        GroupCounts stored = summaries.get(groupId);
+        GroupCounts counts = stored == null ? GroupCounts.EMPTY : stored;
+        GroupCounts next = counts.move(before, after);
+        boolean routingChanges = stored == null || counts.routingChangesWhen(before, after);
+        writeRows(groupId, change.targetId(), memberKey, before, after);
+        if (next.isEmpty()) {
+            summaries.delete(groupId);
+            context.forward(record.withValue((GroupHealth) null));
+            metrics.groupEvent();
             return;
         }
-        if (!after.equals(stored)) {
-            store.put(groupId, after);
-        }
-        if (after.verdict().routesDifferentlyFrom(stored == null ? null : before.verdict())) {
-            context.forward(record.withValue(StateEvents.groupHealth(after, context.currentSystemTimeMs())));
+        summaries.put(groupId, next);
+        if (routingChanges) {
+            RoutableList.Page page = routableList.first(rows, groupId, next);
+            context.forward(record.withValue(StateEvents.groupHealth(groupId, next, page,
+                    context.currentSystemTimeMs())));
             metrics.groupEvent();
+        }
+    }
+
+    private void writeRows(String groupId, String memberId, Bytes memberKey, HealthStatus before, HealthStatus after) {
+        if (after == null) {
+            rows.delete(memberKey);
+        } else {
+            rows.put(memberKey, GroupRows.encodeStatus(after));
+        }
+        boolean wasRoutable = before != null && before.isRoutable();
+        boolean isRoutable = after != null && after.isRoutable();
+        if (wasRoutable != isRoutable) {
+            Bytes index = GroupRows.key(groupId, GroupRows.ROUTABLE, memberId);
+            if (isRoutable) {
+                rows.put(index, GroupRows.PRESENT);
+            } else {
+                rows.delete(index);
+            }
         }
     }
 }
