@@ -11,6 +11,9 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Per group (after the repartition by group id): keeps one row per member in the {@code group-members} store and
@@ -21,11 +24,21 @@ import java.nio.charset.StandardCharsets;
  */
 final class GroupHealthProcessor implements Processor<byte[], MembershipChange, byte[], GroupHealth> {
 
+    /** Huge groups whose first page is kept per task (each at most 192 KiB of ids). */
+    static final int KEPT_PAGES = 8;
+
     private final RoutableList routableList;
     private ProcessorContext<byte[], GroupHealth> context;
     private KeyValueStore<String, GroupCounts> summaries;
     private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
+    /** First pages of huge groups (truncated ones only), most recently used last; rebuilt from the rows at init. */
+    private final Map<String, RoutableList.Page> pages = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, RoutableList.Page> eldest) {
+            return size() > KEPT_PAGES;
+        }
+    };
 
     GroupHealthProcessor(RoutableList routableList) {
         this.routableList = routableList;
@@ -34,6 +47,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
     @Override
     public void init(ProcessorContext<byte[], GroupHealth> context) {
         this.context = context;
+        this.pages.clear(); // a task revived after an aborted transaction starts from its restored rows
         this.summaries = context.getStateStore(AggregatorTopology.GROUP_STORE);
         this.rows = context.getStateStore(AggregatorTopology.GROUP_MEMBERS_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
@@ -56,6 +70,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         boolean routingChanges = stored == null || counts.routingChangesWhen(before, after);
         writeRows(groupId, change.targetId(), memberKey, before, after);
         if (next.isEmpty()) {
+            pages.remove(groupId);
             summaries.delete(groupId);
             context.forward(record.withValue((GroupHealth) null));
             metrics.groupEvent();
@@ -63,10 +78,39 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         }
         summaries.put(groupId, next);
         if (routingChanges) {
-            RoutableList.Page page = routableList.first(rows, groupId, next);
+            RoutableList.Page page = firstPage(groupId, change.targetId(), counts, next);
             context.forward(record.withValue(StateEvents.groupHealth(groupId, next, page,
                     context.currentSystemTimeMs())));
             metrics.groupEvent();
+        }
+    }
+
+    /**
+     * The first page of the group's routable ids after a change of {@code memberId}. A huge group's page is kept
+     * (a few groups per task): a change beyond its last id, with the fail-open flag unchanged, leaves the first ids
+     * as they were, so the rows are not read again (most changes of a 100,000-member group are beyond the first
+     * thousand ids). Only a routing change reaches here, and any change that is not one leaves the page alone too.
+     */
+    private RoutableList.Page firstPage(String groupId, String memberId, GroupCounts before, GroupCounts after) {
+        RoutableList.Page kept = pages.get(groupId);
+        if (kept != null && kept.truncated() && before.failOpen() == after.failOpen()
+                && Arrays.compareUnsigned(memberId.getBytes(StandardCharsets.UTF_8),
+                        kept.next().getBytes(StandardCharsets.UTF_8)) > 0) {
+            RoutableList.Page same = new RoutableList.Page(kept.ids(), null,
+                    after.routable() > kept.ids().size() ? kept.next() : null);
+            remember(groupId, same);
+            return same;
+        }
+        RoutableList.Page page = routableList.first(rows, groupId, after);
+        remember(groupId, page);
+        return page;
+    }
+
+    private void remember(String groupId, RoutableList.Page page) {
+        if (page.truncated()) {
+            pages.put(groupId, page);
+        } else {
+            pages.remove(groupId); // small groups are read again: cheap, and nothing to keep consistent
         }
     }
 

@@ -107,7 +107,11 @@ class HugeGroupTest {
             assertThat(e.getRoutable().get(0)).isEqualTo("m000000");
         }
         GroupHealth last = events.get(turned - 1);
-        assertThat(last.getRoutable()).isSorted();
+        List<String> firstThousand = new ArrayList<>();
+        for (int i = 0; i < RoutableList.DEFAULT_MAX_IDS; i++) {
+            firstThousand.add(String.format("m%06d", i));
+        }
+        assertThat(last.getRoutable()).as("the first ids in order").isEqualTo(firstThousand);
 
         // one goes down: the event still counts everything
         d.at(2).result(member(5, "huge"), "default", Outcome.TIMEOUT, 5);
@@ -115,8 +119,18 @@ class HugeGroupTest {
         assertThat(down).singleElement().satisfies(e -> {
             assertThat(e.getHealthy()).isEqualTo(turned - 1);
             assertThat(e.getUnhealthy()).isEqualTo(1);
-            assertThat(e.getRoutable()).doesNotContain("m000005").hasSize(RoutableList.DEFAULT_MAX_IDS);
+            assertThat(e.getRoutable()).doesNotContain("m000005").hasSize(RoutableList.DEFAULT_MAX_IDS)
+                    .last().isEqualTo("m001000");
         });
+        // beyond the cut: the counts move, the first ids stay; then one inside the cut comes back
+        d.at(3).result(member(2_500, "huge"), "default", Outcome.TIMEOUT, 5);
+        d.result(member(5, "huge"), "default", Outcome.SUCCESS, 5);
+        List<GroupHealth> more = groupRecords(raw, decoder);
+        assertThat(more).hasSize(2);
+        assertThat(more.get(0).getUnhealthy()).isEqualTo(2);
+        assertThat(more.get(0).getRoutable()).doesNotContain("m000005").last().isEqualTo("m001000");
+        assertThat(more.get(1).getRoutable()).isEqualTo(firstThousand);
+        assertThat(more.get(1).getRoutableTruncated()).isTrue();
         System.out.printf("HugeGroupTest: %d members joined in %d ms (%.0f/s), %d results making group events"
                         + " in %d ms (%.0f/s)%n", size, joinNanos / 1_000_000, size * 1e9 / joinNanos, turned,
                 resultNanos / 1_000_000, turned * 1e9 / resultNanos);
