@@ -41,6 +41,7 @@ class HugeGroupTest {
     @TempDir
     Path stateDir;
     private AggregatorDriver d;
+    private int largestRecord;
 
     @AfterEach
     void stop() {
@@ -59,6 +60,7 @@ class HugeGroupTest {
         List<GroupHealth> events = new ArrayList<>();
         for (TestRecord<String, byte[]> r : raw.readRecordsToList()) {
             assertThat(r.value().length).as("bytes of a group-state record").isLessThan(MAX_RECORD_BYTES);
+            largestRecord = Math.max(largestRecord, r.value().length);
             events.add(decoder.deserialize("group-state", r.value()));
         }
         return events;
@@ -145,8 +147,8 @@ class HugeGroupTest {
         assertThat(more.get(1).getRoutable()).isEqualTo(firstThousand);
         assertThat(more.get(1).getRoutableTruncated()).isTrue();
         System.out.printf("HugeGroupTest: %d members joined in %d ms (%.0f/s), %d results making group events"
-                        + " in %d ms (%.0f/s)%n", size, joinNanos / 1_000_000, size * 1e9 / joinNanos, turned,
-                resultNanos / 1_000_000, turned * 1e9 / resultNanos);
+                        + " in %d ms (%.0f/s); largest group-state record %d bytes%n", size, joinNanos / 1_000_000,
+                size * 1e9 / joinNanos, turned, resultNanos / 1_000_000, turned * 1e9 / resultNanos, largestRecord);
     }
 
     @Test
