@@ -2,13 +2,16 @@ package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.topology.BoundedRocksDbMemory;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
+import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.contract.Topics;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
@@ -36,6 +39,8 @@ import static java.util.Objects.requireNonNull;
  * @param http the HTTP servers' tokens, separate ops listener and limits
  * @param status the status page's settings
  * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
+ * @param groupRoutableMax ids at most in a {@code GroupHealth} event's routable list ({@code group.routable.max})
+ * @param rocksdbMemoryMb the state stores' RocksDB memory (block cache and write buffers) of this instance, MiB
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
@@ -43,7 +48,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                Duration punctuateInterval, Duration commitInterval, int partitions,
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
-                               StatusSettings status) {
+                               StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb) {
 
     /**
      * The status page and the board-based gauges.
@@ -63,6 +68,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
     public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
     /** The consumer's internal switch for sending a LeaveGroup request on close (Kafka Streams turns it off). */
     static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
+    public static final int DEFAULT_ROCKSDB_MEMORY_MB = BoundedRocksDbMemory.DEFAULT_MEGABYTES;
+    /** Linger of the Streams producer unless {@code kafka.producer.linger.ms} says otherwise (Streams' own: 100). */
+    public static final long DEFAULT_PRODUCER_LINGER_MS = 5;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
@@ -112,6 +120,12 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             new Setting("history.length", Integer.toString(DEFAULT_HISTORY_LENGTH), "0..10000",
                     "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
                             + " 0 keeps none (and writes nothing per result)."),
+            new Setting("group.routable.max", Integer.toString(RoutableList.DEFAULT_MAX_IDS), "1..10000",
+                    "Ids at most in a GroupHealth event's routable list (also at most 192 KiB of ids); a longer list is"
+                            + " cut, routableTruncated set, and paged by the query API."),
+            new Setting("rocksdb.memory.mb", Integer.toString(DEFAULT_ROCKSDB_MEMORY_MB), "8..65536",
+                    "Memory of every state store of this instance together (one RocksDB block cache and write buffer"
+                            + " manager shared by all stores), MiB."),
             new Setting("status.page.enabled", "true", "true or false",
                     "Serve the status page at /status/ and the per-group gauges (reads every partition of the state,"
                             + " group, targets and recent probe-results topics)."),
@@ -172,6 +186,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
         long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
         int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
+        int routableMax = r.integer("group.routable.max", RoutableList.DEFAULT_MAX_IDS, 1, 10_000);
+        int rocksdbMemory = r.integer("rocksdb.memory.mb", DEFAULT_ROCKSDB_MEMORY_MB, 8, 65_536);
         StatusSettings status = new StatusSettings(r.bool("status.page.enabled", true),
                 r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 1, 200),
                 r.bool("metrics.per.target", false));
@@ -187,7 +203,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
-                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status);
+                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status, routableMax,
+                rocksdbMemory);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -212,7 +229,12 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
      */
     public Properties streamsProperties(String server) {
         Properties props = new Properties();
+        // the commit flushes the producer anyway; a short linger sends during the interval, so the commit has less to
+        // send (docs/OPERATIONS.md, "Detection latency and the commit interval")
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(DEFAULT_PRODUCER_LINGER_MS));
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         props.putAll(kafka);
+        props.put(BoundedRocksDbMemory.MEGABYTES_CONFIG, rocksdbMemoryMb);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -240,7 +262,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
                 + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
-                + ", trust=" + trust + ", historyLength=" + historyLength + ", http=" + http + ", registry client keys="
+                + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
+                + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="
                 + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }
 }

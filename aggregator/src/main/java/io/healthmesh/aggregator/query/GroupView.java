@@ -1,29 +1,50 @@
 package io.healthmesh.aggregator.query;
 
-import io.healthmesh.aggregator.domain.GroupMembers;
-import io.healthmesh.aggregator.domain.GroupVerdict;
+import io.healthmesh.aggregator.domain.GroupCounts;
+import io.healthmesh.aggregator.topology.RoutableList;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON shape of a group: members with their statuses, counts, fail-open and the routable set. */
-public record GroupView(String groupId, boolean failOpen, List<String> routable, int members, int healthy,
-                        int unhealthy, int detecting, int disabled, Map<String, String> statuses) {
+/**
+ * The JSON shape of a group: counts, fail-open, the first page of its routable set and of its members' statuses
+ * ({@code next*} name the cursor of the following page, null when the page holds the rest).
+ */
+public record GroupView(String groupId, boolean failOpen, List<String> routable, int routableTotal,
+                        String routableNext, int members, int healthy, int unhealthy, int detecting, int disabled,
+                        Map<String, String> statuses, String statusesNext) {
 
-    public static GroupView of(GroupMembers group) {
-        GroupVerdict v = group.verdict();
+    public static GroupView of(String groupId, GroupCounts counts, RoutableList.Page routable,
+                               RoutableList.Page members) {
         Map<String, String> statuses = new LinkedHashMap<>();
-        group.members().forEach((id, status) -> statuses.put(id, status.name()));
-        return new GroupView(group.groupId(), v.failOpen(), v.routable(), v.members(), v.healthy(), v.unhealthy(),
-                v.detecting(), v.disabled(), statuses);
+        for (int i = 0; i < members.ids().size(); i++) {
+            statuses.put(members.ids().get(i), members.statuses().get(i).name());
+        }
+        return new GroupView(groupId, counts.failOpen(), routable.ids(), counts.routable(), routable.next(),
+                counts.members(), counts.healthy(), counts.unhealthy(), counts.detecting(), counts.disabled(), statuses,
+                members.next());
     }
 
-    /** Only what a load balancer needs. */
-    public record Routable(String groupId, boolean failOpen, List<String> routable) {
+    /** One page of what a load balancer needs: {@code GET /groups/{id}/routable?after=&limit=}. */
+    public record Routable(String groupId, boolean failOpen, List<String> routable, int routableTotal, String next) {
+        public static Routable of(String groupId, GroupCounts counts, RoutableList.Page page) {
+            return new Routable(groupId, counts.failOpen(), page.ids(), counts.routable(), page.next());
+        }
     }
 
-    public Routable routing() {
-        return new Routable(groupId, failOpen, routable);
+    /** One member and its status. */
+    public record Member(String id, String status) {
+    }
+
+    /** One page of members: {@code GET /groups/{id}/members?after=&limit=}. */
+    public record Members(String groupId, int members, List<Member> page, String next) {
+        public static Members of(String groupId, GroupCounts counts, RoutableList.Page page) {
+            List<Member> list = new java.util.ArrayList<>(page.ids().size());
+            for (int i = 0; i < page.ids().size(); i++) {
+                list.add(new Member(page.ids().get(i), page.statuses().get(i).name()));
+            }
+            return new Members(groupId, counts.members(), list, page.next());
+        }
     }
 }

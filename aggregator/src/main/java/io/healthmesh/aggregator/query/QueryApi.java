@@ -3,12 +3,14 @@ package io.healthmesh.aggregator.query;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.sun.net.httpserver.HttpExchange;
-import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
+import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.ops.OpsServer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -51,6 +53,10 @@ public final class QueryApi {
     static final String FORWARDED = "X-Healthmesh-Forwarded";
     private static final String JSON = "application/json";
     private static final String HISTORY = "/history";
+    private static final String ROUTABLE = "/routable";
+    private static final String MEMBERS = "/members";
+    /** Largest page of a group's routable ids or members. */
+    static final int MAX_PAGE = 10_000;
 
     private final KafkaStreams streams;
     private final HostInfo self;
@@ -126,13 +132,42 @@ public final class QueryApi {
         handle(exchange, () -> {
             String rest = exchange.getRequestURI().getPath().substring("/groups".length());
             if (rest.length() <= 1) {
-                return Answer.error(400, "group: missing (expected: /groups/<id> or /groups/<id>/routable)");
+                return Answer.error(400, "group: missing (expected: /groups/<id>, /groups/<id>/routable or"
+                        + " /groups/<id>/members)");
             }
-            boolean routable = rest.endsWith("/routable");
-            String id = rest.substring(1, routable ? rest.length() - "/routable".length() : rest.length());
-            return byKey(exchange, AggregatorTopology.GROUP_STORE, id,
-                    (GroupMembers g) -> routable ? GroupView.of(g).routing() : GroupView.of(g));
+            String page = rest.endsWith(ROUTABLE) ? ROUTABLE : rest.endsWith(MEMBERS) ? MEMBERS : "";
+            String id = rest.substring(1, rest.length() - page.length());
+            String after = queryParameter(exchange, "after");
+            String limitText = queryParameter(exchange, "limit");
+            int limit;
+            try {
+                limit = limitText == null ? RoutableList.DEFAULT_MAX_IDS : Integer.parseInt(limitText);
+            } catch (NumberFormatException e) {
+                limit = -1;
+            }
+            if (limit < 1 || limit > MAX_PAGE) {
+                return Answer.error(400, "limit: " + limitText + " (expected: 1.." + MAX_PAGE + ")");
+            }
+            int size = limit;
+            return group(exchange, id, (counts, rows) -> switch (page) {
+                case ROUTABLE -> GroupView.Routable.of(id, counts,
+                        RoutableList.routable(rows, id, counts.failOpen(), after, size));
+                case MEMBERS -> GroupView.Members.of(id, counts, RoutableList.members(rows, id, after, size));
+                default -> GroupView.of(id, counts, RoutableList.routable(rows, id, counts.failOpen(), null, size),
+                        RoutableList.members(rows, id, null, size));
+            });
         });
+    }
+
+    /** Reads a group's counters and rows (both stores are partitioned by group id, like the repartition topic). */
+    private interface GroupRead {
+        Object view(GroupCounts counts, ReadOnlyKeyValueStore<Bytes, byte[]> rows);
+    }
+
+    private Answer group(HttpExchange exchange, String id, GroupRead read) throws IOException, InterruptedException {
+        return byKey(exchange, AggregatorTopology.GROUP_STORE, id, (GroupCounts counts) -> read.view(counts,
+                streams.store(StoreQueryParameters.fromNameAndType(AggregatorTopology.GROUP_MEMBERS_STORE,
+                        QueryableStoreTypes.<Bytes, byte[]>keyValueStore()))));
     }
 
     private void localTargetsOfGroup(HttpExchange exchange) throws IOException {

@@ -205,7 +205,10 @@ public final class StatusFeed implements AutoCloseable {
                 board.removeGroup(r.key());
             } else {
                 GroupHealth g = groupSerde.deserializer().deserialize(topic, r.value());
-                board.putGroup(g.getGroupId(), g.getFailOpen(), g.getRoutable().size());
+                // a truncated list (a huge group) holds only the first ids: the counts say how many are routed to
+                int routable = !g.getRoutableTruncated() ? g.getRoutable().size()
+                        : g.getFailOpen() ? g.getMembers() : g.getHealthy() + g.getDisabled();
+                board.putGroup(g.getGroupId(), g.getFailOpen(), routable);
             }
         } else if (topic.equals(topics.targets())) {
             if (r.value() == null) {

@@ -20,9 +20,11 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
 
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.Map;
 
@@ -34,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * targets + probe-results (bytes, co-partitioned) -> target-health-processor [store target-health]
  *     -> health-state (TargetHealth, tombstone on delete)
  *     -> rejected (original bytes, reason headers)
- *     -> repartition by group -> group-health-processor [store group-health] -> group-state (GroupHealth)
+ *     -> repartition by group -> group-health-processor [stores group-summary, group-members]
+ *     -> group-state (GroupHealth, routable list bounded by group.routable.max)
  * </pre>
  * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
  * exact original bytes and processing goes on; a registry outage, in contrast, fails the task so the record is
@@ -47,8 +50,10 @@ public final class AggregatorTopology {
     public static final String TARGET_STORE = "target-health";
     /** Per-target recent results and status changes (bounded by {@code history.length}). */
     public static final String HISTORY_STORE = "target-history";
-    /** Per-group state store. */
-    public static final String GROUP_STORE = "group-health";
+    /** Per-group counters ({@code group-summary}: group id to {@link io.healthmesh.aggregator.domain.GroupCounts}). */
+    public static final String GROUP_STORE = "group-summary";
+    /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
+    public static final String GROUP_MEMBERS_STORE = "group-members";
     /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
     public static final String GROUP_REPARTITION = "group-membership";
 
@@ -63,6 +68,17 @@ public final class AggregatorTopology {
     /** As {@link #build(AggregatorConfig, Map)}, with the definitions' deserializer wrapped (tests inject faults). */
     static Topology build(AggregatorConfig config, Map<String, ?> serdeConfig,
                           UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper) {
+        return build(config, serdeConfig, definitionsWrapper, Stores::persistentKeyValueStore);
+    }
+
+    /**
+     * As {@link #build(AggregatorConfig, Map)}, with the definitions' deserializer wrapped and the stores supplied by
+     * {@code stores} (store name to supplier): tests of huge groups use in-memory stores, because the test driver
+     * flushes RocksDB after every record.
+     */
+    static Topology build(AggregatorConfig config, Map<String, ?> serdeConfig,
+                          UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper,
+                          Function<String, KeyValueBytesStoreSupplier> stores) {
         requireNonNull(config, "config");
         requireNonNull(serdeConfig, "serdeConfig");
         Topics topics = config.topics();
@@ -75,12 +91,15 @@ public final class AggregatorTopology {
         long maxRejectedBytes = RecordSafeHandlers.maxRejectedBytes(config.kafka());
 
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TARGET_STORE),
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_STORE),
                 Serdes.String(), new TargetHealthStateSerde()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE),
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
                 Serdes.String(), new TargetHistorySerde()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GROUP_STORE),
-                Serdes.String(), new GroupMembersSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
+                Serdes.String(), new GroupCountsSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),
+                Serdes.Bytes(), Serdes.ByteArray()));
+        RoutableList routableList = new RoutableList(config.groupRoutableMax());
 
         Map<String, KStream<byte[], AggregatorOutput>> outputs = builder
                 .stream(List.of(topics.targets(), topics.probeResults()),
@@ -103,7 +122,8 @@ public final class AggregatorTopology {
                 .mapValues(out -> (MembershipChange) out, Named.as("membership-change"))
                 .repartition(Repartitioned.<byte[], MembershipChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
-                .process(GroupHealthProcessor::new, Named.as("group-health-processor"), GROUP_STORE)
+                .process(() -> new GroupHealthProcessor(routableList), Named.as("group-health-processor"), GROUP_STORE,
+                        GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
         return builder.build();
     }

@@ -1,7 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupMembers;
-import io.healthmesh.aggregator.domain.GroupVerdict;
+import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.LastResult;
 import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.TargetHealthState;
@@ -64,18 +63,21 @@ public final class StateEvents {
                 .build();
     }
 
-    /** The routing event of a group. */
-    public static GroupHealth groupHealth(GroupMembers group, long nowMs) {
-        GroupVerdict v = group.verdict();
+    /**
+     * The routing event of a group from its counters and the first page of its routable ids (the whole list unless
+     * the page says it is truncated).
+     */
+    public static GroupHealth groupHealth(String groupId, GroupCounts counts, RoutableList.Page routable, long nowMs) {
         return GroupHealth.newBuilder()
-                .setGroupId(group.groupId())
-                .setFailOpen(v.failOpen())
-                .setMembers(v.members())
-                .setHealthy(v.healthy())
-                .setUnhealthy(v.unhealthy())
-                .setDetecting(v.detecting())
-                .setDisabled(v.disabled())
-                .setRoutable(new ArrayList<>(v.routable()))
+                .setGroupId(groupId)
+                .setFailOpen(counts.failOpen())
+                .setMembers(counts.members())
+                .setHealthy(counts.healthy())
+                .setUnhealthy(counts.unhealthy())
+                .setDetecting(counts.detecting())
+                .setDisabled(counts.disabled())
+                .setRoutable(new ArrayList<>(routable.ids()))
+                .setRoutableTruncated(routable.truncated())
                 .setUpdatedAtMs(nowMs)
                 .build();
     }

@@ -186,7 +186,12 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         if (historyLength > 0 && (applied != null || update.statusChanged())) {
             TargetHistory known = history.get(id);
-            history.put(id, (known == null ? TargetHistory.EMPTY : known).record(update, applied, historyLength));
+            TargetHistory base = known == null ? TargetHistory.EMPTY : known;
+            TargetHistory next = base.record(update, applied, historyLength);
+            if (next != base) {
+                // an ignored result adds nothing: the unchanged entry is neither rewritten nor sent to the changelog
+                history.put(id, next);
+            }
         }
         if (update.emits()) {
             context.forward(new Record<>(bytes(id),

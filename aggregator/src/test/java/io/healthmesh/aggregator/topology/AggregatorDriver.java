@@ -32,7 +32,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.Stores;
 import java.util.UUID;
 
 /**
@@ -65,6 +68,13 @@ final class AggregatorDriver implements AutoCloseable {
     /** A driver whose definitions' deserializer is wrapped by {@code definitionsWrapper} (fault injection). */
     AggregatorDriver(Path stateDir, Map<String, String> extraSettings,
                      UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper) {
+        this(stateDir, extraSettings, definitionsWrapper, Stores::persistentKeyValueStore);
+    }
+
+    /** A driver with the stores {@code stores} supplies (in-memory ones for tests of many records). */
+    AggregatorDriver(Path stateDir, Map<String, String> extraSettings,
+                     UnaryOperator<Deserializer<TargetDefinition>> definitionsWrapper,
+                     Function<String, KeyValueBytesStoreSupplier> stores) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 "bootstrap.servers", "unused:9092",
                 "schema.registry.url", "mem://aggregator-test-" + UUID.randomUUID(),
@@ -77,7 +87,7 @@ final class AggregatorDriver implements AutoCloseable {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(AggregatorTopology.build(config, serdeConfig, definitionsWrapper), props, Instant.ofEpochMilli(EPOCH));
+        driver = new TopologyTestDriver(AggregatorTopology.build(config, serdeConfig, definitionsWrapper, stores), props, Instant.ofEpochMilli(EPOCH));
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
         resultSerde = AvroSerde.forValues(ProbeResult.class, serdeConfig);
         targets = driver.createInputTopic(config.topics().targets(), new StringSerializer(), definitionSerde.serializer());

@@ -1,6 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
 import io.healthmesh.aggregator.domain.RegionState;
@@ -104,9 +104,15 @@ class StoreSerdesTest {
 
     @Test
     void groupsAndMembershipChangesSurviveARoundTrip() {
-        GroupMembersSerde groups = new GroupMembersSerde();
-        GroupMembers g = GroupMembers.empty("pool").with("a", HealthStatus.HEALTHY).with("b", HealthStatus.DISABLED);
+        GroupCountsSerde groups = new GroupCountsSerde();
+        GroupCounts g = GroupCounts.EMPTY.move(null, HealthStatus.HEALTHY).move(null, HealthStatus.DISABLED)
+                .move(null, HealthStatus.UNHEALTHY).move(null, HealthStatus.DETECTING);
         assertThat(groups.deserializer().deserialize("t", groups.serializer().serialize("t", g))).isEqualTo(g);
+        for (HealthStatus status : HealthStatus.values()) {
+            assertThat(GroupRows.decodeStatus(GroupRows.encodeStatus(status))).isEqualTo(status);
+        }
+        assertThatThrownBy(() -> GroupRows.decodeStatus(new byte[] {1, 9}))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("status code 0..3");
         MembershipChangeSerde changes = new MembershipChangeSerde();
         for (MembershipChange c : List.of(new MembershipChange("a", HealthStatus.UNHEALTHY), new MembershipChange("a", null))) {
             assertThat(changes.deserializer().deserialize("t", changes.serializer().serialize("t", c))).isEqualTo(c);
@@ -155,8 +161,9 @@ class StoreSerdesTest {
         byte[] hugeString = {2, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 'a'};
         assertThatThrownBy(() -> new MembershipChangeSerde().deserializer().deserialize("t", hugeString))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
-        byte[] hugeCount = {2, 0, 0, 0, 1, 'g', 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
-        assertThatThrownBy(() -> new GroupMembersSerde().deserializer().deserialize("t", hugeCount))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("count 2147483647");
+        byte[] negativeCounts = {1, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0};
+        assertThatThrownBy(() -> new GroupCountsSerde().deserializer().deserialize("t", negativeCounts))
+                .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
     }
 }

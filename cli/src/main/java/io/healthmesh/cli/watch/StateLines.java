@@ -120,8 +120,15 @@ public final class StateLines {
         if (current) {
             line.append(" (current)");
         }
-        line.append("  routable ").append(g.getRoutable().size()).append('/').append(g.getMembers())
-                .append(' ').append(g.getRoutable())
+        int routable = !g.getRoutableTruncated() ? g.getRoutable().size()
+                : g.getFailOpen() ? g.getMembers() : g.getHealthy() + g.getDisabled();
+        line.append("  routable ").append(routable).append('/').append(g.getMembers())
+                .append(' ').append(g.getRoutable());
+        if (g.getRoutableTruncated()) {
+            line.append(" (first ").append(g.getRoutable().size()).append(" ids; the aggregator's"
+                    + " GET /groups/{id}/routable pages the rest)");
+        }
+        line
                 .append("  healthy ").append(g.getHealthy()).append(", unhealthy ").append(g.getUnhealthy())
                 .append(", detecting ").append(g.getDetecting()).append(", disabled ").append(g.getDisabled());
         if (g.getFailOpen()) {

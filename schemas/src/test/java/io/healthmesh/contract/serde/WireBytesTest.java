@@ -47,11 +47,12 @@ class WireBytesTest {
         encoder.writeString("t1");
         encoder.writeArrayEnd();
         encoder.writeLong(1_700_000_000_000L);
+        encoder.writeBoolean(false); // routableTruncated (issue 15), added last with its default
         encoder.flush();
 
         assertThat(actual).isEqualTo(expected.toByteArray());
         assertThat(HexFormat.of().formatHex(actual))
-                .isEqualTo("0000000001" + "046731" + "00" + "04" + "02" + "02" + "00" + "00" + "0204743100" + "80a0abfef962");
+                .isEqualTo("0000000001" + "046731" + "00" + "04" + "02" + "02" + "00" + "00" + "0204743100" + "80a0abfef962" + "00");
     }
 
     @Test

@@ -1,0 +1,81 @@
+package io.healthmesh.aggregator.topology;
+
+import io.healthmesh.core.health.HealthStatus;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.utils.Bytes;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The layout of the {@code group-members} store: one row per (group, member), so a member change writes its own
+ * row and never the whole group. A key is the group id's UTF-8 byte count (4 bytes, big-endian), the group id, a
+ * kind byte and the member's target id (UTF-8); the length prefix keeps one group's rows together and apart from
+ * every other group's, whatever characters the ids hold. Two kinds:
+ * <ul>
+ *   <li>{@link #MEMBER} ({@code 'M'}): every member; the value is a format version byte and the member's status
+ *       code ({@link #encodeStatus}).</li>
+ *   <li>{@link #ROUTABLE} ({@code 'R'}): the members whose status is routable (HEALTHY, DISABLED), an index so that
+ *       the first routable ids of a group are read without walking its other members; the value is one byte.</li>
+ * </ul>
+ * Rows of one kind of one group are read in key order, that is by the target ids' UTF-8 bytes.
+ */
+public final class GroupRows {
+
+    /** Kind byte of a member row. */
+    public static final byte MEMBER = 'M';
+    /** Kind byte of a routable-index row. */
+    public static final byte ROUTABLE = 'R';
+    /** The value of a routable-index row (RocksDB takes no empty values as present). */
+    static final byte[] PRESENT = {1};
+    /** Format version of a member row's value. */
+    static final int VALUE_VERSION = 1;
+
+    private static final HealthStatus[] STATUSES = {HealthStatus.HEALTHY, HealthStatus.UNHEALTHY,
+            HealthStatus.DETECTING, HealthStatus.DISABLED};
+
+    private GroupRows() {
+    }
+
+    /** The key of {@code memberId}'s row of kind {@code kind} in {@code groupId}. */
+    public static Bytes key(String groupId, byte kind, String memberId) {
+        byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
+        byte[] member = memberId.getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(4 + group.length + 1 + member.length)
+                .putInt(group.length).put(group).put(kind).put(member).array());
+    }
+
+    /** The prefix every row of kind {@code kind} of {@code groupId} starts with (a key with an empty member id). */
+    public static Bytes prefix(String groupId, byte kind) {
+        return key(groupId, kind, "");
+    }
+
+    /** The target id of a row whose key starts with a prefix of {@code prefixLength} bytes. */
+    public static String memberId(Bytes key, int prefixLength) {
+        byte[] k = key.get();
+        return new String(k, prefixLength, k.length - prefixLength, StandardCharsets.UTF_8);
+    }
+
+    /** A member row's value: format version, then one status code byte (fixed codes, safe against reordering). */
+    public static byte[] encodeStatus(HealthStatus status) {
+        for (int code = 0; code < STATUSES.length; code++) {
+            if (STATUSES[code] == status) {
+                return new byte[] {VALUE_VERSION, (byte) code};
+            }
+        }
+        throw new IllegalArgumentException("status: " + status + " (expected: one of HEALTHY, UNHEALTHY, DETECTING,"
+                + " DISABLED)");
+    }
+
+    /** Reads a member row's value; null stays null (no row). */
+    public static HealthStatus decodeStatus(byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        if (value.length != 2 || value[0] != VALUE_VERSION || value[1] < 0 || value[1] >= STATUSES.length) {
+            throw new SerializationException("group-members row: " + value.length + " bytes (expected: format version "
+                    + VALUE_VERSION + " and a status code 0.." + (STATUSES.length - 1) + ")");
+        }
+        return STATUSES[value[1]];
+    }
+}

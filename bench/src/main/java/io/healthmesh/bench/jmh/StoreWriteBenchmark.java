@@ -1,0 +1,109 @@
+package io.healthmesh.bench.jmh;
+
+import io.healthmesh.aggregator.domain.GroupCounts;
+import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.aggregator.domain.GroupVerdict;
+import io.healthmesh.aggregator.domain.TargetEssentials;
+import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.aggregator.domain.TargetHistory;
+import io.healthmesh.aggregator.topology.GroupCountsSerde;
+import io.healthmesh.aggregator.topology.GroupRows;
+import io.healthmesh.aggregator.topology.TargetHealthStateSerde;
+import io.healthmesh.aggregator.topology.TargetHistorySerde;
+import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the aggregator's stores cost per record, serde only (the RocksDB write and the changelog send come on top,
+ * in proportion to the bytes): {@code targetState} is the read and write of a target's state that every applied
+ * result makes; {@code history} the read and write of its {@code target-history} entry with the default 50 entries
+ * (every applied result, unless {@code history.length=0}); {@code groupMember} what a member's status change costs in
+ * the group stores since issue 15 (its row, the counters), the same for a group of 2 or 100,000.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class StoreWriteBenchmark {
+
+    private final TargetHealthStateSerde stateSerde = new TargetHealthStateSerde();
+    private final TargetHistorySerde historySerde = new TargetHistorySerde();
+    private final GroupCountsSerde countsSerde = new GroupCountsSerde();
+    private byte[] state;
+    private byte[] history;
+    private byte[] counts;
+    private long clockMs = 1_700_000_000_000L;
+    private GroupMembers whole;
+    private boolean flip;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        TargetSpec spec = TargetSpec.of("web-000001", "pool-0001", "127.1.0.1", 8080, Protocol.TCP);
+        state = stateSerde.serializer().serialize("", TargetHealthState.create(TargetEssentials.of(spec), clockMs,
+                clockMs).after());
+        TargetHistory h = TargetHistory.EMPTY;
+        for (int i = 0; i < 50; i++) {
+            h = h.with(new TargetHistory.Result(clockMs + i, "default", Outcome.SUCCESS, 150_000, null), 50);
+        }
+        history = historySerde.serializer().serialize("", h);
+        java.util.TreeMap<String, HealthStatus> members = new java.util.TreeMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            members.put(String.format("m%06d", i), HealthStatus.HEALTHY);
+        }
+        whole = new GroupMembers("pool-0001", members);
+        counts = countsSerde.serializer().serialize("", new GroupCounts(100_000, 60_000, 20_000, 19_999, 1));
+    }
+
+    @Benchmark
+    public byte[] targetState() {
+        return stateSerde.serializer().serialize("", stateSerde.deserializer().deserialize("", state));
+    }
+
+    @Benchmark
+    public byte[] history() {
+        clockMs += 1_000;
+        TargetHistory h = historySerde.deserializer().deserialize("", history);
+        return historySerde.serializer().serialize("",
+                h.with(new TargetHistory.Result(clockMs, "default", Outcome.SUCCESS, 150_000, null), 50));
+    }
+
+    @Benchmark
+    public void groupMember(Blackhole bh) {
+        bh.consume(GroupRows.key("pool-0001", GroupRows.MEMBER, "web-000001"));
+        HealthStatus before = GroupRows.decodeStatus(GroupRows.encodeStatus(HealthStatus.HEALTHY));
+        GroupCounts c = countsSerde.deserializer().deserialize("", counts);
+        bh.consume(c.routingChangesWhen(before, HealthStatus.UNHEALTHY));
+        bh.consume(GroupRows.encodeStatus(HealthStatus.UNHEALTHY));
+        bh.consume(countsSerde.serializer().serialize("", c.move(before, HealthStatus.UNHEALTHY)));
+    }
+
+    /**
+     * The same change before issue 15, domain only (its serde of the whole group came on top): a copy of the
+     * 20,000-member map and the verdict over all of it.
+     */
+    @Benchmark
+    public GroupVerdict groupWhole20kBefore() {
+        flip = !flip;
+        GroupMembers next = whole.with("m010000", flip ? HealthStatus.UNHEALTHY : HealthStatus.HEALTHY);
+        whole = next;
+        return next.verdict();
+    }
+}
