@@ -232,6 +232,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         // the commit flushes the producer anyway; a short linger sends during the interval, so the commit has less to
         // send (docs/OPERATIONS.md, "Detection latency and the commit interval")
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(DEFAULT_PRODUCER_LINGER_MS));
+        // the changelogs and state topics take several times the bytes of the results they come from (history
+        // entries, whole states): lz4, as the prober's results, unless kafka.producer.compression.type says otherwise
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         props.putAll(kafka);
         props.put(BoundedRocksDbMemory.MEGABYTES_CONFIG, rocksdbMemoryMb);
