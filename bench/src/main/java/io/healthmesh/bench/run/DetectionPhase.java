@@ -76,7 +76,9 @@ public final class DetectionPhase {
         loader.apply(specs);
         try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, workDir, flipped, intervalMs,
                 timeoutMs, threshold, threshold, 100)) {
-            awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 20_000));
+            // the aggregator's JVM may still be starting (JFR, JIT, its topics and stores on 2 busy cores: 21 s in the
+            // run of 2026-12-01): flips before every target is HEALTHY would measure that start, not detection
+            awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 90_000));
             // steady probing before the flips, so that neither JVM is still compiling its hot paths
             TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
             long flipStartMicros = nowMicros();
