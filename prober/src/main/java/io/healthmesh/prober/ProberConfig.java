@@ -54,7 +54,7 @@ import static java.util.Objects.requireNonNull;
  * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' token, separate ops listener and limits
- * @param transport the probe engine's Netty transport ({@code auto}: io_uring, else epoll, else NIO)
+ * @param transport the probe engine's Netty transport ({@code auto}: epoll, else NIO; io_uring when forced)
  * @param publish how the producer batches and compresses the results ({@code publish.*})
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
@@ -123,7 +123,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("l4.marker", "", "0-64 printable ASCII characters",
                     "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000)."),
             new Setting("transport", ProbeTransport.AUTO.settingName(), ProbeTransport.names(),
-                    "Netty transport of TCP, UDP and HTTP(S) probes: auto takes io_uring, else epoll, else NIO; a"
+                    "Netty transport of TCP, UDP and HTTP(S) probes: auto takes epoll, else NIO (io_uring only when forced); a"
                             + " forced one that this host cannot run fails the start with its cause. ICMP keeps its own"
                             + " socket.")),
             java.util.stream.Stream.concat(java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(),

@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
  *                        ({@code 0.0.0.0}, {@code ::}, {@code *}) stands for that port on every address of this host
  * @param stallFraction share of {@code min(interval, timeout)} an event loop may stall while a probe runs before
  *     that probe's timeout or error is {@code INCONCLUSIVE} ({@code loop-stall}); above 0, at most 1
- * @param transport the Netty transport of TCP, UDP and HTTP(S) probes: {@code AUTO} (the best available) by default
+ * @param transport the Netty transport of TCP, UDP and HTTP(S) probes: {@code AUTO} (epoll where available, else NIO) by default
  */
 public record ProbeEngineConfig(String userAgent, List<String> denyList, int maxHeaderBytes, int maxBodyBytes,
                                 int maxRedirects, int eventLoopThreads, DnsConfig dns,

@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * Which Netty transport the probe engine's TCP, UDP and HTTP(S) probes use: {@link #AUTO} picks the best the
- * system allows (io_uring, then epoll, then NIO) when the engine starts; the others force one, and the engine
+ * system allows (epoll, then NIO; io_uring only when forced) when the engine starts; the others force one, and the engine
  * refuses to start when the forced one is unavailable. ICMP keeps its own socket whatever this says.
  */
 public enum ProbeTransport {

@@ -26,17 +26,15 @@ class TransportSelectionTest {
 
     @Test
     void autoTakesTheBestAvailableAndSaysWhyTheBetterOnesWereNot() {
-        ProbeTransport best = ChosenTransport.isAvailable(ProbeTransport.IO_URING) ? ProbeTransport.IO_URING
-                : ChosenTransport.isAvailable(ProbeTransport.EPOLL) ? ProbeTransport.EPOLL : ProbeTransport.NIO;
+        // io_uring is never taken by auto (its completion queue overflowed under the full benchmark's load)
+        ProbeTransport best = ChosenTransport.isAvailable(ProbeTransport.EPOLL) ? ProbeTransport.EPOLL : ProbeTransport.NIO;
         try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                 .withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null)) {
             ChosenTransport chosen = engine.transport();
             assertThat(chosen.kind()).isEqualTo(best);
             assertThat(chosen.requested()).isEqualTo(ProbeTransport.AUTO);
             assertThat(chosen.describe()).startsWith("probe transport " + best.settingName() + " (auto");
-            if (best != ProbeTransport.IO_URING) {
-                assertThat(chosen.reason()).contains("io_uring unavailable (");
-            }
+            assertThat(chosen.reason()).doesNotContain("io_uring");
             if (best == ProbeTransport.NIO) {
                 assertThat(chosen.reason()).contains("epoll unavailable (");
             }
@@ -86,8 +84,7 @@ class TransportSelectionTest {
     @Test
     void aForcedUnavailableTransportFailsTheStartNamingTheCauseAndAutoFallsBackToNio() throws Exception {
         String out = runChild();
-        assertThat(out).contains("auto=probe transport nio (auto: io_uring unavailable (")
-                .contains("epoll unavailable (")
+        assertThat(out).contains("auto=probe transport nio (auto: epoll unavailable (")
                 .contains("noNative");
         for (String forced : List.of("epoll", "io_uring")) {
             assertThat(out).contains(forced + "=IllegalStateException: transport: " + forced + " (unavailable: ")
