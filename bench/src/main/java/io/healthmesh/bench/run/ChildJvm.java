@@ -32,6 +32,13 @@ public final class ChildJvm implements AutoCloseable {
         this.name = name;
         this.process = process;
         this.jitFile = jitFile;
+        // a driver that fails (e.g. its broker stops) must not leave its workers running: one such orphan prober
+        // took half a core from the next run on 2026-12-01 and made its figures worthless
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+        }, "bench-child-reaper-" + name));
     }
 
     /**
