@@ -40,6 +40,8 @@ public final class RestoreBench implements Callable<Integer> {
     String heap;
     @Option(names = "--out", description = "Also write the report to this file.")
     Path out;
+    @Option(names = "--aggregator-setting", description = "An extra aggregator setting, key=value (repeatable), e.g. rocksdb.memory.mb=512.")
+    Map<String, String> extra = new java.util.LinkedHashMap<>();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new RestoreBench()).execute(args));
@@ -56,13 +58,15 @@ public final class RestoreBench implements Callable<Integer> {
             int[] n = {0};
             f = RestorePhase.run(stack, loader, specs, GROUP, stateDir, () -> {
                 try {
-                    return ChildJvm.start("aggregator-" + ++n[0], "aggregator", Map.of(
+                    Map<String, String> settings = new java.util.HashMap<>(extra);
+                    settings.putAll(Map.of(
                             "bootstrap.servers", stack.bootstrapServers(),
                             "schema.registry.url", stack.registryUrl(),
                             "application.id", GROUP,
                             "state.dir", stateDir.toString(),
                             "http.host", "127.0.0.1",
-                            "http.port", "0"), heap, null, work);
+                            "http.port", "0"));
+                    return ChildJvm.start("aggregator-" + ++n[0], "aggregator", settings, heap, null, work);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -82,7 +86,9 @@ public final class RestoreBench implements Callable<Integer> {
         sb.append("### Aggregator state of ").append(String.format(Locale.ROOT, "%,d", f.targets()))
                 .append(" targets, run of ").append(started).append("\n\n")
                 .append("- command: `java -cp bench/target/benchmarks.jar io.healthmesh.bench.RestoreBench --targets ")
-                .append(f.targets()).append(" --aggregator-heap ").append(heap).append("`\n")
+                .append(f.targets()).append(" --aggregator-heap ").append(heap)
+                .append(extra.entrySet().stream().map(e -> " --aggregator-setting " + e.getKey() + "=" + e.getValue())
+                        .collect(java.util.stream.Collectors.joining())).append("`\n")
                 .append("- machine: ").append(Machine.describe()).append("\n")
                 .append(String.format(Locale.ROOT, "- definitions and one result per target produced in %.0f s%n%n",
                         f.loadSeconds()))

@@ -162,6 +162,18 @@ public final class StatusBoard {
         return new Snapshot(seq, new ArrayList<>(groupRows().values()), targets);
     }
 
+    /**
+     * Forgets the changes collected so far without building a delta: what the push does while no browser is
+     * connected, so that an unwatched board costs no per-push work over all its targets and groups. The next
+     * {@link #drain()} then sends every group again (a browser that connects gets a snapshot first).
+     */
+    public synchronized void discardChanges() {
+        changed.clear();
+        removed.clear();
+        newPoints.clear();
+        sentGroups = Map.of();
+    }
+
     /** The changes since the previous drain (empty when nothing changed), and starts collecting anew. */
     public synchronized Delta drain() {
         List<TargetEntry> targets = new ArrayList<>(changed.size());

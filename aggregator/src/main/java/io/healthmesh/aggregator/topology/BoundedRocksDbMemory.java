@@ -26,7 +26,7 @@ public final class BoundedRocksDbMemory implements RocksDBConfigSetter {
     /** Streams config key (not a Kafka one: Streams passes it through) holding the total, MiB. */
     public static final String MEGABYTES_CONFIG = "healthmesh.rocksdb.memory.mb";
     /** Default total of {@code rocksdb.memory.mb}. */
-    public static final int DEFAULT_MEGABYTES = 64;
+    public static final int DEFAULT_MEGABYTES = 256;
     /** Share of the total the memtables may take (charged to the same cache). */
     static final double WRITE_BUFFER_SHARE = 0.25;
     /** Share of the cache kept for index and filter blocks (high priority). */

@@ -77,6 +77,25 @@ class StatusBoardTest {
     }
 
     @Test
+    void discardedChangesAreNotSentAndEveryGroupIsSentAgainAfterwards() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.putGroup("g", false, 1);
+        board.drain();
+        board.putTarget(row("a", "g", "UNHEALTHY", false));
+        board.addResult("a", new LatencyPoint(5, 42, false));
+
+        board.discardChanges();   // nobody watched these
+
+        StatusBoard.Delta next = board.drain();
+        assertThat(next.targets()).isEmpty();
+        assertThat(next.latency()).isEmpty();
+        // a browser connected meanwhile got a snapshot; the groups go out again so that none can be left stale
+        assertThat(next.groups()).extracting(GroupRow::id).containsExactly("g");
+        assertThat(board.snapshot().targets()).singleElement()
+                .satisfies(e -> assertThat(e.row().status()).isEqualTo("UNHEALTHY"));
+    }
+
+    @Test
     void aChangedRowCarriesItsHistorySoPendingPointsAreNotSentTwice() {
         board.putTarget(row("a", "g", "HEALTHY", false));
         board.drain();

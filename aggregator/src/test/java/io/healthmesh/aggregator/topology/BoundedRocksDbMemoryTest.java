@@ -30,11 +30,11 @@ class BoundedRocksDbMemoryTest {
     void theSetterAndTheSizeAreInTheStreamsConfig() {
         Properties props = config(Map.of()).streamsProperties("127.0.0.1:8082");
         assertThat(props.get(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)).isEqualTo(BoundedRocksDbMemory.class);
-        assertThat(props.get(BoundedRocksDbMemory.MEGABYTES_CONFIG)).isEqualTo(64);
+        assertThat(props.get(BoundedRocksDbMemory.MEGABYTES_CONFIG)).isEqualTo(256);
         assertThat(props.get(StreamsConfig.producerPrefix("linger.ms"))).isEqualTo("5");
-        Properties sized = config(Map.of("rocksdb.memory.mb", "256", "kafka.producer.linger.ms", "20"))
+        Properties sized = config(Map.of("rocksdb.memory.mb", "512", "kafka.producer.linger.ms", "20"))
                 .streamsProperties("127.0.0.1:8082");
-        assertThat(sized.get(BoundedRocksDbMemory.MEGABYTES_CONFIG)).isEqualTo(256);
+        assertThat(sized.get(BoundedRocksDbMemory.MEGABYTES_CONFIG)).isEqualTo(512);
         assertThat(sized.get(StreamsConfig.producerPrefix("linger.ms"))).as("kafka.* refines the default")
                 .isEqualTo("20");
         // Streams accepts the whole config (it validates the setter class and the producer key)
