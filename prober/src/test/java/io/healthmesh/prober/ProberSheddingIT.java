@@ -82,7 +82,7 @@ class ProberSheddingIT {
 
     @Test
     @Timeout(90)
-    void aProberAloneInItsRegionKeepsItsTargetsWhenOverloadedAndShedsOnceAPeerJoins(TestKafka kafka) throws Exception {
+    void aProberAloneInItsRegionKeepsItsTargetsShedsOnceAPeerJoinsAndTakesThemBackWhenThePeerStops(TestKafka kafka) throws Exception {
         Topics topics = new Topics("alone-" + UUID.randomUUID().toString().substring(0, 8) + ".");
         kafka.createTopic(topics.targets(), Topics.DEFAULT_PARTITIONS, true);
         kafka.createTopic(topics.probeResults(), Topics.DEFAULT_PARTITIONS, false);
@@ -108,6 +108,10 @@ class ProberSheddingIT {
                     assertThat(body(a, "/metrics")).contains("healthmesh_prober_shed_held 0.0");
                     assertThat(status(a, "/readyz")).isEqualTo(503);
                 }
+                // B is gone and A still overloaded: shedding must not leave the region without a prober
+                Await.until(Duration.ofSeconds(40), () -> a.probedTargets().equals(all) && a.ready(),
+                        () -> "after B stopped: A owns " + a.probedTargets().size());
+                assertThat(body(a, "/metrics")).contains("healthmesh_prober_shed_held 1.0");
             }
         }
     }

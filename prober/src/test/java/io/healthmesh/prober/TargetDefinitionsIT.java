@@ -207,7 +207,7 @@ class TargetDefinitionsIT {
              TargetAssignment assignment = new TargetAssignment(new KafkaConsumer<>(KafkaClients.consumer(config)),
                      topics.targets(), region, flaky, TargetSink.of(s -> scheduled.put(s.id(), s), scheduled::remove),
                      producer, topics.rejected(), config.rejectedBy(), reason -> rejections.incrementAndGet(),
-                     () -> 0, Ticker.system())) {
+                     () -> 1, Ticker.system())) {
             writer.put(tcp("a", listeners.address(0)));
             assignment.start();
 

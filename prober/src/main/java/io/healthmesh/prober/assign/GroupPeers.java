@@ -20,14 +20,14 @@ import static java.util.Objects.requireNonNull;
 @FunctionalInterface
 public interface GroupPeers {
 
-    /** Returned by {@link #others()} when the group could not be described (Kafka unreachable, no permission). */
+    /** Returned by {@link #members()} when the group could not be described (Kafka unreachable, no permission). */
     int UNKNOWN = -1;
 
-    /** The number of other members of the group now, or {@link #UNKNOWN}. */
-    int others();
+    /** The number of members of the group now (the asking prober included when it is in), or {@link #UNKNOWN}. */
+    int members();
 
     /**
-     * Asks the group coordinator through {@code admin}; the caller is a member, so it counts itself once.
+     * Asks the group coordinator through {@code admin}.
      *
      * @param timeout how long one question may take; the answer is {@link #UNKNOWN} past it
      */
@@ -39,8 +39,7 @@ public interface GroupPeers {
             try {
                 KafkaFuture<ConsumerGroupDescription> future = admin.describeConsumerGroups(List.of(groupId))
                         .describedGroups().get(groupId);
-                int members = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS).members().size();
-                return Math.max(0, members - 1);
+                return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS).members().size();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return UNKNOWN;

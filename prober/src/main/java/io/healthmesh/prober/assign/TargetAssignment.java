@@ -157,7 +157,9 @@ public final class TargetAssignment implements AutoCloseable {
                 try {
                     if (shedRequested && subscribed) {
                         shedIfSomeoneCanTakeOver();
-                    } else if (!shedRequested && !subscribed) {
+                    } else if (shedRequested) {
+                        joinIfNobodyElseProbes();
+                    } else if (!subscribed) {
                         applyShedding();
                     } else if (!shedRequested && heldAlone) {
                         heldAlone = false;
@@ -210,7 +212,8 @@ public final class TargetAssignment implements AutoCloseable {
         }
         peersAsked = true;
         peersAskedAt = now;
-        int others = peers.others();
+        int members = peers.members();
+        int others = members == GroupPeers.UNKNOWN ? GroupPeers.UNKNOWN : Math.max(0, members - 1);   // we are in
         if (others > 0) {
             heldAlone = false;
             peersAsked = false;
@@ -224,6 +227,27 @@ public final class TargetAssignment implements AutoCloseable {
                             : "the group could not be described", PEER_RECHECK.toSeconds());
         }
         heldAlone = true;
+    }
+
+    /**
+     * While shedding (or overloaded before its first join): joins anyway once no other member is in the group, e.g.
+     * when the prober that took the targets over died, so that shedding never leaves a region without a prober.
+     * Asked every {@link #PEER_RECHECK}; the prober then keeps its targets as in {@link #shedIfSomeoneCanTakeOver}.
+     */
+    private void joinIfNobodyElseProbes() {
+        long now = ticker.nanoTime();
+        if (peersAsked && now - peersAskedAt < PEER_RECHECK.toNanos()) {
+            return;
+        }
+        peersAsked = true;
+        peersAskedAt = now;
+        if (peers.members() == 0) {   // we are out: nobody at all probes the region's targets
+            LOG.warn("overloaded, but no other prober of the region is in the group: joining to probe its targets"
+                    + " (late probes are reported INCONCLUSIVE)");
+            heldAlone = true;
+            consumer.subscribe(List.of(topic), new Rebalance());
+            subscribed = true;
+        }
     }
 
     /** Leaves the group (the revocation callback stops every owned target) or joins it again. */
