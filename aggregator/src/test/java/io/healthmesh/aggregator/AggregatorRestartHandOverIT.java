@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import org.junit.jupiter.api.Test;
@@ -50,17 +51,6 @@ class AggregatorRestartHandOverIT {
     }
 
     private static void awaitRunning(AggregatorWorker worker, Duration patience) {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (!worker.isRunning()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("worker not RUNNING within " + patience + ": " + worker.state());
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Await.until(patience, worker::isRunning, () -> "worker not RUNNING: " + worker.state());
     }
 }
