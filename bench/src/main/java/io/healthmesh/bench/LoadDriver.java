@@ -88,6 +88,9 @@ public final class LoadDriver implements Callable<Integer> {
     int capacityIntervalMs;
     @Option(names = "--aggregator-results", description = "Results pre-produced for the aggregator-throughput phase (default 300000, short 0 = skipped).")
     Long aggregatorResults;
+    @Option(names = "--aggregator-targets", defaultValue = "10000", description = "Targets of the aggregator-"
+            + "throughput phase when the capacity phase is skipped (otherwise the capacity phase's targets).")
+    int aggregatorTargets;
     @Option(names = "--aggregator-instances", split = ",", description = "Instance counts of the aggregator-"
             + "throughput phase, run one after the other with --aggregator-results each (default 1,2).")
     List<Integer> aggregatorInstances;
@@ -245,6 +248,9 @@ public final class LoadDriver implements Callable<Integer> {
         List<PeerCpuPhase.Figure> peers = new ArrayList<>();
         for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
             int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
+            if (targets <= 0) {
+                continue; // --tcp-targets 0 / --http-targets 0: the phase is skipped, warm-up included
+            }
             List<FarmTarget> pool = farm.targets(protocol);
             ThroughputPhase.Figure hm;
             try {
@@ -303,7 +309,7 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private List<TargetSpec> applySmallSet(TargetLoader loader, TargetFarm farm) {
-        List<TargetSpec> specs = FarmSpecs.over(farm.targets(Protocol.TCP), 10_000, "agg", 10_000, 1_000, 3, 3);
+        List<TargetSpec> specs = FarmSpecs.over(farm.targets(Protocol.TCP), aggregatorTargets, "agg", 10_000, 1_000, 3, 3);
         loader.apply(specs);
         return specs;
     }

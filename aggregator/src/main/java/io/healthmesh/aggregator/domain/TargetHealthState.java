@@ -176,6 +176,50 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
         return TargetUpdate.of(this, checked.recombined(nowMs));
     }
 
+    /**
+     * The earliest aggregator wall-clock time at which {@link #checkStaleness(long, long, StalenessRule, ResultTrust)}
+     * can change this state; {@link Long#MAX_VALUE} when no passing of time alone can (a disabled target, or a stale
+     * one whose regions are all stale and never forgotten). Before this instant the check returns the state
+     * unchanged, so it need not run: the aggregator checks each target when it falls due instead of reading every
+     * target on every punctuation. A check at or after it may still change nothing (an earlier candidate than
+     * needed is harmless: it only costs a check).
+     *
+     * @param notBeforeMs when this aggregator instance started watching the target
+     * @param trust the eviction rule, or {@code null} when no region is forgotten
+     */
+    public long nextStalenessCheckMs(long notBeforeMs, StalenessRule rule, ResultTrust trust) {
+        requireNonNull(rule, "rule");
+        if (status == HealthStatus.DISABLED) {
+            return Long.MAX_VALUE;
+        }
+        long window = rule.windowMs(spec.intervalMs(), spec.timeoutMs());
+        long next = Long.MAX_VALUE;
+        boolean anyVoter = false;
+        for (RegionState region : regions.values()) {
+            long heard = Math.max(region.lastHeardAtMs(), notBeforeMs);
+            if (!region.stale()) {
+                if (stale) {
+                    return notBeforeMs; // a stale target with a voting region: the check would clear it at once
+                }
+                anyVoter = true;
+                next = Math.min(next, after(heard, window));
+            } else if (trust != null) {
+                next = Math.min(next, after(heard, trust.regionEvictionMs()));
+            }
+        }
+        if (!stale && !anyVoter) {
+            // with a region voting, the target cannot go stale before that region does (its time is above)
+            next = Math.min(next, after(Math.max(watchSinceMs, notBeforeMs), window));
+        }
+        return next;
+    }
+
+    /** The first millisecond strictly more than {@code windowMs} after {@code fromMs}; saturates. */
+    private static long after(long fromMs, long windowMs) {
+        long at = fromMs + windowMs + 1;
+        return at < fromMs ? Long.MAX_VALUE : at;
+    }
+
     /** This state with the overall status recombined from the regions; a change is dated {@code atMs}. */
     private TargetHealthState recombined(long atMs) {
         List<HealthStatus> votes = new ArrayList<>();

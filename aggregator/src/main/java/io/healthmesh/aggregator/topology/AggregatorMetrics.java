@@ -4,6 +4,7 @@ import io.healthmesh.aggregator.domain.IgnoredBecause;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.streams.StreamsMetrics;
 
 import java.util.HashMap;
@@ -23,6 +24,7 @@ final class AggregatorMetrics {
     static final String HEALTH_EVENTS = "health-events-total";
     static final String PUNCTUATION_FAILURES = "staleness-check-failures-total";
     static final String GROUP_EVENTS = "group-events-total";
+    static final String STALENESS_CHECKS = "staleness-checks-total";
 
     private final StreamsMetrics metrics;
     private final Map<String, Sensor> sensors = new HashMap<>();
@@ -45,6 +47,19 @@ final class AggregatorMetrics {
     /** A target whose staleness check failed (its state is left as it was; the others are checked). */
     void punctuationFailed() {
         count(PUNCTUATION_FAILURES, "Targets whose staleness check failed.", null, null);
+    }
+
+    /** Targets whose staleness was checked by one punctuation (only those due are). */
+    void stalenessChecked(int targets) {
+        if (targets == 0) {
+            return;
+        }
+        sensors.computeIfAbsent("healthmesh." + STALENESS_CHECKS, n -> {
+            Sensor sensor = metrics.addSensor(n, Sensor.RecordingLevel.INFO);
+            sensor.add(new MetricName(STALENESS_CHECKS, GROUP, "Targets whose staleness was checked (those due).",
+                    Map.of()), new CumulativeSum());
+            return sensor;
+        }).record(targets);
     }
 
     void healthEvent() {

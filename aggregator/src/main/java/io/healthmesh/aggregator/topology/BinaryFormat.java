@@ -2,13 +2,14 @@ package io.healthmesh.aggregator.topology;
 
 import org.apache.kafka.common.errors.SerializationException;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Helpers of the compact binary format of the internal stores and the repartition topic: a leading format version
@@ -21,6 +22,10 @@ import java.nio.charset.StandardCharsets;
  * and changelogs written before the change restore. Counts and lengths read are checked against the bytes left
  * before anything is allocated: a corrupt record fails with a {@link SerializationException}, not an
  * {@link OutOfMemoryError}.
+ *
+ * <p>The streams under {@link DataInputStream} and {@link DataOutputStream} are this class's own, unsynchronised
+ * ones: {@link java.io.ByteArrayInputStream}'s methods are {@code synchronized}, and with a lock per byte read the
+ * stores' decoding was the aggregator's hottest code (a JFR profile of a catch-up run).
  */
 final class BinaryFormat {
 
@@ -40,12 +45,78 @@ final class BinaryFormat {
         T read(DataInputStream in) throws IOException;
     }
 
+    /** A byte array read without locks (one thread decodes one record). */
+    private static final class Bytes extends InputStream {
+        private final byte[] data;
+        private int position;
+        private final int end;
+
+        Bytes(byte[] data, int offset) {
+            this.data = data;
+            this.position = offset;
+            this.end = data.length;
+        }
+
+        @Override
+        public int read() {
+            return position < end ? data[position++] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) {
+            if (length == 0) {
+                return 0;
+            }
+            if (position >= end) {
+                return -1;
+            }
+            int n = Math.min(length, end - position);
+            System.arraycopy(data, position, into, offset, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public int available() {
+            return end - position;
+        }
+    }
+
+    /** A growing byte array written without locks. */
+    private static final class Buffer extends OutputStream {
+        private byte[] data = new byte[256];
+        private int size;
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            data[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] from, int offset, int length) {
+            ensure(length);
+            System.arraycopy(from, offset, data, size, length);
+            size += length;
+        }
+
+        private void ensure(int more) {
+            if (size + more > data.length) {
+                data = Arrays.copyOf(data, Math.max(data.length * 2, size + more));
+            }
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(data, size);
+        }
+    }
+
     /** The input of one record, knowing its format version and how many bytes are left. */
     private static final class VersionedInput extends DataInputStream {
         private final int version;
-        private final ByteArrayInputStream bytes;
+        private final Bytes bytes;
 
-        VersionedInput(ByteArrayInputStream bytes, int version) {
+        VersionedInput(Bytes bytes, int version) {
             super(bytes);
             this.bytes = bytes;
             this.version = version;
@@ -58,7 +129,7 @@ final class BinaryFormat {
     }
 
     static byte[] encode(int version, Writer writer) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        Buffer bytes = new Buffer();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(version);
             writer.write(out);
@@ -81,7 +152,7 @@ final class BinaryFormat {
             throw new SerializationException(what + " format version: " + found + " (expected: " + FIRST_VERSION
                     + ".." + version + ")");
         }
-        ByteArrayInputStream bytes = new ByteArrayInputStream(data, 1, data.length - 1);
+        Bytes bytes = new Bytes(data, 1);
         try (VersionedInput in = new VersionedInput(bytes, found)) {
             return reader.read(in);
         } catch (IOException | RuntimeException e) {

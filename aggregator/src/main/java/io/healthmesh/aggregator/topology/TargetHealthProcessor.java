@@ -57,6 +57,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private AggregatorMetrics metrics;
     /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
     private long startedAtMs;
+    /** When each target of this task is next due for a staleness check. */
+    private StalenessSchedule due;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength) {
@@ -76,7 +78,19 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.history = context.getStateStore(AggregatorTopology.HISTORY_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
         this.startedAtMs = context.currentSystemTimeMs();
+        this.due = new StalenessSchedule();
+        // once per task start (the store is restored by now): from then on only the targets due are read
+        try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
+            while (all.hasNext()) {
+                KeyValue<String, TargetHealthState> entry = all.next();
+                schedule(entry.key, entry.value);
+            }
+        }
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
+    }
+
+    private void schedule(String id, TargetHealthState state) {
+        due.schedule(id, state.nextStalenessCheckMs(startedAtMs, staleness, trust));
     }
 
     /**
@@ -172,6 +186,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         store.delete(id);
         history.delete(id);
+        due.remove(id);
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
         context.forward(new Record<>(bytes(current.spec().group()), new MembershipChange(id, null), timestamp));
@@ -183,6 +198,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         String id = after.targetId();
         if (update.stateChanged()) {
             store.put(id, after);
+            schedule(id, after);
         }
         if (historyLength > 0 && (applied != null || update.statusChanged())) {
             TargetHistory known = history.get(id);
@@ -208,30 +224,37 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
     }
 
+    /** Checks the targets that fell due (see {@link TargetHealthState#nextStalenessCheckMs}); the others cannot change. */
     private void checkStaleness(long now) {
         List<KeyValue<String, TargetUpdate>> changed = new ArrayList<>();
-        try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
-            while (all.hasNext()) {
-                KeyValue<String, TargetHealthState> entry = all.next();
-                try {
-                    TargetUpdate update = entry.value.checkStaleness(now, startedAtMs, staleness, trust);
-                    if (update.stateChanged()) {
-                        changed.add(KeyValue.pair(update.after().targetId(), update));
-                    }
-                } catch (RuntimeException | StackOverflowError e) {
-                    // one broken state must not stop the check of every other target
-                    metrics.punctuationFailed();
-                    LOG.warn("staleness check of target {} failed: {}", RecordSafeHandlers.cut(entry.key),
-                            RecordSafeHandlers.describe(e));
+        List<String> dueNow = due.takeDue(now);
+        for (String id : dueNow) {
+            try {
+                TargetHealthState state = store.get(id);
+                if (state == null) {
+                    continue;
                 }
+                TargetUpdate update = state.checkStaleness(now, startedAtMs, staleness, trust);
+                if (update.stateChanged()) {
+                    changed.add(KeyValue.pair(id, update));
+                } else {
+                    schedule(id, state);
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                // one broken state must not stop the check of every other target; it is tried again later
+                metrics.punctuationFailed();
+                due.schedule(id, now + punctuateInterval.toMillis());
+                LOG.warn("staleness check of target {} failed: {}", RecordSafeHandlers.cut(id),
+                        RecordSafeHandlers.describe(e));
             }
         }
-        // written after the iterator is closed: stores need not support writes during iteration
+        metrics.stalenessChecked(dueNow.size());
         for (KeyValue<String, TargetUpdate> entry : changed) {
             try {
                 commit(entry.value, null, now);
             } catch (RuntimeException | StackOverflowError e) {
                 metrics.punctuationFailed();
+                due.schedule(entry.key, now + punctuateInterval.toMillis());
                 LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.key),
                         RecordSafeHandlers.describe(e));
             }

@@ -56,6 +56,37 @@ class StalenessTopologyTest {
         }
     }
 
+    /**
+     * A punctuation reads only the targets that fell due: targets that keep reporting are never read by it, and a
+     * silent one is read once, when its window ends (with every target read each second, the check grew with the
+     * number of targets and took the stream thread's time from the results).
+     */
+    @Test
+    void onlyTargetsThatFellDueAreChecked() {
+        try (AggregatorDriver d = new AggregatorDriver(stateDir)) {
+            d.at(0);
+            for (int i = 0; i < 20; i++) {
+                d.define(TargetSpec.of("t-" + i, "pool", "10.0.0.1", 80 + i, Protocol.HTTP));
+            }
+            for (int second = 1; second <= 45; second++) {
+                d.at(second);
+                for (int i = 1; i < 20; i++) { // t-0 stays silent
+                    if ((second + i) % 5 == 0) { // every target every 5 s (its interval), spread over the seconds
+                        d.result(TargetSpec.of("t-" + i, "pool", "10.0.0.1", 80 + i, Protocol.HTTP), "default",
+                                Outcome.SUCCESS, 10);
+                    }
+                }
+            }
+            // t-0: defined at 0, never heard: due once, at 18 s (window 17 s), where it went stale
+            assertThat(d.metric(AggregatorMetrics.STALENESS_CHECKS, null)).isEqualTo(1.0);
+            List<TestRecord<String, TargetHealth>> stale = d.healthEvents().stream()
+                    .filter(e -> e.value() != null && e.value().getStale()).toList();
+            assertThat(stale).extracting(TestRecord::key).containsExactly("t-0");
+            long start = d.now() - 45_000;
+            assertThat(stale.get(0).timestamp() - start).isEqualTo(18_000L);
+        }
+    }
+
     @Test
     void aTargetThatNeverReportsGoesStaleOneWindowAfterItWasDefined() {
         try (AggregatorDriver d = new AggregatorDriver(stateDir)) {
