@@ -75,14 +75,26 @@ public record TargetHistory(List<Entry> entries) {
     /** What an update adds to the history: the result it applied and the status change it made, if any. */
     public TargetHistory record(TargetUpdate update, ProbeObservation applied, int max) {
         TargetHistory next = this;
-        if (applied != null && update.ignored() == null) {
-            next = next.with(new Result(applied.startedAtMs(), applied.region(), applied.outcome(),
-                    applied.latencyMicros(), applied.detail()), max);
-        }
-        if (update.statusChanged()) {
-            next = next.with(new StatusChange(update.after().sinceMs(),
-                    update.before() == null ? null : update.before().status(), update.after().status()), max);
+        for (Entry entry : entriesOf(update, applied)) {
+            next = next.with(entry, max);
         }
         return next;
+    }
+
+    /**
+     * The entries an update adds, oldest first: the result it applied (none when it was ignored) and the status
+     * change it made, if any.
+     */
+    public static List<Entry> entriesOf(TargetUpdate update, ProbeObservation applied) {
+        List<Entry> added = new ArrayList<>(2);
+        if (applied != null && update.ignored() == null) {
+            added.add(new Result(applied.startedAtMs(), applied.region(), applied.outcome(), applied.latencyMicros(),
+                    applied.detail()));
+        }
+        if (update.statusChanged()) {
+            added.add(new StatusChange(update.after().sinceMs(),
+                    update.before() == null ? null : update.before().status(), update.after().status()));
+        }
+        return added;
     }
 }

@@ -7,6 +7,7 @@ import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
+import io.healthmesh.aggregator.topology.HistoryRows;
 import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.ops.OpsServer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -124,8 +125,12 @@ public final class QueryApi {
         } catch (IllegalArgumentException e) {
             return Answer.error(400, e.getMessage());
         }
-        return byKey(exchange, AggregatorTopology.HISTORY_STORE, id,
-                (TargetHistory h) -> HistoryView.of(id, h, sinceMs));
+        // the history rows are partitioned like the targets' states: the owner of one owns the other
+        return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (TargetHealthState s) -> {
+            TargetHistory h = HistoryRows.read(streams.store(StoreQueryParameters.fromNameAndType(
+                    AggregatorTopology.HISTORY_STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())), id);
+            return HistoryView.of(id, h == null ? TargetHistory.EMPTY : h, sinceMs);
+        });
     }
 
     private void groups(HttpExchange exchange) throws IOException {

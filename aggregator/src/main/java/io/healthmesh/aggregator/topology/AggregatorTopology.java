@@ -48,8 +48,12 @@ public final class AggregatorTopology {
 
     /** Per-target state store. */
     public static final String TARGET_STORE = "target-health";
-    /** Per-target recent results and status changes (bounded by {@code history.length}). */
-    public static final String HISTORY_STORE = "target-history";
+    /**
+     * Per-target recent results and status changes, a ring of {@code history.length} rows per target (layout in
+     * {@link HistoryRows}). Named apart from the {@code target-history} store of earlier versions (one value per
+     * target): its changelog is not read any more.
+     */
+    public static final String HISTORY_STORE = "target-history-rows";
     /** Per-group counters ({@code group-summary}: group id to {@link io.healthmesh.aggregator.domain.GroupCounts}). */
     public static final String GROUP_STORE = "group-summary";
     /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
@@ -94,7 +98,7 @@ public final class AggregatorTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_STORE),
                 Serdes.String(), new TargetHealthStateSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
-                Serdes.String(), new TargetHistorySerde()));
+                Serdes.Bytes(), Serdes.ByteArray()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
                 Serdes.String(), new GroupCountsSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Bounds the memory of every RocksDB state store of one aggregator instance together: all stores (every task's
- * {@code target-health}, {@code target-history}, {@code group-summary}, {@code group-members}) share one LRU block
+ * {@code target-health}, {@code target-history-rows}, {@code group-summary}, {@code group-members}) share one LRU block
  * cache of {@code rocksdb.memory.mb}, which also holds their index and filter blocks and is charged with their
  * memtables through one shared {@link WriteBufferManager} (a quarter of the total). Without it each store has its
  * own cache and up to three 16 MiB memtables, so memory grows with partitions and stores.

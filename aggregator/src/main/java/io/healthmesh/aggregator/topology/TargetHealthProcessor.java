@@ -15,6 +15,7 @@ import io.healthmesh.contract.RejectedHeaders;
 import io.healthmesh.contract.Topics;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -53,7 +54,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
 
     private ProcessorContext<byte[], AggregatorOutput> context;
     private KeyValueStore<String, TargetHealthState> store;
-    private KeyValueStore<String, TargetHistory> history;
+    private KeyValueStore<Bytes, byte[]> history;
     private AggregatorMetrics metrics;
     /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
     private long startedAtMs;
@@ -185,7 +186,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             return; // a tombstone for a target never seen (or already deleted): nothing to undo
         }
         store.delete(id);
-        history.delete(id);
+        HistoryRows.delete(history, id);
         due.remove(id);
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
@@ -201,13 +202,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             schedule(id, after);
         }
         if (historyLength > 0 && (applied != null || update.statusChanged())) {
-            TargetHistory known = history.get(id);
-            TargetHistory base = known == null ? TargetHistory.EMPTY : known;
-            TargetHistory next = base.record(update, applied, historyLength);
-            if (next != base) {
-                // an ignored result adds nothing: the unchanged entry is neither rewritten nor sent to the changelog
-                history.put(id, next);
-            }
+            // an ignored result adds nothing: no row is written, nothing goes to the changelog
+            HistoryRows.append(history, id, TargetHistory.entriesOf(update, applied), historyLength);
         }
         if (update.emits()) {
             context.forward(new Record<>(bytes(id),

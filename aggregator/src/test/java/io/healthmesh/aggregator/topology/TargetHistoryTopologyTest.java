@@ -6,15 +6,18 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The {@code target-history} store through the topology: bounded, per target, dropped with the target. */
+/** The {@code target-history-rows} store through the topology: bounded, per target, dropped with the target. */
 class TargetHistoryTopologyTest {
 
     private static final TargetSpec WEB = TargetSpec.of("web-1", "pool", "10.0.0.1", 80, Protocol.HTTP)
@@ -31,10 +34,10 @@ class TargetHistoryTopologyTest {
             d.at(2).result(WEB, "default", Outcome.SUCCESS, 100);
             d.at(3).result(WEB, "default", Outcome.TIMEOUT, 100);
             d.at(4).result(WEB, "default", Outcome.TIMEOUT, 100);
-            KeyValueStore<String, TargetHistory> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
 
             // DETECTING, S, S, HEALTHY, F, F, UNHEALTHY: the newest four
-            assertThat(store.get("web-1").entries()).satisfiesExactly(
+            assertThat(HistoryRows.read(store, "web-1").entries()).satisfiesExactly(
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 2_000,
                             HealthStatus.DETECTING, HealthStatus.HEALTHY)),
                     e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT),
@@ -42,8 +45,11 @@ class TargetHistoryTopologyTest {
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 4_000,
                             HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)));
 
+            // a ring of 4 rows and its head, whatever the number of results
+            assertThat(rows(store)).isEqualTo(5);
             d.at(5).delete("web-1");
-            assertThat(store.get("web-1")).isNull();
+            assertThat(HistoryRows.read(store, "web-1")).isNull();
+            assertThat(rows(store)).isZero();
         }
     }
 
@@ -52,19 +58,40 @@ class TargetHistoryTopologyTest {
         try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "0"))) {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
-            assertThat(d.driver.<String, TargetHistory>getKeyValueStore(AggregatorTopology.HISTORY_STORE)
-                    .get("web-1")).isNull();
+            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            assertThat(HistoryRows.read(store, "web-1")).isNull();
+            assertThat(rows(store)).isZero();
         }
     }
 
     @Test
-    void storeFormatRoundTrips() {
-        TargetHistory h = TargetHistory.EMPTY
-                .with(new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING), 10)
-                .with(new TargetHistory.Result(2, "eu", Outcome.TIMEOUT, 5, "slow"), 10)
-                .with(new TargetHistory.Result(3, "us", Outcome.SUCCESS, 7, null), 10)
-                .with(new TargetHistory.StatusChange(4, HealthStatus.DETECTING, HealthStatus.HEALTHY), 10);
-        TargetHistorySerde serde = new TargetHistorySerde();
-        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", h))).isEqualTo(h);
+    void rowsRoundTripAndAShortenedRingReadsItsNewestEntries() {
+        try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "6"))) {
+            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            List<TargetHistory.Entry> entries = List.of(
+                    new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING),
+                    new TargetHistory.Result(2, "eu", Outcome.TIMEOUT, 5, "slow"),
+                    new TargetHistory.Result(3, "us", Outcome.SUCCESS, 7, null),
+                    new TargetHistory.StatusChange(4, HealthStatus.DETECTING, HealthStatus.HEALTHY),
+                    new TargetHistory.Result(5, "eu", Outcome.SUCCESS, 9, null));
+            HistoryRows.append(store, "a", entries, 6);
+            HistoryRows.append(store, "ab", entries.subList(0, 1), 6); // shares a prefix of bytes, not of rows
+            assertThat(HistoryRows.read(store, "a").entries()).isEqualTo(entries);
+            HistoryRows.append(store, "a", List.of(new TargetHistory.Result(6, "eu", Outcome.SUCCESS, 1, null)), 2);
+            assertThat(HistoryRows.read(store, "a").entries()).extracting(TargetHistory.Entry::atMs)
+                    .containsExactly(5L, 6L);
+            assertThat(HistoryRows.read(store, "ab").entries()).containsExactly(entries.get(0));
+        }
+    }
+
+    private static int rows(KeyValueStore<Bytes, byte[]> store) {
+        int n = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
     }
 }

@@ -9,7 +9,7 @@ import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.GroupCountsSerde;
 import io.healthmesh.aggregator.topology.GroupRows;
 import io.healthmesh.aggregator.topology.TargetHealthStateSerde;
-import io.healthmesh.aggregator.topology.TargetHistorySerde;
+import io.healthmesh.aggregator.topology.HistoryRows;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the aggregator's stores cost per record, serde only (the RocksDB write and the changelog send come on top,
  * in proportion to the bytes): {@code targetState} is the read and write of a target's state that every applied
- * result makes; {@code history} the read and write of its {@code target-history} entry with the default 50 entries
- * (every applied result, unless {@code history.length=0}); {@code groupMember} what a member's status change costs in
+ * result makes; {@code historyRow} the row of the {@code target-history-rows} ring it adds (every applied result,
+ * unless {@code history.length=0}; before, the whole history of 50 entries was read and rewritten); {@code groupMember} what a member's status change costs in
  * the group stores since issue 15 (its row, the counters), the same for a group of 2 or 100,000.
  */
 @State(Scope.Thread)
@@ -45,10 +45,8 @@ import java.util.concurrent.TimeUnit;
 public class StoreWriteBenchmark {
 
     private final TargetHealthStateSerde stateSerde = new TargetHealthStateSerde();
-    private final TargetHistorySerde historySerde = new TargetHistorySerde();
     private final GroupCountsSerde countsSerde = new GroupCountsSerde();
     private byte[] state;
-    private byte[] history;
     private byte[] counts;
     private long clockMs = 1_700_000_000_000L;
     private GroupMembers whole;
@@ -59,11 +57,6 @@ public class StoreWriteBenchmark {
         TargetSpec spec = TargetSpec.of("web-000001", "pool-0001", "127.1.0.1", 8080, Protocol.TCP);
         state = stateSerde.serializer().serialize("", TargetHealthState.create(TargetEssentials.of(spec), clockMs,
                 clockMs).after());
-        TargetHistory h = TargetHistory.EMPTY;
-        for (int i = 0; i < 50; i++) {
-            h = h.with(new TargetHistory.Result(clockMs + i, "default", Outcome.SUCCESS, 150_000, null), 50);
-        }
-        history = historySerde.serializer().serialize("", h);
         java.util.TreeMap<String, HealthStatus> members = new java.util.TreeMap<>();
         for (int i = 0; i < 20_000; i++) {
             members.put(String.format("m%06d", i), HealthStatus.HEALTHY);
@@ -77,12 +70,13 @@ public class StoreWriteBenchmark {
         return stateSerde.serializer().serialize("", stateSerde.deserializer().deserialize("", state));
     }
 
+    /** The row an applied result adds to the history ring (its key and value; the head's 12 bytes come on top). */
     @Benchmark
-    public byte[] history() {
+    public void historyRow(Blackhole bh) {
         clockMs += 1_000;
-        TargetHistory h = historySerde.deserializer().deserialize("", history);
-        return historySerde.serializer().serialize("",
-                h.with(new TargetHistory.Result(clockMs, "default", Outcome.SUCCESS, 150_000, null), 50));
+        bh.consume(HistoryRows.key("web-000001", (int) (clockMs % 50)));
+        bh.consume(HistoryRows.encode(clockMs, new TargetHistory.Result(clockMs, "default", Outcome.SUCCESS, 150_000,
+                null)));
     }
 
     @Benchmark
