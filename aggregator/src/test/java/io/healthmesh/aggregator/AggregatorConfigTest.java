@@ -88,6 +88,18 @@ class AggregatorConfigTest {
     }
 
     @Test
+    void streamThreadsPollForATenthOfTheCommitIntervalUnlessToldOtherwise() {
+        assertThat(AggregatorConfig.from(with("commit.interval.ms", "100")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.POLL_MS_CONFIG, "10");
+        assertThat(AggregatorConfig.from(with("commit.interval.ms", "30000")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.POLL_MS_CONFIG, "100");
+        assertThat(AggregatorConfig.from(with("commit.interval.ms", "10")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.POLL_MS_CONFIG, "1");
+        assertThat(AggregatorConfig.from(with("kafka.poll.ms", "40")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.POLL_MS_CONFIG, "40");
+    }
+
+    @Test
     void thePassThroughCannotWeakenExactlyOnce() {
         Properties p = AggregatorConfig.from(with("kafka.processing.guarantee", "at_least_once")).streamsProperties("h:1");
         assertThat(p).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
