@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringSocketChannel;
 
 import java.nio.channels.spi.SelectorProvider;
@@ -38,6 +39,11 @@ import static java.util.Objects.requireNonNull;
  * @param reason one sentence: why this one (the unavailability causes of the better ones, or "forced")
  */
 public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, String reason) {
+
+    /** Submission queue entries of an io_uring event loop (256 KiB of ring). */
+    static final int IO_URING_RING_SIZE = 4_096;
+    /** Completion queue entries of an io_uring event loop (256 KiB): room for a burst of four per submission. */
+    static final int IO_URING_CQ_SIZE = 16_384;
 
     public ChosenTransport {
         requireNonNull(kind, "kind");
@@ -132,7 +138,10 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
     /** The factory of this transport's event loops. */
     IoHandlerFactory ioHandlerFactory() {
         return switch (kind) {
-            case IO_URING -> IoUringIoHandler.newFactory();
+            // Netty's defaults (128 submissions, 256 completions) overflowed the completion queue at 10,000 probes/s
+            // ("CompletionQueue overflow detected"): every probe is a connect, maybe a write and a read, and a close
+            case IO_URING -> IoUringIoHandler.newFactory(new IoUringIoHandlerConfig()
+                    .setRingSize(IO_URING_RING_SIZE).setCqSize(IO_URING_CQ_SIZE));
             case EPOLL -> EpollIoHandler.newFactory();
             case NIO, AUTO -> NioIoHandler.newFactory();
         };
