@@ -57,12 +57,13 @@ final class StalenessSchedule {
     }
 
     /**
-     * Takes the targets due at {@code nowMs}: they are no longer scheduled until {@link #schedule} is called for them
-     * again (after their check).
+     * Takes the targets due at {@code nowMs}, at most {@code max} of them (the others stay due: see
+     * {@link #hasDue}): they are no longer scheduled until {@link #schedule} is called for them again (after their
+     * check).
      */
-    List<String> takeDue(long nowMs) {
+    List<String> takeDue(long nowMs, int max) {
         List<String> due = new ArrayList<>();
-        while (!queue.isEmpty() && queue.peek().atMs <= nowMs) {
+        while (due.size() < max && !queue.isEmpty() && queue.peek().atMs <= nowMs) {
             Entry entry = queue.poll();
             Slot slot = slots.get(entry.targetId);
             if (slot == null || slot.queuedMs != entry.atMs) {
@@ -81,6 +82,11 @@ final class StalenessSchedule {
             due.add(entry.targetId);
         }
         return due;
+    }
+
+    /** True when a target may be due at {@code nowMs} (an out-of-date entry may answer true once). */
+    boolean hasDue(long nowMs) {
+        return !queue.isEmpty() && queue.peek().atMs <= nowMs;
     }
 
     /** Targets known to the schedule. */

@@ -17,6 +17,8 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -42,6 +44,10 @@ import static java.util.Objects.requireNonNull;
 final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], AggregatorOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TargetHealthProcessor.class);
+    /** Targets one staleness pass checks at most (a pass that writes them all takes tens of milliseconds). */
+    static final int MAX_CHECKS_PER_PASS = 2_000;
+    /** How soon the next pass follows one that left due targets behind. */
+    static final Duration DRAIN_INTERVAL = Duration.ofMillis(10);
 
     private final Topics topics;
     private final InputDecoder decoder;
@@ -60,6 +66,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private long startedAtMs;
     /** When each target of this task is next due for a staleness check. */
     private StalenessSchedule due;
+    /** The punctuation draining a backlog of due targets, or {@code null} when there is none. */
+    private Cancellable draining;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength) {
@@ -104,8 +112,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     public void process(Record<byte[], byte[]> record) {
         try {
             handle(record);
-        } catch (RegistryUnavailableException e) {
-            throw e;
+        } catch (RegistryUnavailableException | StreamsException e) {
+            throw e; // retried by the task (the registry) or handled by Kafka Streams (fenced, migrated, store failed)
         } catch (Throwable t) {
             if (RecordSafeHandlers.isFatal(t)) {
                 throw t;
@@ -220,10 +228,32 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
     }
 
-    /** Checks the targets that fell due (see {@link TargetHealthState#nextStalenessCheckMs}); the others cannot change. */
+    /**
+     * The wall-clock punctuation: checks the targets that fell due. When more fell due than one pass takes (a region
+     * gone silent makes every target of it due at once), the rest is drained by a short punctuation, pass after pass,
+     * so that Kafka Streams commits between them: one pass over every target could outlast the transaction timeout
+     * (measured: 170,000 targets of one task going stale at once fenced the task's producer).
+     */
     private void checkStaleness(long now) {
+        if (checkDue(now) && draining == null) {
+            draining = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::drain);
+        }
+    }
+
+    private void drain(long now) {
+        if (!checkDue(now) && draining != null) {
+            draining.cancel();
+            draining = null;
+        }
+    }
+
+    /**
+     * Checks at most {@link #MAX_CHECKS_PER_PASS} targets that fell due (see
+     * {@link TargetHealthState#nextStalenessCheckMs}; the others cannot change) and says whether more are due.
+     */
+    private boolean checkDue(long now) {
         List<KeyValue<String, TargetUpdate>> changed = new ArrayList<>();
-        List<String> dueNow = due.takeDue(now);
+        List<String> dueNow = due.takeDue(now, MAX_CHECKS_PER_PASS);
         for (String id : dueNow) {
             try {
                 TargetHealthState state = store.get(id);
@@ -236,6 +266,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 } else {
                     schedule(id, state);
                 }
+            } catch (StreamsException e) {
+                throw e;
             } catch (RuntimeException | StackOverflowError e) {
                 // one broken state must not stop the check of every other target; it is tried again later
                 metrics.punctuationFailed();
@@ -248,6 +280,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         for (KeyValue<String, TargetUpdate> entry : changed) {
             try {
                 commit(entry.value, null, now);
+            } catch (StreamsException e) {
+                throw e; // Kafka Streams' own (a fenced producer, a migrated task): the task must handle it, not us
             } catch (RuntimeException | StackOverflowError e) {
                 metrics.punctuationFailed();
                 due.schedule(entry.key, now + punctuateInterval.toMillis());
@@ -255,6 +289,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                         RecordSafeHandlers.describe(e));
             }
         }
+        return due.hasDue(now);
     }
 
     private void reject(Record<byte[], byte[]> record, Rejection rejection) {

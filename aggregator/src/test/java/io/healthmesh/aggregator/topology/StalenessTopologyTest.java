@@ -6,12 +6,14 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
 import org.apache.kafka.streams.test.TestRecord;
+import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -85,6 +87,36 @@ class StalenessTopologyTest {
             long start = d.now() - 45_000;
             assertThat(stale.get(0).timestamp() - start).isEqualTo(18_000L);
         }
+    }
+
+    /**
+     * More targets falling due at once than one pass takes: the first pass takes its share and short passes follow
+     * (10 ms apart), so every target is stale within a few of them, with commits possible in between.
+     */
+    @Test
+    void aMassOfTargetsFallingDueIsCheckedInPasses() {
+        int targets = TargetHealthProcessor.MAX_CHECKS_PER_PASS * 2 + 10;
+        try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of(), UnaryOperator.identity(),
+                Stores::inMemoryKeyValueStore)) {
+            d.at(0);
+            for (int i = 0; i < targets; i++) {
+                d.define(TargetSpec.of("t-" + i, "pool", "10.0.0.1", 1 + i % 60_000, Protocol.HTTP));
+            }
+            d.healthEvents();
+            d.at(18); // window 17 s after the definitions: all due; the 1 s punctuation takes one pass
+            assertThat(stale(d.healthEvents())).isEqualTo(TargetHealthProcessor.MAX_CHECKS_PER_PASS);
+            d.at(18.01);
+            assertThat(stale(d.healthEvents())).isEqualTo(TargetHealthProcessor.MAX_CHECKS_PER_PASS);
+            d.at(18.02);
+            assertThat(stale(d.healthEvents())).isEqualTo(10);
+            d.at(25);
+            assertThat(d.health.isEmpty()).as("the drain stopped with nothing left").isTrue();
+            assertThat(d.metric(AggregatorMetrics.STALENESS_CHECKS, null)).isEqualTo((double) targets);
+        }
+    }
+
+    private static long stale(List<TestRecord<String, TargetHealth>> events) {
+        return events.stream().filter(e -> e.value() != null && e.value().getStale()).count();
     }
 
     @Test
