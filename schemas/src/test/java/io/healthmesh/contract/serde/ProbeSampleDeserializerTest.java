@@ -121,6 +121,49 @@ class ProbeSampleDeserializerTest {
     }
 
     @Test
+    void aWriterWithAUnionForAFieldIsReadThroughTheResolvingDecoder() throws IOException {
+        // startedAtMs as ["int","long"]: compatible (every branch reads as a long), not the direct path's shape
+        Schema full = ProbeResult.getClassSchema();
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field f : full.getFields()) {
+            Schema type = f.name().equals("startedAtMs")
+                    ? Schema.createUnion(Schema.create(Schema.Type.INT), Schema.create(Schema.Type.LONG)) : f.schema();
+            fields.add(new Schema.Field(f.name(), type, f.doc(), f.defaultVal()));
+        }
+        Schema writer = Schema.createRecord(full.getName(), null, full.getNamespace(), false, fields);
+        int id = MemoryRegistries.scope(scope).register("union-value", writer.toString());
+        GenericRecord record = generic(writer, Records.probeResult());
+        byte[] bytes = encode(id, writer, record);
+        assertThat(samples.deserialize(TOPIC, bytes))
+                .isEqualTo(new ProbeSample(1_700_000_000_000L, 1234, ProbeOutcome.UNEXPECTED_STATUS));
+        byte[] truncated = Arrays.copyOf(bytes, bytes.length - 1);
+        assertThatThrownBy(() -> samples.deserialize(TOPIC, truncated))
+                .isInstanceOfSatisfying(RecordDecodeException.class, e -> assertThat(e.reason()).isEqualTo(Reason.UNDECODABLE));
+        assertThat(samples.deserialize(TOPIC, bytes).startedAtMs()).isEqualTo(1_700_000_000_000L);
+    }
+
+    @Test
+    void anOutcomeSymbolTheReaderDoesNotKnowReadsAsItsDefault() throws IOException {
+        Schema full = ProbeResult.getClassSchema();
+        List<String> symbols = new ArrayList<>(ProbeOutcome.getClassSchema().getEnumSymbols());
+        symbols.add(0, "CERTIFICATE_EXPIRED");
+        Schema outcome = Schema.createEnum("ProbeOutcome", null, "io.healthmesh.schema", symbols, "INCONCLUSIVE");
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field f : full.getFields()) {
+            fields.add(new Schema.Field(f.name(), f.name().equals("outcome") ? outcome : f.schema(), f.doc(), f.defaultVal()));
+        }
+        Schema writer = Schema.createRecord(full.getName(), null, full.getNamespace(), false, fields);
+        int id = MemoryRegistries.scope(scope).register("newer-value", writer.toString());
+        GenericRecord record = generic(writer, Records.probeResult());
+        record.put("outcome", new GenericData.EnumSymbol(outcome, "CERTIFICATE_EXPIRED"));
+        byte[] expired = encode(id, writer, record);
+        assertThat(samples.deserialize(TOPIC, expired).outcome()).isEqualTo(ProbeOutcome.INCONCLUSIVE);
+        assertThat(serde.deserializer().deserialize(TOPIC, expired).getOutcome()).isEqualTo(ProbeOutcome.INCONCLUSIVE);
+        record.put("outcome", new GenericData.EnumSymbol(outcome, "SUCCESS"));
+        assertThat(samples.deserialize(TOPIC, encode(id, writer, record)).success()).isTrue();
+    }
+
+    @Test
     void anIncompatibleWriterIsRefusedLikeTheFullDecoderRefusesIt() throws IOException {
         // proberId as a boolean: the three fields this reads are fine, but the record is not a ProbeResult
         Schema full = ProbeResult.getClassSchema();
@@ -238,6 +281,16 @@ class ProbeSampleDeserializerTest {
         try (ProbeSampleDeserializer configured = ProbeSampleDeserializer.fromConfig(config)) {
             assertThat(configured.deserialize(TOPIC, bytes).outcome()).isEqualTo(ProbeOutcome.UNEXPECTED_STATUS);
         }
+    }
+
+    /** {@code from}'s values in a record of {@code writer} (same field names; enums by symbol). */
+    private static GenericRecord generic(Schema writer, ProbeResult from) {
+        GenericRecord record = new GenericData.Record(writer);
+        for (Schema.Field f : writer.getFields()) {
+            Object value = from.get(f.name());
+            record.put(f.name(), value instanceof Enum<?> e ? new GenericData.EnumSymbol(f.schema(), e.name()) : value);
+        }
+        return record;
     }
 
     private static byte[] encode(int id, Schema writer, GenericRecord record) throws IOException {
