@@ -73,6 +73,7 @@ public final class StatusFeed implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong lookbackSkipped = new AtomicLong();
+    private final AtomicLong lookbackSeeks = new AtomicLong();
     private final Thread thread;
     private volatile KafkaConsumer<String, byte[]> consumer;
 
@@ -121,6 +122,11 @@ public final class StatusFeed implements AutoCloseable {
         return lookbackSkipped.get();
     }
 
+    /** How often a results partition was sought forward (for tests). */
+    long lookbackSeeks() {
+        return lookbackSeeks.get();
+    }
+
     private void run() {
         try {
             consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
@@ -140,7 +146,16 @@ public final class StatusFeed implements AutoCloseable {
         } finally {
             KafkaConsumer<String, byte[]> c = consumer;
             if (c != null) {
-                c.close(Duration.ofSeconds(5));
+                // close() interrupts this thread to end a pause: clear that, or the consumer's close throws it
+                boolean interrupted = Thread.interrupted();
+                try {
+                    c.close(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    LOG.debug("status feed: closing its consumer failed", e);
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
@@ -261,6 +276,7 @@ public final class StatusFeed implements AutoCloseable {
                 if (target > position) {
                     consumer.seek(p, target);
                     lookbackSkipped.addAndGet(target - position);
+                    lookbackSeeks.incrementAndGet();
                     LOG.info("status feed more than {} behind on {}: sought forward from {} to {}",
                             RESULTS_LOOKBACK, p, position, target);
                 }
