@@ -220,13 +220,15 @@ public final class ProbeSampleDeserializer implements Deserializer<ProbeSample> 
                     + "ProbeResult: " + compatibility.getResult().getIncompatibilities().stream()
                     .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).toList());
         }
-        Schema.Field startedAt = writerSchema.getField("startedAtMs");
-        Schema.Field latency = writerSchema.getField("latencyMicros");
-        Schema.Field outcome = writerSchema.getField("outcome");
-        if (writerSchema.getType() == Schema.Type.RECORD && isVarint(startedAt) && isVarint(latency)
-                && outcome != null && outcome.schema().getType() == Schema.Type.ENUM) {
-            return new Plan(writerSchema, null, startedAt.pos(), latency.pos(), outcome.pos(),
-                    outcomes(outcome.schema()), null);
+        if (writerSchema.getType() == Schema.Type.RECORD) {
+            Schema.Field startedAt = writerSchema.getField("startedAtMs");
+            Schema.Field latency = writerSchema.getField("latencyMicros");
+            Schema.Field outcome = writerSchema.getField("outcome");
+            if (isVarint(startedAt) && isVarint(latency) && outcome != null
+                    && outcome.schema().getType() == Schema.Type.ENUM) {
+                return new Plan(writerSchema, null, startedAt.pos(), latency.pos(), outcome.pos(),
+                        outcomes(outcome.schema()), null);
+            }
         }
         return new Plan(writerSchema, null, -1, -1, -1, null,
                 DecoderFactory.get().resolvingDecoder(writerSchema, PROJECTION, null));

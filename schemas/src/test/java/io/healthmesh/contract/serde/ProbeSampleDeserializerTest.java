@@ -143,6 +143,21 @@ class ProbeSampleDeserializerTest {
     }
 
     @Test
+    void aWriterThatIsAUnionOfTheRecordDecodesLikeTheFullDecoder() throws IOException {
+        // a one-branch union: every branch must read as a ProbeResult for the full decoder to accept it
+        Schema writer = Schema.createUnion(ProbeResult.getClassSchema());
+        int id = MemoryRegistries.scope(scope).register("wrapped-value", writer.toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id, 0});
+        byte[] body = serde.serializer().serialize(TOPIC, Records.probeResult());
+        out.write(body, 5, body.length - 5);
+        byte[] bytes = out.toByteArray();
+        ProbeResult full = serde.deserializer().deserialize(TOPIC, bytes);
+        assertThat(samples.deserialize(TOPIC, bytes))
+                .isEqualTo(new ProbeSample(full.getStartedAtMs(), full.getLatencyMicros(), full.getOutcome()));
+    }
+
+    @Test
     void anOutcomeSymbolTheReaderDoesNotKnowReadsAsItsDefault() throws IOException {
         Schema full = ProbeResult.getClassSchema();
         List<String> symbols = new ArrayList<>(ProbeOutcome.getClassSchema().getEnumSymbols());
