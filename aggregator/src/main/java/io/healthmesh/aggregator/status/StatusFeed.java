@@ -263,8 +263,10 @@ public final class StatusFeed implements AutoCloseable {
         Map<TopicPartition, Long> since = new HashMap<>();
         partitions.forEach(p -> since.put(new TopicPartition(topics.probeResults(), p), lookback.cutoff(nowMs)));
         try {
-            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(since, KAFKA_CALL);
+            // the ends first: when no record is recent enough, every offset before an end read earlier is old too,
+            // whereas an end read afterwards could include results written in between
             Map<TopicPartition, Long> ends = consumer.endOffsets(since.keySet(), KAFKA_CALL);
+            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(since, KAFKA_CALL);
             for (TopicPartition p : since.keySet()) {
                 OffsetAndTimestamp first = found.get(p);
                 Long end = ends.get(p);
