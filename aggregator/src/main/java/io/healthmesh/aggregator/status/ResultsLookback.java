@@ -38,7 +38,10 @@ final class ResultsLookback {
     /**
      * Where a partition that is behind should continue: the first offset at or after the cutoff
      * ({@code firstInWindow}, from {@code offsetsForTimes}; {@code null} when no record is that recent, then the
-     * end), never backwards from {@code position}, the next offset the consumer would read.
+     * end, which must have been read before that lookup), never backwards from {@code position}, the next offset the
+     * consumer would read. Timestamps within a partition are not strictly in order (probers' clocks, retries):
+     * {@code offsetsForTimes} gives the first offset at or after the cutoff from the start of the log, so a recent
+     * record already read keeps the feed where it is, and every offset jumped is older than the cutoff.
      */
     static long seekTarget(long position, Long firstInWindow, long endOffset) {
         long target = firstInWindow != null ? firstInWindow : endOffset;
