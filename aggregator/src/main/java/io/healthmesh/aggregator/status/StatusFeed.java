@@ -1,13 +1,13 @@
 package io.healthmesh.aggregator.status;
 
 import io.healthmesh.schema.GroupHealth;
-import io.healthmesh.schema.ProbeOutcome;
-import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.RegionHealth;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.ProbeSample;
+import io.healthmesh.contract.serde.ProbeSampleDeserializer;
 import io.healthmesh.contract.serde.RecordDecodeException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -16,6 +16,7 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -29,6 +30,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,6 +45,12 @@ import static java.util.Objects.requireNonNull;
  * ({@code read_committed}), so every aggregator instance has the whole picture, not only the targets its tasks own.
  * A record that cannot be decoded is skipped and counted; a registry that cannot be reached pauses the feed and
  * the record is read again.
+ * <p>
+ * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
+ * {@code latencyMicros} and {@code outcome} and decodes nothing else. A result whose record timestamp is older than
+ * {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself that far
+ * behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
+ * {@link #lookbackSkipped()}.
  */
 public final class StatusFeed implements AutoCloseable {
 
@@ -50,6 +59,7 @@ public final class StatusFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusFeed.class);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration RETRY = Duration.ofSeconds(1);
+    private static final Duration KAFKA_CALL = Duration.ofSeconds(10);
 
     private final Properties props;
     private final Topics topics;
@@ -58,9 +68,12 @@ public final class StatusFeed implements AutoCloseable {
     private final AvroSerde<TargetHealth> healthSerde;
     private final AvroSerde<GroupHealth> groupSerde;
     private final AvroSerde<TargetDefinition> definitionSerde;
-    private final AvroSerde<ProbeResult> resultSerde;
+    private final ProbeSampleDeserializer samples;
+    private final ResultsLookback lookback = new ResultsLookback(RESULTS_LOOKBACK);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong lookbackSkipped = new AtomicLong();
+    private final AtomicLong lookbackSeeks = new AtomicLong();
     private final Thread thread;
     private volatile KafkaConsumer<String, byte[]> consumer;
 
@@ -84,7 +97,7 @@ public final class StatusFeed implements AutoCloseable {
         healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         groupSerde = AvroSerde.forValues(GroupHealth.class, serdeConfig);
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
-        resultSerde = AvroSerde.forValues(ProbeResult.class, serdeConfig);
+        samples = ProbeSampleDeserializer.fromConfig(serdeConfig);
         thread = new Thread(this::run, "healthmesh-status-feed");
         thread.setDaemon(true);
     }
@@ -98,6 +111,20 @@ public final class StatusFeed implements AutoCloseable {
     /** Records skipped because they could not be decoded. */
     public long skipped() {
         return skipped.get();
+    }
+
+    /**
+     * Probe results not decoded because they were older than {@link #RESULTS_LOOKBACK}: the ones read and passed
+     * over, plus the offsets jumped when a partition was sought forward (transaction markers included, so an upper
+     * bound of the results there).
+     */
+    public long lookbackSkipped() {
+        return lookbackSkipped.get();
+    }
+
+    /** How often a results partition was sought forward (for tests). */
+    long lookbackSeeks() {
+        return lookbackSeeks.get();
     }
 
     private void run() {
@@ -119,7 +146,16 @@ public final class StatusFeed implements AutoCloseable {
         } finally {
             KafkaConsumer<String, byte[]> c = consumer;
             if (c != null) {
-                c.close(Duration.ofSeconds(5));
+                // close() interrupts this thread to end a pause: clear that, or the consumer's close throws it
+                boolean interrupted = Thread.interrupted();
+                try {
+                    c.close(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    LOG.debug("status feed: closing its consumer failed", e);
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
@@ -163,23 +199,93 @@ public final class StatusFeed implements AutoCloseable {
     private void poll() {
         List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
         consumer.poll(POLL).forEach(batch::add);
+        long nowMs = clock.millis();
+        Batch done = apply(batch, nowMs);
+        if (done.retryFrom() >= 0) {
+            LOG.warn("status feed paused {} ms: {}", RETRY.toMillis(), done.registryError());
+            seekBack(batch.subList(done.retryFrom(), batch.size()));
+            pause();
+            return;
+        }
+        if (!done.behind().isEmpty()) {
+            seekForward(done.behind(), nowMs);
+        }
+    }
+
+    /**
+     * What applying a batch left to do.
+     *
+     * @param retryFrom     the index of the first record not applied because the registry could not be reached, or -1
+     * @param registryError why, when {@code retryFrom >= 0}
+     * @param behind        the probe-results partitions whose last result in the batch was older than the lookback
+     */
+    record Batch(int retryFrom, String registryError, Set<Integer> behind) {
+    }
+
+    /** Applies a batch to the board: the feed thread's work between two polls, without the consumer. */
+    Batch apply(List<ConsumerRecord<String, byte[]>> batch, long nowMs) {
+        String results = topics.probeResults();
+        Map<Integer, Boolean> lastWasOld = new HashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             ConsumerRecord<String, byte[]> r = batch.get(i);
+            if (r.topic().equals(results)) {
+                boolean old = lookback.tooOld(r.timestamp(), nowMs);
+                lastWasOld.put(r.partition(), old);
+                if (old) {
+                    lookbackSkipped.incrementAndGet();
+                    continue;
+                }
+            }
             if (r.key() == null) {
                 continue;
             }
             try {
-                apply(r);
+                applyRecord(r);
             } catch (RecordDecodeException e) {
                 skipped.incrementAndGet();
                 LOG.debug("status feed skips {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
             } catch (SerializationException e) {
                 // the registry could not be reached: read this record again after a pause
-                LOG.warn("status feed paused {} ms: {}", RETRY.toMillis(), e.getMessage());
-                seekBack(batch.subList(i, batch.size()));
-                pause();
-                return;
+                return new Batch(i, e.getMessage(), Set.of());
             }
+        }
+        Set<Integer> behind = new TreeSet<>();
+        lastWasOld.forEach((partition, old) -> {
+            if (old) {
+                behind.add(partition);
+            }
+        });
+        return new Batch(-1, null, behind);
+    }
+
+    /** Moves results partitions that are behind to the first offset of the lookback window, counting the jump. */
+    private void seekForward(Set<Integer> partitions, long nowMs) {
+        Map<TopicPartition, Long> since = new HashMap<>();
+        partitions.forEach(p -> since.put(new TopicPartition(topics.probeResults(), p), lookback.cutoff(nowMs)));
+        try {
+            // the ends first: when no record is recent enough, every offset before an end read earlier is old too,
+            // whereas an end read afterwards could include results written in between
+            Map<TopicPartition, Long> ends = consumer.endOffsets(since.keySet(), KAFKA_CALL);
+            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(since, KAFKA_CALL);
+            for (TopicPartition p : since.keySet()) {
+                OffsetAndTimestamp first = found.get(p);
+                Long end = ends.get(p);
+                if (end == null) {
+                    continue;
+                }
+                long position = consumer.position(p, KAFKA_CALL);
+                long target = ResultsLookback.seekTarget(position, first == null ? null : first.offset(), end);
+                if (target > position) {
+                    consumer.seek(p, target);
+                    lookbackSkipped.addAndGet(target - position);
+                    lookbackSeeks.incrementAndGet();
+                    LOG.info("status feed more than {} behind on {}: sought forward from {} to {}",
+                            RESULTS_LOOKBACK, p, position, target);
+                }
+            }
+        } catch (TimeoutException e) {
+            // old results are passed over undecoded anyway: the next batch tries the seek again
+            LOG.warn("status feed could not seek {} forward: {}", since.keySet(), e.getMessage());
         }
     }
 
@@ -192,7 +298,7 @@ public final class StatusFeed implements AutoCloseable {
         first.forEach(consumer::seek);
     }
 
-    private void apply(ConsumerRecord<String, byte[]> r) {
+    private void applyRecord(ConsumerRecord<String, byte[]> r) {
         String topic = r.topic();
         if (topic.equals(topics.healthState())) {
             if (r.value() == null) {
@@ -220,9 +326,8 @@ public final class StatusFeed implements AutoCloseable {
                 board.putLabels(r.key(), labels);
             }
         } else if (r.value() != null) {
-            ProbeResult p = resultSerde.deserializer().deserialize(topic, r.value());
-            board.addResult(r.key(), new LatencyPoint(p.getStartedAtMs(), p.getLatencyMicros(),
-                    p.getOutcome() == ProbeOutcome.SUCCESS));
+            ProbeSample p = samples.deserialize(topic, r.value());
+            board.addResult(r.key(), new LatencyPoint(p.startedAtMs(), p.latencyMicros(), p.success()));
         }
     }
 
@@ -267,6 +372,6 @@ public final class StatusFeed implements AutoCloseable {
         healthSerde.close();
         groupSerde.close();
         definitionSerde.close();
-        resultSerde.close();
+        samples.close();
     }
 }

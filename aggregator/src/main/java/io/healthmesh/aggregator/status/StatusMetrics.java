@@ -24,10 +24,11 @@ public final class StatusMetrics {
      *
      * @param perTarget also export {@code healthmesh_target_*} (one series per target: mind the cardinality)
      * @param skipped records the status feed could not decode
+     * @param lookbackSkipped probe results the status feed passed over as older than its lookback
      * @param clients browsers connected to the status page
      */
     public static void register(PrometheusRegistry registry, StatusBoard board, boolean perTarget,
-                                LongSupplier skipped, LongSupplier clients) {
+                                LongSupplier skipped, LongSupplier lookbackSkipped, LongSupplier clients) {
         requireNonNull(registry, "registry");
         requireNonNull(board, "board");
         group(registry, board, "healthmesh_group_members", "Members of the group.", GroupRow::members);
@@ -47,6 +48,11 @@ public final class StatusMetrics {
         CounterWithCallback.builder().name("healthmesh_status_feed_skipped_records")
                 .help("Records the status page's feed could not decode and skipped.")
                 .callback(cb -> cb.call(skipped.getAsLong()))
+                .register(registry);
+        CounterWithCallback.builder().name("healthmesh_status_feed_lookback_skipped_records")
+                .help("Probe results the status page's feed did not decode because they were older than its "
+                        + "lookback (read and passed over, or jumped by seeking forward).")
+                .callback(cb -> cb.call(lookbackSkipped.getAsLong()))
                 .register(registry);
         GaugeWithCallback.builder().name("healthmesh_status_page_clients")
                 .help("Browsers connected to the status page's event stream.")

@@ -38,7 +38,8 @@ public final class StatusService implements AutoCloseable {
         StatusFeed feed = new StatusFeed(kafka, serdeConfig, topics, board, Clock.systemUTC());
         StatusStream stream = new StatusStream(board, PUSH_INTERVAL, maxClients, new ObjectMapper());
         new StatusPage(board, stream, new ObjectMapper()).mount(server);
-        StatusMetrics.register(registry, board, perTargetMetrics, feed::skipped, stream::connected);
+        StatusMetrics.register(registry, board, perTargetMetrics, feed::skipped, feed::lookbackSkipped,
+                stream::connected);
         feed.start();
         stream.start();
         return new StatusService(feed, stream);

@@ -16,7 +16,7 @@ class StatusMetricsTest {
 
     private String scrape(boolean perTarget) throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
-        StatusMetrics.register(registry, board, perTarget, () -> 7, () -> 2);
+        StatusMetrics.register(registry, board, perTarget, () -> 7, () -> 11, () -> 2);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, registry.scrape());
         return out.toString(StandardCharsets.UTF_8);
@@ -43,6 +43,7 @@ class StatusMetricsTest {
                 "healthmesh_group_healthy{group=\"api\"} 1",
                 "healthmesh_region_stale_targets{region=\"b\"} 1",
                 "healthmesh_status_feed_skipped_records_total 7",
+                "healthmesh_status_feed_lookback_skipped_records_total 11",
                 "healthmesh_status_page_clients 2");
         assertThat(text).doesNotContain("healthmesh_target_");
     }

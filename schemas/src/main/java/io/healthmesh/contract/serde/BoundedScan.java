@@ -28,19 +28,31 @@ final class BoundedScan {
 
     private final byte[] bytes;
     private final int end;
+    private final int[] fieldStarts;
     private int pos;
     private long itemBudget;
 
-    private BoundedScan(byte[] bytes, int offset, int length) {
+    private BoundedScan(byte[] bytes, int offset, int length, int[] fieldStarts) {
         this.bytes = bytes;
         this.pos = offset;
         this.end = offset + length;
         this.itemBudget = (long) length + EXTRA_ITEMS;
+        this.fieldStarts = fieldStarts;
     }
 
     /** Walks {@code length} bytes from {@code offset} as one value of {@code writer}; they must be used exactly. */
     static void check(Schema writer, byte[] bytes, int offset, int length) {
-        BoundedScan scan = new BoundedScan(bytes, offset, length);
+        check(writer, bytes, offset, length, null);
+    }
+
+    /**
+     * Like {@link #check(Schema, byte[], int, int)}, for a record {@code writer}, and notes where each of its own
+     * fields starts in {@code bytes}: {@code fieldStarts[i]} for the writer's field {@code i} (the array holds one
+     * slot per field at least). A reader that needs only a few fields can then read them there, without walking
+     * the body a second time.
+     */
+    static void check(Schema writer, byte[] bytes, int offset, int length, int[] fieldStarts) {
+        BoundedScan scan = new BoundedScan(bytes, offset, length, fieldStarts);
         scan.value(writer, 1);
         if (scan.pos != scan.end) {
             throw new Refused((scan.end - scan.pos) + " trailing bytes after the value");
@@ -67,20 +79,39 @@ final class BoundedScan {
             case LONG -> varint(10, "long");
             case FLOAT -> skip(4, "float");
             case DOUBLE -> skip(8, "double");
-            case STRING, BYTES -> skip(length(schema.getType().getName()), schema.getType().getName());
-            case FIXED -> skip(schema.getFixedSize(), "fixed " + schema.getFullName());
-            case ENUM -> index(schema.getEnumSymbols().size(), "enum " + schema.getFullName());
+            case STRING -> skip(length("string", "string length"), "string");
+            case BYTES -> skip(length("bytes", "bytes length"), "bytes");
+            case FIXED, ENUM -> named(schema);
             case UNION -> {
                 List<Schema> branches = schema.getTypes();
                 value(branches.get(index(branches.size(), "union branch")), depth + 1);
             }
             case RECORD -> {
-                for (Schema.Field field : schema.getFields()) {
-                    value(field.schema(), depth + 1);
+                List<Schema.Field> fields = schema.getFields();
+                boolean mark = depth == 1 && fieldStarts != null;
+                for (int i = 0; i < fields.size(); i++) {
+                    if (mark) {
+                        fieldStarts[i] = pos;
+                    }
+                    value(fields.get(i).schema(), depth + 1);
                 }
             }
             case ARRAY -> blocks(null, schema.getElementType(), depth + 1);
             case MAP -> blocks(Schema.create(Schema.Type.STRING), schema.getValueType(), depth + 1);
+        }
+    }
+
+    /** A fixed or an enum; its name is spelt into the message only when it is refused (no string otherwise). */
+    private void named(Schema schema) {
+        try {
+            if (schema.getType() == Schema.Type.FIXED) {
+                skip(schema.getFixedSize(), "fixed");
+            } else {
+                index(schema.getEnumSymbols().size(), "enum");
+            }
+        } catch (Refused e) {
+            throw new Refused(schema.getType().getName() + " " + schema.getFullName()
+                    + e.getMessage().substring(schema.getType().getName().length()));
         }
     }
 
@@ -106,7 +137,7 @@ final class BoundedScan {
             itemBudget -= count;
             for (long i = 0; i < count; i++) {
                 if (key != null) {
-                    skip(length("map key"), "map key");
+                    skip(length("map key", "map key length"), "map key");
                 }
                 value(item, depth);
             }
@@ -121,8 +152,9 @@ final class BoundedScan {
         return (int) index;
     }
 
-    private long length(String what) {
-        long length = zigzag(varint(10, what + " length"));
+    /** A length prefix; {@code lengthWhat} is {@code what + " length"}, spelt out by the caller (no string per value). */
+    private long length(String what, String lengthWhat) {
+        long length = zigzag(varint(10, lengthWhat));
         if (length < 0 || length > end - pos) {
             throw new Refused(what + " of " + length + " bytes with " + (end - pos) + " left");
         }
