@@ -117,6 +117,9 @@ public final class LoadDriver implements Callable<Integer> {
     int publishWindowSeconds;
     @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter.")
     boolean noPeers;
+    @Option(names = "--commit-interval-ms", defaultValue = "100", description = "The aggregators' commit.interval.ms "
+            + "(the product's default: 100).")
+    long commitIntervalMs;
     @Option(names = "--prober-setting", description = "A prober setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. transport=io_uring.")
     Map<String, String> proberSettings = new java.util.LinkedHashMap<>();
@@ -302,7 +305,7 @@ public final class LoadDriver implements Callable<Integer> {
                     detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
                             Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))),
                     Duration.ofSeconds(shortMode ? 4 : 15));
-            report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), 100);
+            report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), commitIntervalMs);
             report.detection(r);
         } catch (IOException | RuntimeException e) {
             report.failed(3, "detection", e);
@@ -414,7 +417,7 @@ public final class LoadDriver implements Callable<Integer> {
                 "state.dir", work.resolve(stateDir).toString(),
                 "http.host", "127.0.0.1",
                 "http.port", "0",
-                "commit.interval.ms", "100"), aggregatorHeap, jfr(name + ".jfr"), work);
+                "commit.interval.ms", Long.toString(commitIntervalMs)), aggregatorHeap, jfr(name + ".jfr"), work);
     }
 
     private Path jfr(String file) {
