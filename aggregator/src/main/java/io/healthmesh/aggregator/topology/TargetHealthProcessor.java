@@ -88,6 +88,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.metrics = new AggregatorMetrics(context.metrics());
         this.startedAtMs = context.currentSystemTimeMs();
         this.due = new StalenessSchedule();
+        this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
         // once per task start (the store is restored by now): from then on only the targets due are read
         try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
             while (all.hasNext()) {
@@ -104,9 +105,10 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
 
     /**
      * Handles one record; whatever goes wrong while it is handled ends with the record in the rejected topic
-     * ({@code PROCESSING_FAILED}) and the next record handled: no input can stop the partition (BEHAVIOUR.md section 9). Two
-     * things escape: a registry that cannot be reached (the record may be fine: the task retries it) and the JVM
-     * running out of memory or failing internally (the process must end).
+     * ({@code PROCESSING_FAILED}) and the next record handled: no input can stop the partition (BEHAVIOUR.md section 9). Three
+     * things escape: a registry that cannot be reached (the record may be fine: the task retries it), Kafka Streams'
+     * own exceptions (a fenced producer, a migrated task, a failed store: Streams handles them for the whole task)
+     * and the JVM running out of memory or failing internally (the process must end).
      */
     @Override
     public void process(Record<byte[], byte[]> record) {
