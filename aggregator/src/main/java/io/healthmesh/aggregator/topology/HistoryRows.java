@@ -10,6 +10,8 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -41,6 +43,8 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
  * longer ring fills over the next results).
  */
 public final class HistoryRows {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HistoryRows.class);
 
     /** The slot of the ring's head. */
     static final int HEAD = 0xFFFF;
@@ -78,13 +82,47 @@ public final class HistoryRows {
             throw new IllegalArgumentException("history.length: " + length + " (expected: at most " + MAX_LENGTH + ")");
         }
         Bytes head = key(targetId, HEAD);
-        byte[] known = rows.get(head);
-        long next = known == null ? 0 : decodeHead(known).getLong();
+        long next = nextSequence(rows, rows.get(head), targetId);
         for (TargetHistory.Entry entry : entries) {
             rows.put(key(targetId, (int) (next % length)), encode(next, entry));
             next++;
         }
         rows.put(head, ByteBuffer.allocate(HEAD_BYTES).putLong(next).putInt(length).array());
+    }
+
+    /**
+     * The sequence number the next entry takes. A head that cannot be read (a corrupt store) is rebuilt from the
+     * rows that can: one past the newest of them (0 when none can be read). The history is evidence, not state: a
+     * result must not be refused for it.
+     */
+    private static long nextSequence(KeyValueStore<Bytes, byte[]> rows, byte[] head, String targetId) {
+        if (head == null) {
+            return 0;
+        }
+        try {
+            return decodeHead(head).getLong();
+        } catch (SerializationException e) {
+            long next = 0;
+            int headSlotAt = prefix(targetId).get().length;
+            try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
+                while (it.hasNext()) {
+                    KeyValue<Bytes, byte[]> row = it.next();
+                    byte[] k = row.key.get();
+                    boolean isHead = k.length == headSlotAt + 2 && (k[headSlotAt] & 0xff) == 0xff
+                            && (k[headSlotAt + 1] & 0xff) == 0xff;
+                    if (!isHead && row.value != null) {
+                        try {
+                            next = Math.max(next, decode(row.value).key + 1);
+                        } catch (SerializationException unreadable) {
+                            // overwritten in its turn
+                        }
+                    }
+                }
+            }
+            LOG.warn("history head of target {} rebuilt at {}: {}", RecordSafeHandlers.cut(targetId), next,
+                    e.getMessage());
+            return next;
+        }
     }
 
     /** Deletes every row of {@code targetId}. */
@@ -100,7 +138,7 @@ public final class HistoryRows {
 
     /**
      * {@code targetId}'s entries, oldest first, as many as its ring held when last written; {@code null} when it has
-     * none.
+     * none. Rows that cannot be decoded are left out.
      */
     public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId) {
         List<KeyValue<Long, TargetHistory.Entry>> numbered = new ArrayList<>();
@@ -117,12 +155,17 @@ public final class HistoryRows {
                 if (row.value == null) {
                     continue;
                 }
-                if (slot == HEAD) {
-                    ByteBuffer head = decodeHead(row.value);
-                    head.getLong();
-                    length = head.getInt();
-                } else {
-                    numbered.add(decode(row.value));
+                try {
+                    if (slot == HEAD) {
+                        ByteBuffer head = decodeHead(row.value);
+                        head.getLong();
+                        length = head.getInt();
+                    } else {
+                        numbered.add(decode(row.value));
+                    }
+                } catch (SerializationException e) {
+                    // a corrupt row is left out (and a corrupt head keeps every readable row): evidence, not state
+                    length = slot == HEAD ? MAX_LENGTH : length;
                 }
             }
         }

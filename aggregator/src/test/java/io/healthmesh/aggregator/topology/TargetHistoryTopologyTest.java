@@ -6,6 +6,7 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The {@code target-history-rows} store through the topology: bounded, per target, dropped with the target. */
 class TargetHistoryTopologyTest {
@@ -81,6 +83,41 @@ class TargetHistoryTopologyTest {
             assertThat(HistoryRows.read(store, "a").entries()).extracting(TargetHistory.Entry::atMs)
                     .containsExactly(5L, 6L);
             assertThat(HistoryRows.read(store, "ab").entries()).containsExactly(entries.get(0));
+        }
+    }
+
+    @Test
+    void corruptRowsAreRefusedWithAClearError() {
+        assertThatThrownBy(() -> HistoryRows.decodeHead(new byte[5]))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("target-history head: 5 bytes (expected: 12)");
+        byte[] negative = java.nio.ByteBuffer.allocate(12).putLong(-1).putInt(50).array();
+        assertThatThrownBy(() -> HistoryRows.decodeHead(negative))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("next -1, length 50");
+        byte[] row = HistoryRows.encode(3, new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING));
+        row[9] = 7; // the entry kind, after the version byte and the sequence number
+        assertThatThrownBy(() -> HistoryRows.decode(row))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("entry kind: 7");
+        byte[] truncated = java.util.Arrays.copyOf(
+                HistoryRows.encode(3, new TargetHistory.Result(2, "eu", Outcome.TIMEOUT, 5, "slow")), 20);
+        assertThatThrownBy(() -> HistoryRows.decode(truncated)).isInstanceOf(SerializationException.class);
+    }
+
+    @Test
+    void aCorruptHeadRestartsTheRingInsteadOfRefusingResults() {
+        try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
+            d.at(0).define(WEB);
+            d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
+            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            store.put(HistoryRows.key("web-1", HistoryRows.HEAD), new byte[3]);
+            store.put(HistoryRows.key("web-1", 3), new byte[] {2, 9});
+            assertThat(HistoryRows.read(store, "web-1").entries()).as("readable rows are still read").hasSize(2);
+            d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
+            assertThat(d.metric(AggregatorMetrics.REJECTED, null)).as("the result is applied, not rejected").isZero();
+            assertThat(HistoryRows.read(store, "web-1").entries()).last()
+                    .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
         }
     }
 
