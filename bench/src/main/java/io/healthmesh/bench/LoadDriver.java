@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -122,7 +123,7 @@ public final class LoadDriver implements Callable<Integer> {
     long commitIntervalMs;
     @Option(names = "--prober-setting", description = "A prober setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. transport=io_uring.")
-    Map<String, String> proberSettings = new java.util.LinkedHashMap<>();
+    Map<String, String> proberSettings = new LinkedHashMap<>();
     @Option(names = "--jfr", description = "Record the prober and the aggregator with JFR into this directory.")
     Path jfrDir;
     @Option(names = "--out", defaultValue = "bench/target/bench-report.md", description = "Markdown report file.")
@@ -388,7 +389,7 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private ChildJvm startProber(BenchStack stack, Path work) throws IOException {
-        Map<String, String> settings = new java.util.LinkedHashMap<>(Map.of(
+        Map<String, String> settings = new LinkedHashMap<>(Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
                 "prober.id", "bench-prober",
