@@ -50,12 +50,7 @@ final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T
         if (bytes == null) {
             return null;
         }
-        if (bytes.length < WireFormat.HEADER_SIZE || bytes[0] != WireFormat.MAGIC_BYTE) {
-            throw new RecordDecodeException(Reason.NOT_AVRO_WIRE_FORMAT, "Not Confluent's Avro wire format: "
-                    + (bytes.length < WireFormat.HEADER_SIZE ? bytes.length + " bytes (expected: at least 5)"
-                    : "magic byte " + bytes[0] + " (expected: 0)"));
-        }
-        int id = ((bytes[1] & 0xff) << 24) | ((bytes[2] & 0xff) << 16) | ((bytes[3] & 0xff) << 8) | (bytes[4] & 0xff);
+        int id = WireFormat.schemaId(bytes);
         WriterReader<T> writerReader = readers.get(id);
         if (writerReader == null) {
             writerReader = writerReader(id);
@@ -84,15 +79,7 @@ final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T
     }
 
     private WriterReader<T> writerReader(int id) {
-        String schemaText;
-        try {
-            schemaText = client.schemaById(id);
-        } catch (RegistryException e) {
-            if (e.errorCode() == RegistryException.SCHEMA_NOT_FOUND) {
-                throw new RecordDecodeException(Reason.UNKNOWN_SCHEMA, "Unknown schema id " + id + ": " + e.getMessage(), e);
-            }
-            throw new SerializationException("Cannot fetch schema id " + id + ": " + e.getMessage() + " (error code " + e.errorCode() + ")", e);
-        }
+        String schemaText = WireFormat.writerSchema(client, id);
         try {
             return resolve(id, schemaText);
         } catch (RuntimeException | StackOverflowError e) {

@@ -109,12 +109,7 @@ public final class ProbeSampleDeserializer implements Deserializer<ProbeSample> 
         if (bytes == null) {
             return null;
         }
-        if (bytes.length < WireFormat.HEADER_SIZE || bytes[0] != WireFormat.MAGIC_BYTE) {
-            throw new RecordDecodeException(Reason.NOT_AVRO_WIRE_FORMAT, "Not Confluent's Avro wire format: "
-                    + (bytes.length < WireFormat.HEADER_SIZE ? bytes.length + " bytes (expected: at least 5)"
-                    : "magic byte " + bytes[0] + " (expected: 0)"));
-        }
-        int id = ((bytes[1] & 0xff) << 24) | ((bytes[2] & 0xff) << 16) | ((bytes[3] & 0xff) << 8) | (bytes[4] & 0xff);
+        int id = WireFormat.schemaId(bytes);
         Plan plan = plans.get(id);
         if (plan == null) {
             plan = plan(id);
@@ -188,16 +183,7 @@ public final class ProbeSampleDeserializer implements Deserializer<ProbeSample> 
     }
 
     private Plan plan(int id) {
-        String schemaText;
-        try {
-            schemaText = client.schemaById(id);
-        } catch (RegistryException e) {
-            if (e.errorCode() == RegistryException.SCHEMA_NOT_FOUND) {
-                throw new RecordDecodeException(Reason.UNKNOWN_SCHEMA, "Unknown schema id " + id + ": " + e.getMessage(), e);
-            }
-            throw new SerializationException("Cannot fetch schema id " + id + ": " + e.getMessage() + " (error code "
-                    + e.errorCode() + ")", e);
-        }
+        String schemaText = WireFormat.writerSchema(client, id);
         try {
             return resolve(id, schemaText);
         } catch (IOException | RuntimeException | StackOverflowError e) {
