@@ -96,6 +96,10 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--aggregator-instances", split = ",", description = "Instance counts of the aggregator-"
             + "throughput phase, run one after the other with --aggregator-results each (default 1,2).")
     List<Integer> aggregatorInstances;
+    @Option(names = "--aggregator-group-size", defaultValue = "" + FarmSpecs.GROUP_SIZE, description = "Targets per "
+            + "group in the aggregator-throughput phase when the capacity phase is skipped (100000 with "
+            + "--aggregator-targets 100000: one huge group).")
+    int aggregatorGroupSize;
     @Option(names = "--publish-cost", negatable = true, description = "Run the publishing-cost phase (bytes and CPU "
             + "per result for each --publish-codecs x --publish-linger-ms, on a broker of its own; default on in the "
             + "full mode, off in the short one).")
@@ -205,7 +209,8 @@ public final class LoadDriver implements Callable<Integer> {
                     aggregatorThroughput(report, stack, specs, work);
                 }
                 try {
-                    report.topicSizes(TopicSizes.markdown(TopicSizes.read(stack.admin())));
+                    report.topicSizes(TopicSizes.markdown(TopicSizes.read(stack.admin(), stack.bootstrapServers(), "group",
+                            Duration.ofSeconds(60))));
                 } catch (Exception e) {
                     report.failed(8, "topic sizes", e);
                 }
@@ -324,7 +329,8 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private List<TargetSpec> applySmallSet(TargetLoader loader, TargetFarm farm) {
-        List<TargetSpec> specs = FarmSpecs.over(farm.targets(Protocol.TCP), aggregatorTargets, "agg", 10_000, 1_000, 3, 3);
+        List<TargetSpec> specs = FarmSpecs.over(farm.targets(Protocol.TCP), aggregatorTargets, "agg", 10_000, 1_000, 3, 3,
+                aggregatorGroupSize);
         loader.apply(specs);
         return specs;
     }
@@ -344,7 +350,7 @@ public final class LoadDriver implements Callable<Integer> {
                             }
                         });
                 if (figures.isEmpty() && instances == 1) {
-                    report.aggregator(f, specs.size());
+                    report.aggregator(f, specs);
                 }
                 figures.add(f);
             } catch (Exception e) {

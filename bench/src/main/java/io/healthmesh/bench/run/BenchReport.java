@@ -1,5 +1,7 @@
 package io.healthmesh.bench.run;
 
+import io.healthmesh.core.target.TargetSpec;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -166,12 +168,14 @@ public final class BenchReport {
                 held ? "held" : "not held"));
     }
 
-    public void aggregator(AggregatorThroughputPhase.Figure f, int targets) {
+    public void aggregator(AggregatorThroughputPhase.Figure f, List<TargetSpec> specs) {
+        long largestGroup = specs.stream().collect(java.util.stream.Collectors.groupingBy(TargetSpec::group,
+                java.util.stream.Collectors.counting())).values().stream().mapToLong(Long::longValue).max().orElse(0);
         section(5).append("\n### 5. Aggregator throughput, one instance\n\n")
-                .append(String.format(Locale.ROOT, "%d results for %d targets (groups of %d) pre-produced with "
+                .append(String.format(Locale.ROOT, "%d results for %d targets (groups of up to %d) pre-produced with "
                         + "the aggregator stopped, each target cycling 17 successes then 3 failures (one result in ten "
                         + "changes a state), then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
-                        targets, FarmSpecs.GROUP_SIZE))
+                        specs.size(), largestGroup))
                 .append("| results | start-up to first commit | catch-up time | results/s |\n|---|---|---|---|\n")
                 .append(f.finished()
                         ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f |%n", f.results(),

@@ -26,13 +26,22 @@ public final class FarmSpecs {
      */
     public static List<TargetSpec> over(List<FarmTarget> farm, int count, String prefix, int intervalMs, int timeoutMs,
                                         int healthyThreshold, int unhealthyThreshold) {
+        return over(farm, count, prefix, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, GROUP_SIZE);
+    }
+
+    /** The same in groups of {@code groupSize} ({@code <prefix>-g<n / groupSize>}). */
+    public static List<TargetSpec> over(List<FarmTarget> farm, int count, String prefix, int intervalMs, int timeoutMs,
+                                        int healthyThreshold, int unhealthyThreshold, int groupSize) {
+        if (groupSize < 1) {
+            throw new IllegalArgumentException("groupSize: " + groupSize + " (expected: at least 1)");
+        }
         if (farm.isEmpty()) {
             throw new IllegalArgumentException("farm: no target (expected: at least one)");
         }
         List<TargetSpec> specs = new ArrayList<>(count);
         for (int n = 0; n < count; n++) {
             specs.add(spec(prefix + "-" + n, farm.get(n % farm.size()), intervalMs, timeoutMs, healthyThreshold,
-                    unhealthyThreshold).withGroup(prefix + "-g" + n / GROUP_SIZE));
+                    unhealthyThreshold).withGroup(prefix + "-g" + n / groupSize));
         }
         return specs;
     }
