@@ -34,12 +34,19 @@ public final class AggregatorThroughputPhase {
     /**
      * @param startupSeconds from the aggregator's process start to its first committed progress
      * @param catchUpSeconds from its first committed progress to no lag
+     * @param secondHalfSeconds from the committed progress passing half of the results to no lag: the rate once the
+     *     JIT has had the first half to compile the path (NaN when not seen)
      */
     public record Figure(long results, double startupSeconds, double catchUpSeconds, long progressAtFirstCommit,
-                         boolean finished, int instances) {
+                         boolean finished, int instances, double secondHalfSeconds, long secondHalfResults) {
 
         public double resultsPerSecond() {
             return (results - progressAtFirstCommit) / catchUpSeconds;
+        }
+
+        /** Results per second over the second half of the catch-up (the warm rate). */
+        public double secondHalfPerSecond() {
+            return secondHalfResults / secondHalfSeconds;
         }
     }
 
@@ -69,6 +76,8 @@ public final class AggregatorThroughputPhase {
             long total = baseLag + count;
             long firstProgressAt = -1;
             long lagAtFirst = total;
+            long halfAt = -1;
+            long lagAtHalf = 0;
             long deadline = start + TimeUnit.MINUTES.toNanos(10);
             while (System.nanoTime() < deadline) {
                 long lag = GroupLag.lag(stack.admin(), group, topic);
@@ -77,15 +86,21 @@ public final class AggregatorThroughputPhase {
                     firstProgressAt = now;
                     lagAtFirst = lag;
                 }
+                if (halfAt < 0 && lag > 0 && lag <= total / 2) {
+                    halfAt = now;
+                    lagAtHalf = lag;
+                }
                 if (lag == 0) {
                     Figure f = new Figure(count, (firstProgressAt - start) / 1e9, (now - firstProgressAt) / 1e9,
-                            total - lagAtFirst, true, instances);
-                    LOG.info("aggregator throughput {} ({} results/s)", f, f.resultsPerSecond());
+                            total - lagAtFirst, true, instances, halfAt < 0 ? Double.NaN : (now - halfAt) / 1e9,
+                            lagAtHalf);
+                    LOG.info("aggregator throughput {} ({} results/s; second half {} results/s)", f,
+                            f.resultsPerSecond(), f.secondHalfPerSecond());
                     return f;
                 }
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            return new Figure(count, Double.NaN, Double.NaN, 0, false, instances);
+            return new Figure(count, Double.NaN, Double.NaN, 0, false, instances, Double.NaN, 0);
         }
     }
 

@@ -176,11 +176,12 @@ public final class BenchReport {
                         + "the aggregator stopped, each target cycling 17 successes then 3 failures (one result in ten "
                         + "changes a state), then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
                         specs.size(), largestGroup))
-                .append("| results | start-up to first commit | catch-up time | results/s |\n|---|---|---|---|\n")
+                .append("| results | start-up to first commit | catch-up time | results/s | results/s over the second "
+                        + "half (JIT warm) |\n|---|---|---|---|---|\n")
                 .append(f.finished()
-                        ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f |%n", f.results(),
-                        f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond())
-                        : "| " + f.results() + " | - | did not catch up within 10 min | - |\n");
+                        ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f | %.0f |%n", f.results(),
+                        f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond(), f.secondHalfPerSecond())
+                        : "| " + f.results() + " | - | did not catch up within 10 min | - | - |\n");
     }
 
     /** Section 7: bytes and CPU per published result for each producer tuning. */

@@ -56,9 +56,9 @@ class BenchReportTest {
     void aggregatorInstancesGiveResultsPerThreadAndPublishingCostATableRowPerTuning() {
         BenchReport report = new BenchReport("cmd", "d", "m", "full");
         report.aggregatorInstances(List.of(
-                new AggregatorThroughputPhase.Figure(300_000, 20, 30, 0, true, 1),
-                new AggregatorThroughputPhase.Figure(300_000, 20, 20, 0, true, 2),
-                new AggregatorThroughputPhase.Figure(300_000, Double.NaN, Double.NaN, 0, false, 3)), 100_000);
+                new AggregatorThroughputPhase.Figure(300_000, 20, 30, 0, true, 1, 12, 150_000),
+                new AggregatorThroughputPhase.Figure(300_000, 20, 20, 0, true, 2, 8, 150_000),
+                new AggregatorThroughputPhase.Figure(300_000, Double.NaN, Double.NaN, 0, false, 3, Double.NaN, 0)), 100_000);
         report.publishCost(List.of(new PublishCostPhase.Figure(new io.healthmesh.prober.PublishTuning("lz4", 10, 16_384),
                 10_000, 43.4, 42.6, 169.2, 938, 0.463, 132, 6.89, 7.07, 1.71, 0)), 10_000, "load average 1.00");
         String md = report.markdown();
