@@ -20,11 +20,14 @@ import java.util.Map;
  * iterator metric each time: about a fifth of the stream thread in a profile of 1M results for 100,000 targets in
  * groups of 100.
  *
- * <p>A kept page is read again from the rows when the patch cannot be proven to give what a read would: the fail-open
- * flag flips (the list switches between the routable index and every member), the member falls inside a truncated
- * page, the page would outgrow {@link RoutableList}'s limits, or the page's size disagrees with the counters. Pages are
- * evicted least recently used first once they hold more than {@code keptIds} ids in all; a task that is revived
- * starts empty ({@link #clear}), since its rows are restored to the last commit.
+ * <p>A member entering a page takes its place in it; when the page is then over {@link RoutableList}'s limits its last
+ * ids are cut (the page is then cut, its last id the cursor). A member leaving a cut page makes room: the page is
+ * topped up with the ids after its cursor, read from there (not from the group's first row, so the rows and
+ * tombstones before the cursor are not walked again). A change beyond a cut page's cursor leaves the page as it is.
+ * The page is read again from the first row when the fail-open flag flips (the list switches between the routable
+ * index and every member), or when the page's size disagrees with the counters. Pages are evicted least recently
+ * used first once they hold more than {@code keptIds} ids in all; a task that is revived starts empty
+ * ({@link #clear}), since its rows are restored to the last commit.
  *
  * <p>Ids are kept in the rows' key order, the unsigned order of their UTF-8 bytes, which for the well-formed strings
  * Avro decodes is the order of their code points ({@link #UTF8_ORDER}).
@@ -42,6 +45,7 @@ final class FirstPages {
     private final Map<String, Kept> groups = new LinkedHashMap<>(64, 0.75f, true);
     private int held;
     private long reads;
+    private long refills;
 
     /** One group's page: its ids in key order, their UTF-8 size, and the cursor when more follow. */
     private static final class Kept {
@@ -73,7 +77,8 @@ final class FirstPages {
     RoutableList.Page afterChange(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, String memberId,
                                   boolean entering, GroupCounts before, GroupCounts after) {
         Kept kept = groups.get(groupId);
-        if (kept != null && before.failOpen() == after.failOpen() && patch(kept, memberId, entering, after)) {
+        if (kept != null && before.failOpen() == after.failOpen()
+                && patch(rows, groupId, kept, memberId, entering, after)) {
             return new RoutableList.Page(kept.ids, null, kept.next);
         }
         forget(groupId);
@@ -102,16 +107,19 @@ final class FirstPages {
         return reads;
     }
 
+    /** Cut pages topped up from their cursor so far, for tests. */
+    long refills() {
+        return refills;
+    }
+
     /** Ids held in all, for tests. */
     int held() {
         return held;
     }
 
-    private boolean patch(Kept kept, String memberId, boolean entering, GroupCounts after) {
-        if (kept.next != null) {
-            if (compareCodePoints(memberId, kept.next) <= 0) {
-                return false; // inside a truncated page: which id moves in behind it is only known from the rows
-            }
+    private boolean patch(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, Kept kept, String memberId,
+                          boolean entering, GroupCounts after) {
+        if (kept.next != null && compareCodePoints(memberId, kept.next) > 0) {
             // beyond the page: its ids stay the first ones; more follow unless the page now holds them all
             if (after.routable() <= kept.ids.size()) {
                 kept.next = null;
@@ -119,24 +127,64 @@ final class FirstPages {
             return after.routable() >= kept.ids.size();
         }
         int at = Collections.binarySearch(kept.ids, memberId, UTF8_ORDER);
-        int size = utf8Length(memberId);
         if (entering) {
-            if (at >= 0 || kept.ids.size() + 1 > list.maxIds() || kept.bytes + size > RoutableList.MAX_ID_BYTES) {
-                return false; // already there (never expected) or the page would be cut: read it
+            if (at >= 0) {
+                return false; // already there: never expected, so read it
             }
-            kept.ids.add(-at - 1, memberId);
-            kept.bytes += size;
-            held++;
+            add(kept, -at - 1, memberId);
+            cutToLimits(kept);
         } else {
             if (at < 0) {
                 return false;
             }
-            kept.ids.remove(at);
-            kept.bytes -= size;
+            kept.bytes -= utf8Length(kept.ids.remove(at));
             held--;
+            if (kept.next != null) {
+                refill(rows, groupId, kept, after.failOpen());
+            }
         }
         evict();
-        return kept.ids.size() == after.routable(); // a whole page holds every routable id: else read it
+        // a cut page holds fewer ids than the routable count, a whole one exactly as many: else read it
+        return kept.next != null ? after.routable() > kept.ids.size() : kept.ids.size() == after.routable();
+    }
+
+    private void add(Kept kept, int at, String id) {
+        kept.ids.add(at, id);
+        kept.bytes += utf8Length(id);
+        held++;
+    }
+
+    /** Drops ids from the end of the page until it is within the limits; the last one left is then the cursor. */
+    private void cutToLimits(Kept kept) {
+        boolean cut = false;
+        while (!kept.ids.isEmpty()
+                && (kept.ids.size() > list.maxIds() || kept.bytes > RoutableList.MAX_ID_BYTES)) {
+            kept.bytes -= utf8Length(kept.ids.remove(kept.ids.size() - 1));
+            held--;
+            cut = true;
+        }
+        if (cut) {
+            kept.next = kept.ids.isEmpty() ? null : kept.ids.get(kept.ids.size() - 1);
+        }
+    }
+
+    /**
+     * A cut page lost an id: the ids after its cursor move up. Reads from the cursor on (not from the group's first
+     * row), as many as the limits may take.
+     */
+    private void refill(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, Kept kept, boolean failOpen) {
+        refills++;
+        RoutableList.Page more = RoutableList.routable(rows, groupId, failOpen, kept.next,
+                list.maxIds() - kept.ids.size());
+        boolean full = more.truncated();
+        for (String id : more.ids()) {
+            if (kept.bytes + utf8Length(id) > RoutableList.MAX_ID_BYTES) {
+                full = true;
+                break;
+            }
+            add(kept, kept.ids.size(), id);
+        }
+        kept.next = full && !kept.ids.isEmpty() ? kept.ids.get(kept.ids.size() - 1) : null;
     }
 
     private void keep(String groupId, RoutableList.Page page) {

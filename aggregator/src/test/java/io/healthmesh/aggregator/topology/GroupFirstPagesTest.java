@@ -108,6 +108,41 @@ class GroupFirstPagesTest {
     }
 
     @Test
+    void aCutPageIsPatchedInPlaceAndToppedUpFromItsCursor() {
+        d = new AggregatorDriver(stateDir, Map.of(), UnaryOperator.identity(), Stores::inMemoryKeyValueStore);
+        KeyValueStore<Bytes, byte[]> rows = d.driver.getKeyValueStore(AggregatorTopology.GROUP_MEMBERS_STORE);
+        for (String m : List.of("m1", "m3", "m5", "m7", "m9")) {
+            rows.put(GroupRows.key("p", GroupRows.MEMBER, m), GroupRows.encodeStatus(HealthStatus.HEALTHY));
+            rows.put(GroupRows.key("p", GroupRows.ROUTABLE, m), GroupRows.PRESENT);
+        }
+        GroupCounts five = new GroupCounts(6, 5, 1, 0, 0);
+        GroupCounts six = five.move(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
+        FirstPages pages = new FirstPages(new RoutableList(3), 100);
+
+        // m4 comes up: the first read, a page cut after m5
+        rows.put(GroupRows.key("p", GroupRows.ROUTABLE, "m4"), GroupRows.PRESENT);
+        RoutableList.Page first = pages.afterChange(rows, "p", "m4", true, five, six);
+        assertThat(first.ids()).containsExactly("m1", "m3", "m4");
+        assertThat(first.next()).isEqualTo("m4");
+
+        // m4 goes down again: inside the cut page, which is topped up with m5 from its cursor on
+        rows.delete(GroupRows.key("p", GroupRows.ROUTABLE, "m4"));
+        RoutableList.Page down = pages.afterChange(rows, "p", "m4", false, six, five);
+        assertThat(down.ids()).containsExactly("m1", "m3", "m5");
+        assertThat(down.next()).isEqualTo("m5");
+        assertThat(pages.refills()).isEqualTo(1);
+
+        // m2 comes up: it takes its place and m5 drops out of the page, without a read
+        rows.put(GroupRows.key("p", GroupRows.ROUTABLE, "m2"), GroupRows.PRESENT);
+        RoutableList.Page up = pages.afterChange(rows, "p", "m2", true, five, six);
+        assertThat(up.ids()).containsExactly("m1", "m2", "m3");
+        assertThat(up.next()).isEqualTo("m3");
+        assertThat(pages.reads()).isEqualTo(1);
+        assertThat(pages.refills()).isEqualTo(1);
+        assertThat(pages.held()).isEqualTo(3);
+    }
+
+    @Test
     void codePointOrderIsTheOrderOfTheUtf8Bytes() {
         List<String> byCodePoints = new ArrayList<>(IDS);
         byCodePoints.sort(FirstPages.UTF8_ORDER);
