@@ -47,6 +47,12 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, String role, Map<String, String> settings, String heap, Path jfr,
                                  Path workDir) throws IOException {
+        return start(name, role, settings, heap, jfr, workDir, List.of());
+    }
+
+    /** As {@link #start(String, String, Map, String, Path, Path)}, with more JVM options before the main class. */
+    public static ChildJvm start(String name, String role, Map<String, String> settings, String heap, Path jfr,
+                                 Path workDir, List<String> jvmOptions) throws IOException {
         Files.createDirectories(workDir);
         Path file = workDir.resolve(name + ".properties");
         Properties props = new Properties();
@@ -62,6 +68,7 @@ public final class ChildJvm implements AutoCloseable {
         if (jfr != null) {
             command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(), role,
                 file.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)

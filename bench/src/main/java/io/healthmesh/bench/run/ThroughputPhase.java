@@ -66,15 +66,17 @@ public final class ThroughputPhase {
     }
 
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
-                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window)
-            throws InterruptedException {
+                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window,
+                             PhaseTimes times) throws InterruptedException {
         List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3);
         double offered = targets * 1000.0 / intervalMs;
         loader.apply(specs);
         awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+        times.mark(protocol + " ramp-up");
         // the JIT compiles the hot paths in the first seconds at full rate: keep that out of the window
         String warmedUp = warmUp(prober, results, warmup, protocol + " " + targets + " targets");
+        times.mark(protocol + " warm-up");
         results.reset();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
@@ -86,8 +88,10 @@ public final class ThroughputPhase {
         KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
         long elapsed = System.nanoTime() - start;
         ResultTap.Window w = results.window();
+        times.mark(protocol + " window");
         loader.delete(specs.stream().map(TargetSpec::id).toList());
         awaitRate(results, -1, Duration.ofMillis(2L * intervalMs + 5_000));
+        times.mark(protocol + " drain");
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
@@ -107,8 +111,10 @@ public final class ThroughputPhase {
         long deadline = start + warmup.max().toNanos();
         long next = start;
         while (true) {
-            boolean settled = gate.offer(new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
-                    prober.compilationMillis()));
+            WarmupGate.Sample sample = new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
+                    prober.compilationMillis());
+            LOG.info("warm-up sample {}", sample);
+            boolean settled = gate.offer(sample);
             if (settled || System.nanoTime() - deadline >= 0) {
                 break;
             }
