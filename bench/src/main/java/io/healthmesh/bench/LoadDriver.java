@@ -19,6 +19,7 @@ import io.healthmesh.bench.run.StateTap;
 import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.bench.run.ThroughputPhase;
 import io.healthmesh.bench.run.TopicSizes;
+import io.healthmesh.bench.run.WarmupGate;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.prober.PublishTuning;
@@ -79,6 +80,13 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
             + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 % of a core).")
     double warmupJitMillis;
+    @Option(names = "--warmup-rule", description = "What the warm-up's last rates must show: STABLE (within "
+            + "--warmup-tolerance of each other) or NOT_RISING (none above the oldest by more than it) (default "
+            + "STABLE, short NOT_RISING).")
+    WarmupGate.Rule warmupRule;
+    @Option(names = "--warmup-jit", description = "The JIT time the warm-up reads: ELAPSED (the compilers' elapsed "
+            + "compilation time) or CPU (the compiler threads' CPU time) (default ELAPSED, short CPU).")
+    ThroughputPhase.JitSource warmupJit;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60; 0 skips the phase).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -269,6 +277,9 @@ public final class LoadDriver implements Callable<Integer> {
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 30);
+        warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
+        warmupJit = warmupJit != null ? warmupJit : shortMode ? ThroughputPhase.JitSource.CPU
+                : ThroughputPhase.JitSource.ELAPSED;
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
@@ -284,6 +295,8 @@ public final class LoadDriver implements Callable<Integer> {
                                     TargetFarm farm, Path work) throws InterruptedException {
         Duration window = Duration.ofSeconds(windowSeconds);
         Map<Protocol, List<PeerCpuPhase.Figure>> byProtocol = new java.util.EnumMap<>(Protocol.class);
+        // the short mode measures both HAProxies together after the last throughput window
+        List<PeerCpuPhase.HaproxyRun> together = new ArrayList<>();
         for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
             int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
             if (targets <= 0) {
@@ -294,7 +307,7 @@ public final class LoadDriver implements Callable<Integer> {
             try {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
                         new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
-                                warmupTolerance, warmupJitMillis), window, times);
+                                warmupTolerance, warmupJitMillis, warmupRule, warmupJit), window, times);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);
@@ -304,12 +317,17 @@ public final class LoadDriver implements Callable<Integer> {
                 continue;
             }
             List<PeerCpuPhase.Figure> peers = byProtocol.computeIfAbsent(protocol, p -> new ArrayList<>());
-            try {
-                peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
-                        intervalMs, window));
-                times.mark("HAProxy " + protocol);
-            } catch (IOException | RuntimeException e) {
-                report.failed(1, "HAProxy " + protocol, e);
+            if (shortMode) {
+                together.add(new PeerCpuPhase.HaproxyRun(work.resolve("haproxy-" + protocol), pool, protocol,
+                        targets));
+            } else {
+                try {
+                    peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
+                            intervalMs, window));
+                    times.mark("HAProxy " + protocol);
+                } catch (IOException | RuntimeException e) {
+                    report.failed(1, "HAProxy " + protocol, e);
+                }
             }
             PeerCpuPhase.Figure early = blackboxEarly.get(protocol);
             if (early != null) {
@@ -322,6 +340,17 @@ public final class LoadDriver implements Callable<Integer> {
                 times.mark("blackbox_exporter " + protocol);
             } catch (IOException | RuntimeException e) {
                 report.failed(1, "blackbox_exporter " + protocol, e);
+            }
+        }
+        if (!together.isEmpty()) {
+            try {
+                for (PeerCpuPhase.Figure f : PeerCpuPhase.haproxyTogether(together, intervalMs, window)) {
+                    byProtocol.get(f.protocol()).add(0, f);
+                }
+                times.mark("HAProxy " + together.stream().map(r -> r.protocol().name())
+                        .collect(java.util.stream.Collectors.joining(" and ")) + " together");
+            } catch (IOException | RuntimeException e) {
+                report.failed(1, "HAProxy", e);
             }
         }
         List<PeerCpuPhase.Figure> peers = byProtocol.values().stream().flatMap(List::stream).toList();

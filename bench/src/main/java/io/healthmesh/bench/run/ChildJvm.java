@@ -27,11 +27,13 @@ public final class ChildJvm implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path jitFile;
+    private final JitActivity.CompilerThreads compilerThreads;
 
     private ChildJvm(String name, Process process, Path jitFile) {
         this.name = name;
         this.process = process;
         this.jitFile = jitFile;
+        this.compilerThreads = new JitActivity.CompilerThreads(process.pid());
         // a driver that fails (e.g. its broker stops) must not leave its workers running: one such orphan prober
         // took half a core from the next run on 2026-12-01 and made its figures worthless
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -96,6 +98,14 @@ public final class ChildJvm implements AutoCloseable {
      */
     public long compilationMillis() {
         return JitActivity.read(jitFile);
+    }
+
+    /**
+     * CPU milliseconds the worker's JIT compiler threads have used so far (from {@code /proc}, see
+     * {@link JitActivity.CompilerThreads}), or -1 when they cannot be read.
+     */
+    public long compilerCpuMillis() {
+        return compilerThreads.cpuMillis();
     }
 
     /** System (kernel) CPU time of the worker so far. */

@@ -55,11 +55,27 @@ public final class ThroughputPhase {
      * @param tolerance their largest relative spread
      * @param maxCompileMillisPerSecond the most JIT compilation per second over them
      */
-    public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+    public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond,
+                         WarmupGate.Rule rule, JitSource jitSource) {
+
+        /** The full mode's: the rates stable, the JIT's elapsed compilation time. */
+        public Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+            this(max, stableRates, span, tolerance, maxCompileMillisPerSecond, WarmupGate.Rule.STABLE,
+                    JitSource.ELAPSED);
+        }
 
         public WarmupGate gate() {
-            return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond);
+            return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond, rule,
+                    jitSource == JitSource.ELAPSED ? "JIT" : "JIT CPU");
         }
+    }
+
+    /** Which JIT time the warm-up reads. */
+    public enum JitSource {
+        /** The compilers' elapsed compilation time ({@code CompilationMXBean}, written by the worker). */
+        ELAPSED,
+        /** The compiler threads' CPU time ({@code /proc/<pid>/task}): what the JIT adds to the prober's CPU. */
+        CPU
     }
 
     private ThroughputPhase() {
@@ -112,8 +128,9 @@ public final class ThroughputPhase {
         long next = start;
         while (true) {
             WarmupGate.Sample sample = new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
-                    prober.compilationMillis());
-            LOG.info("warm-up sample {}", sample);
+                    warmup.jitSource() == JitSource.ELAPSED ? prober.compilationMillis() : prober.compilerCpuMillis());
+            LOG.info("warm-up sample {} (JIT elapsed {} ms, compiler threads' CPU {} ms)", sample,
+                    prober.compilationMillis(), prober.compilerCpuMillis());
             boolean settled = gate.offer(sample);
             if (settled || System.nanoTime() - deadline >= 0) {
                 break;
