@@ -307,7 +307,8 @@ public final class LoadDriver implements Callable<Integer> {
             try {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
                         new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
-                                warmupTolerance, warmupJitMillis, warmupRule, warmupJit), window, times);
+                                warmupTolerance, warmupJitMillis, warmupRule, warmupJit, shortMode), window,
+                        times);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);

@@ -56,17 +56,21 @@ public final class ThroughputPhase {
      * @param maxCompileMillisPerSecond the most JIT compilation per second over them
      */
     public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond,
-                         WarmupGate.Rule rule, JitSource jitSource) {
+                         WarmupGate.Rule rule, JitSource jitSource, boolean rampInGate) {
 
-        /** The full mode's: the rates stable, the JIT's elapsed compilation time. */
+        /** The full mode's: the rates stable, the JIT's elapsed compilation time, the ramp-up awaited first. */
         public Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
             this(max, stableRates, span, tolerance, maxCompileMillisPerSecond, WarmupGate.Rule.STABLE,
-                    JitSource.ELAPSED);
+                    JitSource.ELAPSED, false);
         }
 
-        public WarmupGate gate() {
+        /**
+         * @param minResultsPerSecond with {@code rampInGate}, the result rate the gate's spans must reach (the
+         *     ramp-up's own condition); ignored otherwise
+         */
+        public WarmupGate gate(double minResultsPerSecond) {
             return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond, rule,
-                    jitSource == JitSource.ELAPSED ? "JIT" : "JIT CPU");
+                    jitSource == JitSource.ELAPSED ? "JIT" : "JIT CPU", rampInGate ? minResultsPerSecond : 0);
         }
     }
 
@@ -88,18 +92,22 @@ public final class ThroughputPhase {
                 Math.min(intervalMs, 1_000), 3, 3);
         double offered = targets * 1000.0 / intervalMs;
         loader.apply(specs);
-        awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
-        times.mark(protocol + " ramp-up");
+        if (!warmup.rampInGate()) {
+            awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+            times.mark(protocol + " ramp-up");
+        }
         // the JIT compiles the hot paths in the first seconds at full rate: keep that out of the window
-        String warmedUp = warmUp(prober, results, warmup, protocol + " " + targets + " targets");
+        String warmedUp = warmUp(prober, results, warmup, offered * 0.9, protocol + " " + targets + " targets");
         times.mark(protocol + " warm-up");
         results.reset();
+        long jitBefore = prober.compilerCpuMillis();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
         KernelTcpCounters kernelBefore = KernelTcpCounters.read();
         long start = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
         long cpu = prober.cpuNanos() - cpuBefore;
+        long jitAfter = prober.compilerCpuMillis();
         long system = prober.systemNanos() - systemBefore;
         KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
         long elapsed = System.nanoTime() - start;
@@ -111,9 +119,19 @@ public final class ThroughputPhase {
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp);
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp + jitInWindow(jitBefore, jitAfter, cpu));
         LOG.info("throughput {}", figure);
         return figure;
+    }
+
+    /** What the JIT compiler threads took of the window's CPU, for the warm-up line. */
+    static String jitInWindow(long jitBeforeMillis, long jitAfterMillis, long cpuNanos) {
+        if (jitBeforeMillis < 0 || jitAfterMillis < 0 || cpuNanos <= 0) {
+            return "";
+        }
+        long jit = jitAfterMillis - jitBeforeMillis;
+        return String.format(java.util.Locale.ROOT, "; in the window the JIT compiler threads used %d ms of CPU "
+                + "(%.1f%% of the prober's)", jit, 100.0 * jit * 1e6 / cpuNanos);
     }
 
     /**
@@ -121,8 +139,9 @@ public final class ThroughputPhase {
      * sampling the results received, the prober's CPU and its JIT time every second; returns the report line
      * saying how long that took and why it stopped.
      */
-    static String warmUp(ChildJvm prober, ResultTap results, Warmup warmup, String what) throws InterruptedException {
-        WarmupGate gate = warmup.gate();
+    static String warmUp(ChildJvm prober, ResultTap results, Warmup warmup, double rampedUpPerSecond, String what)
+            throws InterruptedException {
+        WarmupGate gate = warmup.gate(rampedUpPerSecond);
         long start = System.nanoTime();
         long deadline = start + warmup.max().toNanos();
         long next = start;

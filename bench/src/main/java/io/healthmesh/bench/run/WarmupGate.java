@@ -39,6 +39,7 @@ public final class WarmupGate {
     private final double maxCompileMillisPerSecond;
     private final Rule rule;
     private final String jitLabel;
+    private final double minResultsPerSecond;
     private final List<Sample> samples = new ArrayList<>();
 
     /**
@@ -57,6 +58,19 @@ public final class WarmupGate {
      */
     public WarmupGate(int stableRates, int span, double tolerance, double maxCompileMillisPerSecond, Rule rule,
                       String jitLabel) {
+        this(stableRates, span, tolerance, maxCompileMillisPerSecond, rule, jitLabel, 0);
+    }
+
+    /**
+     * @param minResultsPerSecond results per second the last rates must all reach (0: any), so that a gate that
+     *     starts sampling while the load still ramps up cannot settle before it is at full rate
+     */
+    public WarmupGate(int stableRates, int span, double tolerance, double maxCompileMillisPerSecond, Rule rule,
+                      String jitLabel, double minResultsPerSecond) {
+        if (minResultsPerSecond < 0) {
+            throw new IllegalArgumentException("minResultsPerSecond: " + minResultsPerSecond + " (expected: >= 0)");
+        }
+        this.minResultsPerSecond = minResultsPerSecond;
         if (stableRates < 2 || span < 1 || tolerance <= 0 || maxCompileMillisPerSecond < 0) {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "stableRates %d (expected: >= 2), span %d "
                     + "(expected: >= 1), tolerance %s (expected: > 0), maxCompileMillisPerSecond %s "
@@ -88,6 +102,9 @@ public final class WarmupGate {
                 return false;
             }
         }
+        if (minResultsPerSecond > 0 && lowestResultsPerSecond() < minResultsPerSecond) {
+            return false;
+        }
         return deviation(rates) <= tolerance && compileMillisPerSecond() <= maxCompileMillisPerSecond;
     }
 
@@ -109,6 +126,19 @@ public final class WarmupGate {
             rates[i] = cpu <= 0 ? Double.NaN : (to.results() - from.results()) * 1e9 / cpu;
         }
         return rates;
+    }
+
+    /** The lowest results per second of the spans the last rates cover. */
+    double lowestResultsPerSecond() {
+        double lowest = Double.POSITIVE_INFINITY;
+        int last = samples.size() - 1;
+        for (int i = 0; i < stableRates; i++) {
+            Sample to = samples.get(last - stableRates + 1 + i);
+            Sample from = samples.get(last - stableRates + 1 + i - span);
+            double seconds = (to.nanos() - from.nanos()) / 1e9;
+            lowest = Math.min(lowest, seconds <= 0 ? 0 : (to.results() - from.results()) / seconds);
+        }
+        return lowest;
     }
 
     /** JIT compilation per second over the seconds the last rates cover (NaN when the worker does not report it). */
