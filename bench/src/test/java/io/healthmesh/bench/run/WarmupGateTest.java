@@ -113,6 +113,33 @@ class WarmupGateTest {
     }
 
     @Test
+    void aGateThatCoversTheRampUpWaitsForTheFullRate() {
+        // results ramp up 2,000, 4,000, ... 10,000 a second, at the same CPU per result throughout
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU", 9_000);
+        long results = 0;
+        long cpu = 0;
+        int settledAt = -1;
+        gate.offer(new WarmupGate.Sample(0, 0, 0, 0));
+        for (int s = 1; s <= 12 && settledAt < 0; s++) {
+            long perSecond = Math.min(10_000, 2_000L * s);
+            results += perSecond;
+            cpu += perSecond * 50_000;   // 50 µs per result
+            if (gate.offer(new WarmupGate.Sample(s * SECOND, results, cpu, 0))) {
+                settledAt = s;
+            }
+        }
+
+        // the rate per CPU-second is flat from the start; only the results per second hold it back: each of the
+        // last three 2 s spans must average 9,000/s; the first that does is seconds 4-5 (8,000 and 10,000), the
+        // third such span ends at second 7
+        assertThat(settledAt).isEqualTo(7);
+        assertThat(new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU", 0)
+                .offer(new WarmupGate.Sample(0, 0, 0, 0))).isFalse();
+        assertThatThrownBy(() -> new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.STABLE, "JIT", -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minResultsPerSecond: -1.0");
+    }
+
+    @Test
     void rejectsParametersThatCannotDecide() {
         assertThatThrownBy(() -> new WarmupGate(1, 2, 0.03, 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("stableRates 1 (expected: >= 2)");
