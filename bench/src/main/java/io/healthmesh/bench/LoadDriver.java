@@ -87,6 +87,10 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--warmup-jit", description = "The JIT time the warm-up reads: ELAPSED (the compilers' elapsed "
             + "compilation time) or CPU (the compiler threads' CPU time) (default ELAPSED, short CPU).")
     ThroughputPhase.JitSource warmupJit;
+    @Option(names = "--window-without-jit", negatable = true, description = "Leave the CPU time of the prober's "
+            + "JIT compiler threads in a throughput window out of its CPU figures (default off, on in the short "
+            + "mode, whose windows come before the JIT's long tail of compilations is done).")
+    Boolean windowWithoutJit;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60; 0 skips the phase).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -278,6 +282,7 @@ public final class LoadDriver implements Callable<Integer> {
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 36);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
+        windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : shortMode;
         warmupJit = warmupJit != null ? warmupJit : shortMode ? ThroughputPhase.JitSource.CPU
                 : ThroughputPhase.JitSource.ELAPSED;
         detectTargets = orDefault(detectTargets, 200, 60);
@@ -307,7 +312,7 @@ public final class LoadDriver implements Callable<Integer> {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
                         new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
                                 warmupTolerance, warmupJitMillis, warmupRule, warmupJit, shortMode), window,
-                        times);
+                        times, windowWithoutJit);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);

@@ -88,6 +88,17 @@ public final class ThroughputPhase {
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
                              Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window,
                              PhaseTimes times) throws InterruptedException {
+        return run(prober, loader, results, farm, protocol, targets, intervalMs, warmup, window, times, false);
+    }
+
+    /**
+     * As above; with {@code withoutJit}, the CPU time the prober's JIT compiler threads used in the window is left
+     * out of its CPU figures (the short mode's estimate of the steady state, whose compilers are idle; the
+     * warm-up line says how much was left out).
+     */
+    public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
+                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window,
+                             PhaseTimes times, boolean withoutJit) throws InterruptedException {
         List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3);
         double offered = targets * 1000.0 / intervalMs;
@@ -108,6 +119,11 @@ public final class ThroughputPhase {
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
         long cpu = prober.cpuNanos() - cpuBefore;
         long jitAfter = prober.compilerCpuMillis();
+        String jitLine = jitInWindow(jitBefore, jitAfter, cpu);
+        if (withoutJit && jitBefore >= 0 && jitAfter >= jitBefore) {
+            cpu -= TimeUnit.MILLISECONDS.toNanos(jitAfter - jitBefore);
+            jitLine += ", left out of the CPU figures (short mode)";
+        }
         long system = prober.systemNanos() - systemBefore;
         KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
         long elapsed = System.nanoTime() - start;
@@ -119,7 +135,7 @@ public final class ThroughputPhase {
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp + jitInWindow(jitBefore, jitAfter, cpu));
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp + jitLine);
         LOG.info("throughput {}", figure);
         return figure;
     }
