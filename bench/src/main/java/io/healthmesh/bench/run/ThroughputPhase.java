@@ -164,7 +164,7 @@ public final class ThroughputPhase {
         while (true) {
             WarmupGate.Sample sample = new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
                     warmup.jitSource() == JitSource.ELAPSED ? prober.compilationMillis() : prober.compilerCpuMillis());
-            LOG.info("warm-up sample {} (JIT elapsed {} ms, compiler threads' CPU {} ms)", sample,
+            LOG.debug("warm-up sample {} (JIT elapsed {} ms, compiler threads' CPU {} ms)", sample,
                     prober.compilationMillis(), prober.compilerCpuMillis());
             boolean settled = gate.offer(sample);
             if (settled || System.nanoTime() - deadline >= 0) {
