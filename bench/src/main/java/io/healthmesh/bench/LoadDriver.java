@@ -68,7 +68,7 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--window-s", description = "Measurement window of each throughput phase (default 20, short 6).")
     Integer windowSeconds;
     @Option(names = "--warmup-max-s", description = "Upper bound of the warm-up at full rate before each throughput "
-            + "window, which ends earlier once the prober's JIT has settled (default 90, short 36).")
+            + "window, which ends earlier once the prober's JIT has settled (default 90, short 30).")
     Integer warmupMaxSeconds;
     @Option(names = "--warmup-stable", defaultValue = "3", description = "Consecutive probes-per-CPU-second rates "
             + "(each over --warmup-span-s seconds, sampled every second) that must agree to end a warm-up.")
@@ -203,8 +203,8 @@ public final class LoadDriver implements Callable<Integer> {
                 }
                 Thread stopping = null;
                 if (shortMode) {
-                    // the aggregator's shutdown (commit, stores closed: about 2 s) overlaps the TCP ramp-up, which
-                    // measures nothing; the warm-up after it takes at least its 5 samples
+                    // the aggregator's shutdown (commit, stores closed: about 2 s) overlaps the start of the TCP
+                    // warm-up, which measures nothing and takes at least its 5 samples
                     ChildJvm closing = aggregator;
                     stopping = new Thread(closing::close, "bench-aggregator-stop");
                     stopping.start();
@@ -280,7 +280,7 @@ public final class LoadDriver implements Callable<Integer> {
         tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
-        warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 36);
+        warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 30);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
         windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : shortMode;
         warmupJit = warmupJit != null ? warmupJit : shortMode ? ThroughputPhase.JitSource.CPU
