@@ -12,12 +12,14 @@ import io.healthmesh.bench.run.DetectionPhase;
 import io.healthmesh.bench.run.FarmSpecs;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.PeerCpuPhase;
+import io.healthmesh.bench.run.PhaseTimes;
 import io.healthmesh.bench.run.PublishCostPhase;
 import io.healthmesh.bench.run.ResultTap;
 import io.healthmesh.bench.run.StateTap;
 import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.bench.run.ThroughputPhase;
 import io.healthmesh.bench.run.TopicSizes;
+import io.healthmesh.bench.run.WarmupGate;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.prober.PublishTuning;
@@ -78,6 +80,17 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
             + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 % of a core).")
     double warmupJitMillis;
+    @Option(names = "--warmup-rule", description = "What the warm-up's last rates must show: STABLE (within "
+            + "--warmup-tolerance of each other) or NOT_RISING (none above the oldest by more than it) (default "
+            + "STABLE, short NOT_RISING).")
+    WarmupGate.Rule warmupRule;
+    @Option(names = "--warmup-jit", description = "The JIT time the warm-up reads: ELAPSED (the compilers' elapsed "
+            + "compilation time) or CPU (the compiler threads' CPU time) (default ELAPSED, short CPU).")
+    ThroughputPhase.JitSource warmupJit;
+    @Option(names = "--window-without-jit", negatable = true, description = "Leave the CPU time of the prober's "
+            + "JIT compiler threads in a throughput window out of its CPU figures (default off, on in the short "
+            + "mode, whose windows come before the JIT's long tail of compilations is done).")
+    Boolean windowWithoutJit;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 60; 0 skips the phase).")
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
@@ -128,6 +141,9 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--prober-setting", description = "A prober setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. transport=io_uring.")
     Map<String, String> proberSettings = new LinkedHashMap<>();
+    @Option(names = "--child-jvm-option", description = "A JVM option (repeatable) for the prober and aggregator "
+            + "JVMs, on top of the bench's own.")
+    List<String> childJvmOptions = new ArrayList<>();
     @Option(names = "--jfr", description = "Record the prober and the aggregator with JFR into this directory.")
     Path jfrDir;
     @Option(names = "--out", defaultValue = "bench/target/bench-report.md", description = "Markdown report file.")
@@ -143,6 +159,8 @@ public final class LoadDriver implements Callable<Integer> {
     String aggregatorHeap;
 
     private String command = "";
+    private PhaseTimes times;
+    private final Map<Protocol, PeerCpuPhase.Figure> blackboxEarly = new java.util.EnumMap<>(Protocol.class);
 
     public static void main(String[] args) {
         LoadDriver driver = new LoadDriver();
@@ -161,6 +179,7 @@ public final class LoadDriver implements Callable<Integer> {
         BenchReport report = new BenchReport(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 Machine.describe(), (shortMode ? "short" : "full") + ", prober jitter.fraction " + jitterFraction);
         long started = System.nanoTime();
+        times = new PhaseTimes(System::nanoTime);
         if (publishCostOnly) {
             publishCost(report);
             return finish(report, started);
@@ -179,15 +198,29 @@ public final class LoadDriver implements Callable<Integer> {
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
             ChildJvm prober = startProber(stack, work);
             ChildJvm aggregator = startAggregator(stack, work, "aggregator");
+            times.mark("start (broker, registry, farm, worker JVMs)");
             try {
                 // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
                 // which measure the prober alone
                 if (detectTargets > 0) {
                     detection(report, farm, loader, results, states, work);
                 }
-                aggregator.close();
+                Thread stopping = null;
+                if (shortMode) {
+                    // the aggregator's shutdown (commit, stores closed: about 2 s) overlaps the start of the TCP
+                    // warm-up, which measures nothing and takes at least its 5 samples
+                    ChildJvm closing = aggregator;
+                    stopping = new Thread(closing::close, "bench-aggregator-stop");
+                    stopping.start();
+                } else {
+                    aggregator.close();
+                }
                 aggregator = null;
+                times.mark("aggregator stop");
                 throughputAndPeers(report, prober, loader, results, farm, work);
+                if (stopping != null) {
+                    stopping.join();
+                }
                 List<TargetSpec> capacitySpecs = List.of();
                 if (capacityTargets > 0) {
                     // the throughput phases' results are history the aggregator must not replay
@@ -231,6 +264,8 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private int finish(BenchReport report, long started) throws IOException {
+        times.mark("rest of the run and shutdown");
+        report.closing(times.describe());
         double seconds = (System.nanoTime() - started) / 1e9;
         report.closing(String.format(java.util.Locale.ROOT, "Whole run: %.0f s%s.", seconds, shortMode
                 ? String.format(java.util.Locale.ROOT, " (the short mode's budget: 120 s, %s)", seconds <= 120
@@ -251,6 +286,10 @@ public final class LoadDriver implements Callable<Integer> {
         httpTargets = orDefault(httpTargets, 8_000, 4_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 30);
+        warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
+        windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : shortMode;
+        warmupJit = warmupJit != null ? warmupJit : shortMode ? ThroughputPhase.JitSource.CPU
+                : ThroughputPhase.JitSource.ELAPSED;
         detectTargets = orDefault(detectTargets, 200, 60);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
@@ -265,7 +304,8 @@ public final class LoadDriver implements Callable<Integer> {
     private void throughputAndPeers(BenchReport report, ChildJvm prober, TargetLoader loader, ResultTap results,
                                     TargetFarm farm, Path work) throws InterruptedException {
         Duration window = Duration.ofSeconds(windowSeconds);
-        List<PeerCpuPhase.Figure> peers = new ArrayList<>();
+        Map<Protocol, List<PeerCpuPhase.Figure>> byProtocol = new java.util.EnumMap<>(Protocol.class);
+        boolean haproxiesMeasured = false;
         for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
             int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
             if (targets <= 0) {
@@ -276,7 +316,8 @@ public final class LoadDriver implements Callable<Integer> {
             try {
                 hm = ThroughputPhase.run(prober, loader, results, pool, protocol, targets, intervalMs,
                         new ThroughputPhase.Warmup(Duration.ofSeconds(warmupMaxSeconds), warmupStable, warmupSpan,
-                                warmupTolerance, warmupJitMillis), window);
+                                warmupTolerance, warmupJitMillis, warmupRule, warmupJit, shortMode), window,
+                        times, windowWithoutJit);
                 report.throughput(hm);
             } catch (RuntimeException e) {
                 report.failed(1, protocol + " throughput", e);
@@ -285,22 +326,92 @@ public final class LoadDriver implements Callable<Integer> {
             if (noPeers) {
                 continue;
             }
-            try {
-                peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
-                        intervalMs, window));
-            } catch (IOException | RuntimeException e) {
-                report.failed(1, "HAProxy " + protocol, e);
+            List<PeerCpuPhase.Figure> peers = byProtocol.computeIfAbsent(protocol, p -> new ArrayList<>());
+            if (shortMode) {
+                if (!haproxiesMeasured) {
+                    haproxiesMeasured = true;
+                    haproxiesTogether(report, farm, work, window, byProtocol);
+                }
+            } else {
+                try {
+                    peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
+                            intervalMs, window));
+                    times.mark("HAProxy " + protocol);
+                } catch (IOException | RuntimeException e) {
+                    report.failed(1, "HAProxy " + protocol, e);
+                }
+            }
+            PeerCpuPhase.Figure early = blackboxEarly.get(protocol);
+            if (early != null) {
+                peers.add(early);
+                continue;
             }
             try {
                 peers.add(PeerCpuPhase.blackbox(work.resolve("blackbox-" + protocol), pool, protocol,
                         hm.achievedPerSecond(), window));
+                times.mark("blackbox_exporter " + protocol);
             } catch (IOException | RuntimeException e) {
                 report.failed(1, "blackbox_exporter " + protocol, e);
             }
         }
+        List<PeerCpuPhase.Figure> peers = byProtocol.values().stream().flatMap(List::stream).toList();
         if (!peers.isEmpty()) {
             report.peers(peers);
         }
+    }
+
+    /**
+     * The short mode's HAProxies: one per protocol, measured together right after the first throughput window (8 s
+     * instead of 16 s). Between the TCP and the HTTP warm-up, as in the full mode where the peers of TCP sit there,
+     * so that the prober, idle meanwhile, compiles what the TCP load queued before the HTTP load starts.
+     */
+    private void haproxiesTogether(BenchReport report, TargetFarm farm, Path work, Duration window,
+                                   Map<Protocol, List<PeerCpuPhase.Figure>> byProtocol) throws InterruptedException {
+        List<PeerCpuPhase.HaproxyRun> runs = new ArrayList<>();
+        for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
+            int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
+            if (targets > 0) {
+                runs.add(new PeerCpuPhase.HaproxyRun(work.resolve("haproxy-" + protocol), farm.targets(protocol),
+                        protocol, targets));
+            }
+        }
+        try {
+            for (PeerCpuPhase.Figure f : PeerCpuPhase.haproxyTogether(runs, intervalMs, window)) {
+                byProtocol.computeIfAbsent(f.protocol(), p -> new ArrayList<>()).add(0, f);
+            }
+            times.mark("HAProxy " + runs.stream().map(r -> r.protocol().name())
+                    .collect(java.util.stream.Collectors.joining(" and ")) + " together");
+        } catch (IOException | RuntimeException e) {
+            report.failed(1, "HAProxy", e);
+        }
+    }
+
+    /**
+     * The short mode measures blackbox_exporter while the detection phase waits for its cold aggregator (about
+     * 20 s the prober spends on 120 targets), scraped at the rate asked of healthmesh (targets / interval) since
+     * its achieved rate is not known yet; its CPU is its own, read from /proc like every figure, but the machine
+     * is busier then than in the full mode's peer windows, so the blackbox_exporter ratios are the rougher ones.
+     */
+    private Runnable blackboxWhileStarting(BenchReport report, TargetFarm farm, Path work) {
+        return () -> {
+            for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
+                int targets = protocol == Protocol.TCP ? tcpTargets : httpTargets;
+                if (targets <= 0) {
+                    continue;
+                }
+                try {
+                    blackboxEarly.put(protocol, PeerCpuPhase.blackbox(work.resolve("blackbox-" + protocol),
+                            farm.targets(protocol), protocol, targets * 1000.0 / intervalMs,
+                            Duration.ofSeconds(windowSeconds)));
+                    times.mark("blackbox_exporter " + protocol + " (aggregator starting)");
+                } catch (IOException | RuntimeException e) {
+                    report.failed(1, "blackbox_exporter " + protocol, e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        };
     }
 
     private void detection(BenchReport report, TargetFarm farm, TargetLoader loader, ResultTap results,
@@ -309,7 +420,10 @@ public final class LoadDriver implements Callable<Integer> {
             DetectionPhase.Result r = DetectionPhase.run(farm, loader, results, states, work.resolve("haproxy-detect"),
                     detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
                             Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))),
-                    Duration.ofSeconds(shortMode ? 4 : 15));
+                    Duration.ofSeconds(shortMode ? 4 : 15), times, shortMode
+                            ? new DetectionPhase.Overlap(noPeers ? null : blackboxWhileStarting(report, farm, work),
+                            true)
+                            : DetectionPhase.Overlap.NONE);
             report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), commitIntervalMs);
             report.detection(r);
         } catch (IOException | RuntimeException e) {
@@ -408,7 +522,7 @@ public final class LoadDriver implements Callable<Integer> {
                 "jitter.fraction", String.valueOf(jitterFraction),
                 "buffer.capacity", "200000"));
         settings.putAll(proberSettings);
-        return ChildJvm.start("prober", "prober", settings, proberHeap, jfr("prober.jfr"), work);
+        return ChildJvm.start("prober", "prober", settings, proberHeap, jfr("prober.jfr"), work, childJvmOptions);
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name) throws IOException {
@@ -423,7 +537,8 @@ public final class LoadDriver implements Callable<Integer> {
                 "state.dir", work.resolve(stateDir).toString(),
                 "http.host", "127.0.0.1",
                 "http.port", "0",
-                "commit.interval.ms", Long.toString(commitIntervalMs)), aggregatorHeap, jfr(name + ".jfr"), work);
+                "commit.interval.ms", Long.toString(commitIntervalMs)), aggregatorHeap, jfr(name + ".jfr"), work,
+                childJvmOptions);
     }
 
     private Path jfr(String file) {

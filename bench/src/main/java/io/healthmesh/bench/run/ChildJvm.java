@@ -27,11 +27,13 @@ public final class ChildJvm implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path jitFile;
+    private final JitActivity.CompilerThreads compilerThreads;
 
     private ChildJvm(String name, Process process, Path jitFile) {
         this.name = name;
         this.process = process;
         this.jitFile = jitFile;
+        this.compilerThreads = new JitActivity.CompilerThreads(process.pid());
         // a driver that fails (e.g. its broker stops) must not leave its workers running: one such orphan prober
         // took half a core from the next run on 2026-12-01 and made its figures worthless
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -47,6 +49,12 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, String role, Map<String, String> settings, String heap, Path jfr,
                                  Path workDir) throws IOException {
+        return start(name, role, settings, heap, jfr, workDir, List.of());
+    }
+
+    /** As {@link #start(String, String, Map, String, Path, Path)}, with more JVM options before the main class. */
+    public static ChildJvm start(String name, String role, Map<String, String> settings, String heap, Path jfr,
+                                 Path workDir, List<String> jvmOptions) throws IOException {
         Files.createDirectories(workDir);
         Path file = workDir.resolve(name + ".properties");
         Properties props = new Properties();
@@ -62,6 +70,7 @@ public final class ChildJvm implements AutoCloseable {
         if (jfr != null) {
             command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(), role,
                 file.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -89,6 +98,14 @@ public final class ChildJvm implements AutoCloseable {
      */
     public long compilationMillis() {
         return JitActivity.read(jitFile);
+    }
+
+    /**
+     * CPU milliseconds the worker's JIT compiler threads have used so far (from {@code /proc}, see
+     * {@link JitActivity.CompilerThreads}), or -1 when they cannot be read.
+     */
+    public long compilerCpuMillis() {
+        return compilerThreads.cpuMillis();
     }
 
     /** System (kernel) CPU time of the worker so far. */

@@ -56,9 +56,24 @@ public final class DetectionPhase {
     private DetectionPhase() {
     }
 
+    /**
+     * How the phase shares its time with others.
+     *
+     * @param whileStarting run once the targets are applied and HAProxy started, before waiting for every target
+     *     to be HEALTHY: the wait for a cold aggregator, which other work the phase does not measure can overlap
+     *     (the short mode measures blackbox_exporter there); {@code null} for none
+     * @param endOnceRecovered end the flips once every flipped target is back up at the farm and both healthmesh
+     *     and HAProxy have reported it so, instead of after the fixed settle time (which stays the bound)
+     */
+    public record Overlap(Runnable whileStarting, boolean endOnceRecovered) {
+
+        /** The full mode's: nothing overlapped, the fixed settle time. */
+        public static final Overlap NONE = new Overlap(null, false);
+    }
+
     public static Result run(TargetFarm farm, TargetLoader loader, ResultTap results, StateTap states, Path workDir,
-                             int perProtocol, int intervalMs, int threshold, Duration downFor, Duration warmup)
-            throws IOException, InterruptedException {
+                             int perProtocol, int intervalMs, int threshold, Duration downFor, Duration warmup,
+                             PhaseTimes times, Overlap overlap) throws IOException, InterruptedException {
         int timeoutMs = Math.min(intervalMs, 1_000);
         List<FarmTarget> flipped = new ArrayList<>();
         flipped.addAll(farm.targets(Protocol.TCP).subList(0, Math.min(perProtocol, farm.targets(Protocol.TCP).size())));
@@ -76,11 +91,17 @@ public final class DetectionPhase {
         loader.apply(specs);
         try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, workDir, flipped, intervalMs,
                 timeoutMs, threshold, threshold, 100)) {
+            if (overlap.whileStarting() != null) {
+                overlap.whileStarting().run();
+                times.mark("detection: overlapped work");
+            }
             // the aggregator's JVM may still be starting (JFR, JIT, its topics and stores on 2 busy cores: 21 s in the
             // run of 2026-12-01): flips before every target is HEALTHY would measure that start, not detection
             awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 90_000));
+            times.mark("detection: targets HEALTHY");
             // steady probing before the flips, so that neither JVM is still compiling its hot paths
             TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
+            times.mark("detection: steady probing");
             long flipStartMicros = nowMicros();
             Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
             Duration upFor = downFor;
@@ -88,8 +109,19 @@ public final class DetectionPhase {
                     downFor, upFor, 1)) {
                 long settle = spread.toMillis() + downFor.toMillis() + upFor.toMillis()
                         + (long) intervalMs * (threshold + 1) + 3_000;
-                TimeUnit.MILLISECONDS.sleep(settle);
+                if (overlap.endOnceRecovered()) {
+                    // every up flip happens by spread + downFor; from then on, poll for the last reports
+                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settle);
+                    TimeUnit.MILLISECONDS.sleep(spread.toMillis() + downFor.toMillis());
+                    while (System.nanoTime() - deadline < 0 && !allRecovered(specOf, flipStartMicros,
+                            farm.transitions().snapshot(), states.events(), haproxy.changes())) {
+                        TimeUnit.MILLISECONDS.sleep(200);
+                    }
+                } else {
+                    TimeUnit.MILLISECONDS.sleep(settle);
+                }
             }
+            times.mark("detection: flips");
             List<Transition> flips = farm.transitions().snapshot().stream()
                     .filter(t -> t.epochMicros() >= flipStartMicros && specOf.containsKey(t.target())).toList();
             List<StateTap.StateEvent> events = states.events();
@@ -116,6 +148,47 @@ public final class DetectionPhase {
             loader.delete(byId.keySet());
             results.track(Set.of());
         }
+    }
+
+    /**
+     * True once every target of {@code specOf} has gone down and come back up at the farm since
+     * {@code sinceMicros}, and after its return healthmesh sent a HEALTHY event and HAProxy logged it UP: nothing
+     * the phase measures is still to come.
+     */
+    static boolean allRecovered(Map<FarmTarget, TargetSpec> specOf, long sinceMicros, List<Transition> transitions,
+                                List<StateTap.StateEvent> events, List<PeerStateChange> peer) {
+        Map<FarmTarget, Long> downAt = new HashMap<>();
+        Map<FarmTarget, Long> upAt = new HashMap<>();
+        for (Transition t : transitions) {
+            if (t.epochMicros() < sinceMicros || !specOf.containsKey(t.target())) {
+                continue;
+            }
+            if (!t.up()) {
+                downAt.putIfAbsent(t.target(), t.epochMicros());
+            } else if (downAt.containsKey(t.target())) {
+                upAt.put(t.target(), t.epochMicros());
+            }
+        }
+        if (upAt.size() < specOf.size()) {
+            return false;
+        }
+        Map<String, FarmTarget> byId = new HashMap<>();
+        specOf.forEach((target, spec) -> byId.put(spec.id(), target));
+        Set<FarmTarget> healthy = new HashSet<>();
+        for (StateTap.StateEvent e : events) {
+            FarmTarget target = byId.get(e.targetId());
+            if (target != null && e.status().equals("HEALTHY") && e.receivedEpochMicros() > upAt.get(target)) {
+                healthy.add(target);
+            }
+        }
+        Set<FarmTarget> up = new HashSet<>();
+        for (PeerStateChange c : peer) {
+            Long at = upAt.get(c.target());
+            if (at != null && c.up() && c.epochMicros() > at) {
+                up.add(c.target());
+            }
+        }
+        return healthy.size() == specOf.size() && up.size() == specOf.size();
     }
 
     private static Figure figure(Protocol protocol, boolean toUp, List<Transition> flips,

@@ -47,6 +47,63 @@ public final class JitActivity {
         writer.start();
     }
 
+    /**
+     * The CPU time (user + system) of a JVM's JIT compiler threads, read from {@code /proc/<pid>/task}: what the
+     * compilers take from the process's CPU figure, unlike the {@link CompilationMXBean}'s elapsed compilation time,
+     * which also counts the time a compiler thread waits for a core and so stays high on a busy machine. Threads
+     * are recognised by their name ({@code C1 CompilerThre}, {@code C2 CompilerThre}, as the kernel truncates
+     * {@code C2 CompilerThread0}); compiler threads the JVM adds and retires (UseDynamicNumberOfCompilerThreads)
+     * are kept with their last reading, so the total never falls.
+     */
+    static final class CompilerThreads {
+
+        private final long pid;
+        private final java.util.Map<String, Long> lastByThread = new java.util.HashMap<>();
+
+        CompilerThreads(long pid) {
+            this.pid = pid;
+        }
+
+        /** Cumulative CPU milliseconds of the compiler threads, or -1 when {@code /proc} cannot be read. */
+        synchronized long cpuMillis() {
+            try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    String stat;
+                    try {
+                        stat = Files.readString(task.resolve("stat"));
+                    } catch (IOException e) {
+                        continue;   // the thread ended between the listing and the read
+                    }
+                    long ticks = compilerTicks(stat);
+                    if (ticks >= 0) {
+                        lastByThread.put(task.getFileName().toString(), ticks);
+                    }
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                return -1;
+            }
+            return lastByThread.values().stream().mapToLong(Long::longValue).sum() * 1000 / CLOCK_TICKS_PER_SECOND;
+        }
+    }
+
+    /** {@code getconf CLK_TCK} on Linux. */
+    static final long CLOCK_TICKS_PER_SECOND = 100;
+
+    /** utime + stime (clock ticks) of a {@code /proc/<pid>/task/<tid>/stat} line of a JIT compiler thread, else -1. */
+    static long compilerTicks(String stat) {
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            return -1;
+        }
+        String name = stat.substring(open + 1, close);
+        if (!(name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"))) {
+            return -1;
+        }
+        String[] fields = stat.substring(close + 2).trim().split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
     /** The compilation milliseconds last written to {@code file}, or -1 when there is none yet. */
     static long read(Path file) {
         try {

@@ -55,45 +55,99 @@ public final class ThroughputPhase {
      * @param tolerance their largest relative spread
      * @param maxCompileMillisPerSecond the most JIT compilation per second over them
      */
-    public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+    public record Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond,
+                         WarmupGate.Rule rule, JitSource jitSource, boolean rampInGate) {
 
-        public WarmupGate gate() {
-            return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond);
+        /** The full mode's: the rates stable, the JIT's elapsed compilation time, the ramp-up awaited first. */
+        public Warmup(Duration max, int stableRates, int span, double tolerance, double maxCompileMillisPerSecond) {
+            this(max, stableRates, span, tolerance, maxCompileMillisPerSecond, WarmupGate.Rule.STABLE,
+                    JitSource.ELAPSED, false);
         }
+
+        /**
+         * @param minResultsPerSecond with {@code rampInGate}, the result rate the gate's spans must reach (the
+         *     ramp-up's own condition); ignored otherwise
+         */
+        public WarmupGate gate(double minResultsPerSecond) {
+            return new WarmupGate(stableRates, span, tolerance, maxCompileMillisPerSecond, rule,
+                    jitSource == JitSource.ELAPSED ? "JIT" : "JIT CPU", rampInGate ? minResultsPerSecond : 0);
+        }
+    }
+
+    /** Which JIT time the warm-up reads. */
+    public enum JitSource {
+        /** The compilers' elapsed compilation time ({@code CompilationMXBean}, written by the worker). */
+        ELAPSED,
+        /** The compiler threads' CPU time ({@code /proc/<pid>/task}): what the JIT adds to the prober's CPU. */
+        CPU
     }
 
     private ThroughputPhase() {
     }
 
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
-                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window)
-            throws InterruptedException {
+                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window,
+                             PhaseTimes times) throws InterruptedException {
+        return run(prober, loader, results, farm, protocol, targets, intervalMs, warmup, window, times, false);
+    }
+
+    /**
+     * As above; with {@code withoutJit}, the CPU time the prober's JIT compiler threads used in the window is left
+     * out of its CPU figures (the short mode's estimate of the steady state, whose compilers are idle; the
+     * warm-up line says how much was left out).
+     */
+    public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
+                             Protocol protocol, int targets, int intervalMs, Warmup warmup, Duration window,
+                             PhaseTimes times, boolean withoutJit) throws InterruptedException {
         List<TargetSpec> specs = FarmSpecs.over(farm, targets, "tp-" + protocol.name().toLowerCase(), intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3);
         double offered = targets * 1000.0 / intervalMs;
         loader.apply(specs);
-        awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+        if (!warmup.rampInGate()) {
+            awaitRate(results, offered * 0.9, Duration.ofMillis(Math.max(3 * intervalMs, 5_000) + 10_000));
+            times.mark(protocol + " ramp-up");
+        }
         // the JIT compiles the hot paths in the first seconds at full rate: keep that out of the window
-        String warmedUp = warmUp(prober, results, warmup, protocol + " " + targets + " targets");
+        String warmedUp = warmUp(prober, results, warmup, offered * 0.9, protocol + " " + targets + " targets");
+        times.mark(protocol + " warm-up");
         results.reset();
+        long jitBefore = prober.compilerCpuMillis();
         long cpuBefore = prober.cpuNanos();
         long systemBefore = prober.systemNanos();
         KernelTcpCounters kernelBefore = KernelTcpCounters.read();
         long start = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(window.toNanos());
         long cpu = prober.cpuNanos() - cpuBefore;
+        long jitAfter = prober.compilerCpuMillis();
+        String jitLine = jitInWindow(jitBefore, jitAfter, cpu);
+        if (withoutJit && jitBefore >= 0 && jitAfter >= jitBefore) {
+            cpu -= TimeUnit.MILLISECONDS.toNanos(jitAfter - jitBefore);
+            jitLine += ", left out of the CPU figures (short mode)";
+        }
         long system = prober.systemNanos() - systemBefore;
         KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
         long elapsed = System.nanoTime() - start;
         ResultTap.Window w = results.window();
+        times.mark(protocol + " window");
         loader.delete(specs.stream().map(TargetSpec::id).toList());
         awaitRate(results, -1, Duration.ofMillis(2L * intervalMs + 5_000));
+        times.mark(protocol + " drain");
         Figure figure = new Figure(protocol, targets, intervalMs, offered, w.results() * 1e9 / elapsed,
                 (double) cpu / elapsed, w.failures(), w.failuresByOutcome(), LongSamples.percentile(w.lagMicrosSorted(), 50),
                 LongSamples.percentile(w.lagMicrosSorted(), 99), LongSamples.percentile(w.lagMicrosSorted(), 100),
-                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp);
+                elapsed / 1e9, cpu == 0 ? 0 : (double) system / cpu, kernel, warmedUp + jitLine);
         LOG.info("throughput {}", figure);
         return figure;
+    }
+
+    /** What the JIT compiler threads took of the window's CPU, for the warm-up line. */
+    static String jitInWindow(long jitBeforeMillis, long jitAfterMillis, long cpuNanos) {
+        if (jitBeforeMillis < 0 || jitAfterMillis < 0 || cpuNanos <= 0) {
+            return "";
+        }
+        long jit = jitAfterMillis - jitBeforeMillis;
+        return String.format(java.util.Locale.ROOT, "; in the window the JIT compiler threads used %d ms of CPU "
+                + "(%.1f%% of the prober's)", jit, 100.0 * jit * 1e6 / cpuNanos);
     }
 
     /**
@@ -101,14 +155,18 @@ public final class ThroughputPhase {
      * sampling the results received, the prober's CPU and its JIT time every second; returns the report line
      * saying how long that took and why it stopped.
      */
-    static String warmUp(ChildJvm prober, ResultTap results, Warmup warmup, String what) throws InterruptedException {
-        WarmupGate gate = warmup.gate();
+    static String warmUp(ChildJvm prober, ResultTap results, Warmup warmup, double rampedUpPerSecond, String what)
+            throws InterruptedException {
+        WarmupGate gate = warmup.gate(rampedUpPerSecond);
         long start = System.nanoTime();
         long deadline = start + warmup.max().toNanos();
         long next = start;
         while (true) {
-            boolean settled = gate.offer(new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
-                    prober.compilationMillis()));
+            WarmupGate.Sample sample = new WarmupGate.Sample(System.nanoTime(), results.total(), prober.cpuNanos(),
+                    warmup.jitSource() == JitSource.ELAPSED ? prober.compilationMillis() : prober.compilerCpuMillis());
+            LOG.debug("warm-up sample {} (JIT elapsed {} ms, compiler threads' CPU {} ms)", sample,
+                    prober.compilationMillis(), prober.compilerCpuMillis());
+            boolean settled = gate.offer(sample);
             if (settled || System.nanoTime() - deadline >= 0) {
                 break;
             }

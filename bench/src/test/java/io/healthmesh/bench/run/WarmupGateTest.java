@@ -68,6 +68,78 @@ class WarmupGateTest {
     }
 
     @Test
+    void notRisingSettlesOnAFallingRateThatStableWouldWaitOut() {
+        // a busy machine: the JIT is quiet, but the prober's CPU per probe drifts up 2 % a second (rates fall)
+        double[] cpu = new double[12];
+        for (int i = 0; i < cpu.length; i++) {
+            cpu[i] = 0.5 * Math.pow(1.02, i);
+        }
+        assertThat(secondsUntilSettled(new WarmupGate(3, 2, 0.03, 10), cpu, new long[12])).isEqualTo(-1);
+        WarmupGate notRising = new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU");
+
+        assertThat(secondsUntilSettled(notRising, cpu, new long[12])).isEqualTo(4);
+        assertThat(notRising.describe("HTTP")).startsWith("HTTP: warm-up 4 s, settled:")
+                .contains("rise over the first 0.0%").contains("JIT CPU 0.0 ms/s over them");
+    }
+
+    @Test
+    void notRisingWaitsWhileTheRateStillRises() {
+        // the JIT makes every probe 2 % cheaper each second, then stops at second 8: rates rise until then
+        double[] cpu = new double[16];
+        for (int i = 0; i < cpu.length; i++) {
+            cpu[i] = Math.max(0.5, 0.6 * Math.pow(0.98, i));
+        }
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU");
+
+        int settledAt = secondsUntilSettled(gate, cpu, new long[16]);
+
+        // the CPU per second reaches its floor in second 10 (0.6 x 0.98^9 = 0.50); the last rates stop rising
+        // by more than 3 % over the oldest one two seconds later
+        assertThat(settledAt).isBetween(8, 12);
+        assertThat(gate.describe("TCP")).contains("settled").contains("rise over the first");
+    }
+
+    @Test
+    void notRisingStillWaitsForTheJit() {
+        double[] cpu = new double[20];
+        java.util.Arrays.fill(cpu, 0.5);
+        long[] jit = new long[20];
+        java.util.Arrays.fill(jit, 40);
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU");
+
+        assertThat(secondsUntilSettled(gate, cpu, jit)).isEqualTo(-1);
+        assertThat(gate.describe("TCP")).contains("not settled").contains("JIT CPU 40.0 ms/s over them")
+                .contains("JIT CPU 800 ms during it");
+    }
+
+    @Test
+    void aGateThatCoversTheRampUpWaitsForTheFullRate() {
+        // results ramp up 2,000, 4,000, ... 10,000 a second, at the same CPU per result throughout
+        WarmupGate gate = new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU", 9_000);
+        long results = 0;
+        long cpu = 0;
+        int settledAt = -1;
+        gate.offer(new WarmupGate.Sample(0, 0, 0, 0));
+        for (int s = 1; s <= 12 && settledAt < 0; s++) {
+            long perSecond = Math.min(10_000, 2_000L * s);
+            results += perSecond;
+            cpu += perSecond * 50_000;   // 50 µs per result
+            if (gate.offer(new WarmupGate.Sample(s * SECOND, results, cpu, 0))) {
+                settledAt = s;
+            }
+        }
+
+        // the rate per CPU-second is flat from the start; only the results per second hold it back: each of the
+        // last three 2 s spans must average 9,000/s; the first that does is seconds 4-5 (8,000 and 10,000), the
+        // third such span ends at second 7
+        assertThat(settledAt).isEqualTo(7);
+        assertThat(new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.NOT_RISING, "JIT CPU", 0)
+                .offer(new WarmupGate.Sample(0, 0, 0, 0))).isFalse();
+        assertThatThrownBy(() -> new WarmupGate(3, 2, 0.03, 10, WarmupGate.Rule.STABLE, "JIT", -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minResultsPerSecond: -1.0");
+    }
+
+    @Test
     void rejectsParametersThatCannotDecide() {
         assertThatThrownBy(() -> new WarmupGate(1, 2, 0.03, 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("stableRates 1 (expected: >= 2)");
