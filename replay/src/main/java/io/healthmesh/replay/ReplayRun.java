@@ -216,6 +216,6 @@ final class ReplayRun {
             regions.put(r.region(), r);
         }
         return new TargetHealthState(inForce, s.status(), s.previousStatus(), s.sinceMs(), s.stale(),
-                event.timestampMs(), s.lastResult(), regions, TargetHealthState.HISTORY_COUNT_UNKNOWN);
+                event.timestampMs(), s.lastResult(), regions);
     }
 }

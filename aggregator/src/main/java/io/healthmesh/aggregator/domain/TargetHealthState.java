@@ -40,32 +40,22 @@ import static java.util.Objects.requireNonNull;
  *     checking switched on): a target that never reported goes stale one window after it
  * @param lastResult last result applied, or {@code null}
  * @param regions known regions by name
- * @param historyCount entries added to the target's history so far (the next entry's sequence number, which places
- *     it in the history's ring of rows); {@link #HISTORY_COUNT_UNKNOWN} for a state stored before it was kept.
- *     The rules neither read nor change it: the store sets it when it adds entries ({@link #withHistoryCount}).
  */
 public record TargetHealthState(TargetEssentials spec, HealthStatus status, HealthStatus previousStatus, long sinceMs,
                                 boolean stale, long watchSinceMs, LastResult lastResult,
-                                SortedMap<String, RegionState> regions, long historyCount) {
-
-    /** The history count of a state stored before the count was kept: found from the history itself. */
-    public static final long HISTORY_COUNT_UNKNOWN = -1;
+                                SortedMap<String, RegionState> regions) {
 
     public TargetHealthState {
         requireNonNull(spec, "spec");
         requireNonNull(status, "status");
         regions = Collections.unmodifiableSortedMap(new TreeMap<>(requireNonNull(regions, "regions")));
-        if (historyCount < HISTORY_COUNT_UNKNOWN) {
-            throw new IllegalArgumentException("historyCount: " + historyCount + " (expected: 0 or more, or "
-                    + HISTORY_COUNT_UNKNOWN + " for unknown)");
-        }
     }
 
     /** A target seen for the first time. */
     public static TargetUpdate create(TargetEssentials spec, long eventTimeMs, long nowMs) {
         HealthStatus initial = spec.enabled() ? HealthStatus.DETECTING : HealthStatus.DISABLED;
         return TargetUpdate.of(null,
-                new TargetHealthState(spec, initial, null, eventTimeMs, false, nowMs, null, new TreeMap<>(), 0));
+                new TargetHealthState(spec, initial, null, eventTimeMs, false, nowMs, null, new TreeMap<>()));
     }
 
     public String targetId() {
@@ -244,19 +234,12 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
         if (next == status) {
             return this;
         }
-        return new TargetHealthState(spec, next, status, atMs, stale, watchSinceMs, lastResult, regions,
-                historyCount);
+        return new TargetHealthState(spec, next, status, atMs, stale, watchSinceMs, lastResult, regions);
     }
 
     private TargetHealthState rebuild(TargetEssentials nextSpec, boolean nextStale, long nextWatchSinceMs,
                                       LastResult nextLastResult, Map<String, RegionState> nextRegions) {
         return new TargetHealthState(nextSpec, status, previousStatus, sinceMs, nextStale, nextWatchSinceMs,
-                nextLastResult, new TreeMap<>(nextRegions), historyCount);
-    }
-
-    /** This state with {@code count} history entries added so far. */
-    public TargetHealthState withHistoryCount(long count) {
-        return count == historyCount ? this : new TargetHealthState(spec, status, previousStatus, sinceMs, stale,
-                watchSinceMs, lastResult, regions, count);
+                nextLastResult, new TreeMap<>(nextRegions));
     }
 }

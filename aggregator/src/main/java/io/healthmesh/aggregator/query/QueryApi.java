@@ -65,18 +65,22 @@ public final class QueryApi {
     private final ObjectMapper mapper = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     private final String token;
-    private final int historyLength;
+
+    /**
+     * @param self this instance's {@code application.server}
+     */
+    public QueryApi(KafkaStreams streams, HostInfo self) {
+        this(streams, self, null);
+    }
 
     /**
      * @param self this instance's {@code application.server}
      * @param token the bearer token every instance's query API requires (sent when forwarding), or null
-     * @param historyLength entries of a target's history answered at most ({@code history.length})
      */
-    public QueryApi(KafkaStreams streams, HostInfo self, String token, int historyLength) {
+    public QueryApi(KafkaStreams streams, HostInfo self, String token) {
         this.streams = requireNonNull(streams, "streams");
         this.self = requireNonNull(self, "self");
         this.token = token;
-        this.historyLength = historyLength;
     }
 
     /** Adds the routes to {@code server}. */
@@ -124,8 +128,7 @@ public final class QueryApi {
         // the history rows are partitioned like the targets' states: the owner of one owns the other
         return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (TargetHealthState s) -> {
             TargetHistory h = HistoryRows.read(streams.store(StoreQueryParameters.fromNameAndType(
-                    AggregatorTopology.HISTORY_STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())), id,
-                    historyLength);
+                    AggregatorTopology.HISTORY_STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())), id);
             return HistoryView.of(id, h == null ? TargetHistory.EMPTY : h, sinceMs);
         });
     }

@@ -1,6 +1,5 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
@@ -31,31 +30,26 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
 
 /**
  * The layout of the {@code target-history-rows} store: a target's history as a ring of rows, one per entry, so that
- * a result writes its own small row instead of the whole history. (The history used to be one value per target,
- * about 2 KB at 50 entries, read, decoded, re-encoded and sent to the changelog for every result applied: at tens
- * of thousands of results a second that was most of the aggregator's work and bytes.)
+ * a result writes its own small row (and the ring's head) instead of the whole history. (The history used to be
+ * one value per target, about 2 KB at 50 entries, read, decoded, re-encoded and sent to the changelog for every
+ * result applied: at tens of thousands of results a second that was most of the aggregator's work and bytes.)
  *
  * <p>A key is the target id's UTF-8 byte count (4 bytes, big-endian), the id, and a 2-byte slot; the length prefix
- * keeps one target's rows together and apart from every other target's. Entry number {@code n} (counted from 0 over
- * the target's life) lives in slot {@code n % length}; its value is a format version byte, {@code n}, and the entry.
- * Where the ring goes on is the target's {@link TargetHealthState#historyCount()}, stored with its state (written for
- * every result anyway), so a result costs one row and one changelog record here. A reader takes every row of the
- * target and keeps the newest {@code length} by sequence number, so a changed {@code history.length} reads right at
- * once (rows past a shortened ring stay until the target is deleted; a longer ring fills over the next results).
- *
- * <p>Aggregators built before the count moved into the state (issue 15's third pass) kept it in a head row of its
- * own (slot {@link #LEGACY_HEAD}, 12 bytes) written with every entry: one more row and changelog record per result.
- * Such a head is read once, when a state stored without the count meets its next entry ({@link #recoverCount}), and
- * deleted.
+ * keeps one target's rows together and apart from every other target's. Slot {@link #HEAD} holds the ring's head:
+ * the sequence number of the next entry (8 bytes) and the ring's length when it was last written (4 bytes). Entry
+ * number {@code n} lives in slot {@code n % length}; its value is a format version byte, {@code n}, and the entry.
+ * A reader takes every row of the target and keeps the newest {@code length} by sequence number, so a changed
+ * {@code history.length} reads right at once (rows past a shortened ring stay until the target is deleted; a
+ * longer ring fills over the next results).
  */
 public final class HistoryRows {
 
     private static final Logger LOG = LoggerFactory.getLogger(HistoryRows.class);
 
-    /** The slot where earlier aggregators kept the ring's head (never an entry's slot). */
-    static final int LEGACY_HEAD = 0xFFFF;
+    /** The slot of the ring's head. */
+    static final int HEAD = 0xFFFF;
     /** The largest ring (slots 0 to this minus one). */
-    static final int MAX_LENGTH = LEGACY_HEAD;
+    static final int MAX_LENGTH = HEAD;
     private static final int HEAD_BYTES = 12;
     /** Format version of an entry row: 2, the first with length-prefixed strings ({@link BinaryFormat}). */
     static final int VERSION = 2;
@@ -78,70 +72,57 @@ public final class HistoryRows {
         return Bytes.wrap(ByteBuffer.allocate(4 + id.length).putInt(id.length).put(id).array());
     }
 
-    /**
-     * Adds {@code entries} (oldest first) to {@code targetId}'s ring of {@code length} slots, the first taking
-     * sequence number {@code count}; returns the count after them.
-     */
-    static long append(KeyValueStore<Bytes, byte[]> rows, String targetId, long count,
-                       List<TargetHistory.Entry> entries, int length) {
+    /** Adds {@code entries} (oldest first) to {@code targetId}'s ring of {@code length} slots. */
+    static void append(KeyValueStore<Bytes, byte[]> rows, String targetId, List<TargetHistory.Entry> entries,
+                       int length) {
+        if (entries.isEmpty() || length <= 0) {
+            return;
+        }
         if (length > MAX_LENGTH) {
             throw new IllegalArgumentException("history.length: " + length + " (expected: at most " + MAX_LENGTH + ")");
         }
-        if (count < 0) {
-            throw new IllegalArgumentException("count: " + count + " (expected: 0 or more)");
-        }
-        long next = count;
-        if (length <= 0) {
-            return next;
-        }
+        Bytes head = key(targetId, HEAD);
+        long next = nextSequence(rows, rows.get(head), targetId);
         for (TargetHistory.Entry entry : entries) {
             rows.put(key(targetId, (int) (next % length)), encode(next, entry));
             next++;
         }
-        return next;
+        rows.put(head, ByteBuffer.allocate(HEAD_BYTES).putLong(next).putInt(length).array());
     }
 
     /**
-     * The history count of a target whose state was stored without it: the legacy head's, when there is a readable
-     * one, else one past the newest readable row (0 when none). The legacy head is deleted either way. The history
-     * is evidence, not state: an unreadable head or row must not refuse a result.
+     * The sequence number the next entry takes. A head that cannot be read (a corrupt store) is rebuilt from the
+     * rows that can: one past the newest of them (0 when none can be read). The history is evidence, not state: a
+     * result must not be refused for it.
      */
-    static long recoverCount(KeyValueStore<Bytes, byte[]> rows, String targetId) {
-        Bytes headKey = key(targetId, LEGACY_HEAD);
-        byte[] head = rows.get(headKey);
-        if (head != null) {
-            rows.delete(headKey);
-            try {
-                return decodeHead(head).getLong();
-            } catch (SerializationException e) {
-                LOG.warn("history head of target {} unreadable, the count is taken from the rows: {}",
-                        RecordSafeHandlers.cut(targetId), e.getMessage());
-            }
+    private static long nextSequence(KeyValueStore<Bytes, byte[]> rows, byte[] head, String targetId) {
+        if (head == null) {
+            return 0;
         }
-        long next = 0;
-        int prefixLength = prefix(targetId).get().length;
-        try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
-            while (it.hasNext()) {
-                KeyValue<Bytes, byte[]> row = it.next();
-                if (slot(row.key.get(), prefixLength) >= 0 && row.value != null) {
-                    try {
-                        next = Math.max(next, decode(row.value).key + 1);
-                    } catch (SerializationException unreadable) {
-                        // overwritten in its turn
+        try {
+            return decodeHead(head).getLong();
+        } catch (SerializationException e) {
+            long next = 0;
+            int headSlotAt = prefix(targetId).get().length;
+            try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
+                while (it.hasNext()) {
+                    KeyValue<Bytes, byte[]> row = it.next();
+                    byte[] k = row.key.get();
+                    boolean isHead = k.length == headSlotAt + 2 && (k[headSlotAt] & 0xff) == 0xff
+                            && (k[headSlotAt + 1] & 0xff) == 0xff;
+                    if (!isHead && row.value != null) {
+                        try {
+                            next = Math.max(next, decode(row.value).key + 1);
+                        } catch (SerializationException unreadable) {
+                            // overwritten in its turn
+                        }
                     }
                 }
             }
+            LOG.warn("history head of target {} rebuilt at {}: {}", RecordSafeHandlers.cut(targetId), next,
+                    e.getMessage());
+            return next;
         }
-        return next;
-    }
-
-    /** The entry slot of a row key, or -1 for a legacy head or a key of another shape. */
-    private static int slot(byte[] key, int prefixLength) {
-        if (key.length != prefixLength + 2) {
-            return -1; // a longer id that shares the prefix cannot: the length prefix differs. Defensive.
-        }
-        int slot = ((key[prefixLength] & 0xff) << 8) | (key[prefixLength + 1] & 0xff);
-        return slot == LEGACY_HEAD ? -1 : slot;
     }
 
     /** Deletes every row of {@code targetId}. */
@@ -156,22 +137,35 @@ public final class HistoryRows {
     }
 
     /**
-     * {@code targetId}'s newest {@code length} entries, oldest first; {@code null} when it has none. Rows that cannot
-     * be decoded are left out.
+     * {@code targetId}'s entries, oldest first, as many as its ring held when last written; {@code null} when it has
+     * none. Rows that cannot be decoded are left out.
      */
-    public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId, int length) {
+    public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId) {
         List<KeyValue<Long, TargetHistory.Entry>> numbered = new ArrayList<>();
+        int length = 0;
         int prefixLength = prefix(targetId).get().length;
         try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
-                if (slot(row.key.get(), prefixLength) < 0 || row.value == null) {
+                byte[] k = row.key.get();
+                if (k.length != prefixLength + 2) {
+                    continue; // a longer id that shares the prefix cannot: the length prefix differs. Defensive.
+                }
+                int slot = ((k[prefixLength] & 0xff) << 8) | (k[prefixLength + 1] & 0xff);
+                if (row.value == null) {
                     continue;
                 }
                 try {
-                    numbered.add(decode(row.value));
+                    if (slot == HEAD) {
+                        ByteBuffer head = decodeHead(row.value);
+                        head.getLong();
+                        length = head.getInt();
+                    } else {
+                        numbered.add(decode(row.value));
+                    }
                 } catch (SerializationException e) {
-                    // a corrupt row is left out: evidence, not state
+                    // a corrupt row is left out (and a corrupt head keeps every readable row): evidence, not state
+                    length = slot == HEAD ? MAX_LENGTH : length;
                 }
             }
         }
@@ -186,7 +180,7 @@ public final class HistoryRows {
         return new TargetHistory(newest);
     }
 
-    /** A legacy head's value, checked, positioned at its start (the next sequence number, then the length). */
+    /** The head's value, checked, positioned at its start (the next sequence number, then the length). */
     static ByteBuffer decodeHead(byte[] value) {
         if (value.length != HEAD_BYTES) {
             throw new SerializationException("target-history head: " + value.length + " bytes (expected: "

@@ -207,18 +207,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private void commit(TargetUpdate update, ProbeObservation applied, long timestamp) {
         TargetHealthState after = update.after();
         String id = after.targetId();
-        boolean addsHistory = historyLength > 0 && (applied != null || update.statusChanged());
-        if (addsHistory) {
-            // an ignored result adds nothing: no row is written, nothing goes to the changelog. The ring's position
-            // is kept in the state, stored below anyway: one row per entry, no head row to write
-            long count = after.historyCount() != TargetHealthState.HISTORY_COUNT_UNKNOWN ? after.historyCount()
-                    : HistoryRows.recoverCount(history, id);
-            after = after.withHistoryCount(HistoryRows.append(history, id, count,
-                    TargetHistory.entriesOf(update, applied), historyLength));
-        }
-        if (update.stateChanged() || addsHistory) {
+        if (update.stateChanged()) {
             store.put(id, after);
             schedule(id, after);
+        }
+        if (historyLength > 0 && (applied != null || update.statusChanged())) {
+            // an ignored result adds nothing: no row is written, nothing goes to the changelog
+            HistoryRows.append(history, id, TargetHistory.entriesOf(update, applied), historyLength);
         }
         if (update.emits()) {
             context.forward(new Record<>(bytes(id),

@@ -31,20 +31,17 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
 
 /**
- * Serde of the {@code target-health} store: the compact binary format, version 4 (strings length-prefixed, the
- * regions' inconclusive count and detail, the history count at the end). Versions 1 ({@code writeUTF} strings),
- * 2 (without the inconclusive fields) and 3 (without the history count, read as
- * {@link TargetHealthState#HISTORY_COUNT_UNKNOWN}) are still read, so a store written before them restores. Internal state, read only by
+ * Serde of the {@code target-health} store: the compact binary format, version 3 (strings length-prefixed, the
+ * regions' inconclusive count and detail). Versions 1 ({@code writeUTF} strings) and 2 (without the inconclusive
+ * fields) are still read, so a store written before them restores. Internal state, read only by
  * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
  * subject per changelog topic, about 100 bytes per single-region target.
  */
 public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
-    static final int VERSION = 4;
+    static final int VERSION = 3;
     /** The last version without the regions' inconclusive count and detail. */
     static final int VERSION_WITHOUT_INCONCLUSIVE = 2;
-    /** The last version without the history count. */
-    static final int VERSION_WITHOUT_HISTORY_COUNT = 3;
 
     @Override
     public Serializer<TargetHealthState> serializer() {
@@ -100,12 +97,10 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             out.writeInt(r.inconclusiveInARow());
             writeNullableString(out, r.lastInconclusiveDetail());
         }
-        out.writeLong(s.historyCount());
     }
 
     private static TargetHealthState read(DataInputStream in) throws IOException {
-        int version = BinaryFormat.version(in);
-        boolean withInconclusive = version > VERSION_WITHOUT_INCONCLUSIVE;
+        boolean withInconclusive = BinaryFormat.version(in) > VERSION_WITHOUT_INCONCLUSIVE;
         String id = readString(in);
         String group = readString(in);
         boolean enabled = in.readBoolean();
@@ -146,11 +141,6 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             regions.put(region, new RegionState(region, machine, lastOutcome, lastResultAt, lastHeardAt, regionStale,
                     inconclusive, inconclusiveDetail));
         }
-        long historyCount = version > VERSION_WITHOUT_HISTORY_COUNT ? in.readLong()
-                : TargetHealthState.HISTORY_COUNT_UNKNOWN;
-        if (historyCount < TargetHealthState.HISTORY_COUNT_UNKNOWN) {
-            throw new IOException("historyCount: " + historyCount + " (expected: 0 or more)");
-        }
-        return new TargetHealthState(spec, status, previous, since, stale, watchSince, last, regions, historyCount);
+        return new TargetHealthState(spec, status, previous, since, stale, watchSince, last, regions);
     }
 }

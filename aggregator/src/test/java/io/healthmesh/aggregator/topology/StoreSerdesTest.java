@@ -53,32 +53,9 @@ class StoreSerdesTest {
                     s = s.checkStaleness(t + random.nextInt(10_000), 0, StalenessRule.DEFAULT).after();
                 }
                 assertThat(roundTrip(s)).isEqualTo(s);
-                s = s.withHistoryCount(random.nextInt(3) == 0 ? TargetHealthState.HISTORY_COUNT_UNKNOWN
-                        : random.nextLong() & Long.MAX_VALUE);
-                assertThat(roundTrip(s)).isEqualTo(s);
             }
         }
         assertThat(roundTrip(null)).isNull();
-    }
-
-    @Test
-    void aStateWrittenInFormatVersion3ReadsWithAnUnknownHistoryCount() {
-        TargetHealthState s = TargetHealthState.create(new TargetEssentials("t", "g", true, new Thresholds(3, 3),
-                1_000, 500, List.of(), QuorumRule.MAJORITY, 1L), 0, 0).after()
-                .apply(new ProbeObservation("default", 1L, Outcome.SUCCESS, 10, 1_000, null), 20).after()
-                .withHistoryCount(12);
-        byte[] v4 = serde.serializer().serialize("t", s);
-        assertThat(v4[0]).isEqualTo((byte) 4);
-        // version 3 is version 4 without the count at the end
-        byte[] v3 = Arrays.copyOf(v4, v4.length - Long.BYTES);
-        v3[0] = 3;
-        TargetHealthState restored = serde.deserializer().deserialize("t", v3);
-        assertThat(restored.historyCount()).isEqualTo(TargetHealthState.HISTORY_COUNT_UNKNOWN);
-        assertThat(restored.withHistoryCount(12)).isEqualTo(s);
-        byte[] negative = v4.clone();
-        java.nio.ByteBuffer.wrap(negative).putLong(negative.length - Long.BYTES, -7);
-        assertThatThrownBy(() -> serde.deserializer().deserialize("t", negative))
-                .isInstanceOf(SerializationException.class).hasMessageContaining("historyCount: -7");
     }
 
     @Test
@@ -152,7 +129,7 @@ class StoreSerdesTest {
         future[0] = 9;
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", future))
                 .isInstanceOf(SerializationException.class)
-                .hasMessage("target-health state format version: 9 (expected: 1..4)");
+                .hasMessage("target-health state format version: 9 (expected: 1..3)");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
@@ -40,7 +39,7 @@ class TargetHistoryTopologyTest {
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
 
             // DETECTING, S, S, HEALTHY, F, F, UNHEALTHY: the newest four
-            assertThat(HistoryRows.read(store, "web-1", 4).entries()).satisfiesExactly(
+            assertThat(HistoryRows.read(store, "web-1").entries()).satisfiesExactly(
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 2_000,
                             HealthStatus.DETECTING, HealthStatus.HEALTHY)),
                     e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT),
@@ -48,12 +47,10 @@ class TargetHistoryTopologyTest {
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 4_000,
                             HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)));
 
-            // a ring of 4 rows, whatever the number of results; where it goes on is in the target's state
-            assertThat(rows(store)).isEqualTo(4);
-            KeyValueStore<String, TargetHealthState> states = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
-            assertThat(states.get("web-1").historyCount()).isEqualTo(7);
+            // a ring of 4 rows and its head, whatever the number of results
+            assertThat(rows(store)).isEqualTo(5);
             d.at(5).delete("web-1");
-            assertThat(HistoryRows.read(store, "web-1", 4)).isNull();
+            assertThat(HistoryRows.read(store, "web-1")).isNull();
             assertThat(rows(store)).isZero();
         }
     }
@@ -64,7 +61,7 @@ class TargetHistoryTopologyTest {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
-            assertThat(HistoryRows.read(store, "web-1", 4)).isNull();
+            assertThat(HistoryRows.read(store, "web-1")).isNull();
             assertThat(rows(store)).isZero();
         }
     }
@@ -79,15 +76,13 @@ class TargetHistoryTopologyTest {
                     new TargetHistory.Result(3, "us", Outcome.SUCCESS, 7, null),
                     new TargetHistory.StatusChange(4, HealthStatus.DETECTING, HealthStatus.HEALTHY),
                     new TargetHistory.Result(5, "eu", Outcome.SUCCESS, 9, null));
-            long count = HistoryRows.append(store, "a", 0, entries, 6);
-            assertThat(count).isEqualTo(entries.size());
-            HistoryRows.append(store, "ab", 0, entries.subList(0, 1), 6); // shares a prefix of bytes, not of rows
-            assertThat(HistoryRows.read(store, "a", 6).entries()).isEqualTo(entries);
-            HistoryRows.append(store, "a", count, List.of(new TargetHistory.Result(6, "eu", Outcome.SUCCESS, 1, null)),
-                    2);
-            assertThat(HistoryRows.read(store, "a", 2).entries()).extracting(TargetHistory.Entry::atMs)
+            HistoryRows.append(store, "a", entries, 6);
+            HistoryRows.append(store, "ab", entries.subList(0, 1), 6); // shares a prefix of bytes, not of rows
+            assertThat(HistoryRows.read(store, "a").entries()).isEqualTo(entries);
+            HistoryRows.append(store, "a", List.of(new TargetHistory.Result(6, "eu", Outcome.SUCCESS, 1, null)), 2);
+            assertThat(HistoryRows.read(store, "a").entries()).extracting(TargetHistory.Entry::atMs)
                     .containsExactly(5L, 6L);
-            assertThat(HistoryRows.read(store, "ab", 6).entries()).containsExactly(entries.get(0));
+            assertThat(HistoryRows.read(store, "ab").entries()).containsExactly(entries.get(0));
         }
     }
 
@@ -100,8 +95,6 @@ class TargetHistoryTopologyTest {
         assertThatThrownBy(() -> HistoryRows.decodeHead(negative))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("next -1, length 50");
-        assertThatThrownBy(() -> HistoryRows.append(null, "a", -2, List.of(), 4))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("count: -2 (expected: 0 or more)");
         byte[] row = HistoryRows.encode(3, new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING));
         row[9] = 7; // the entry kind, after the version byte and the sequence number
         assertThatThrownBy(() -> HistoryRows.decode(row))
@@ -113,34 +106,18 @@ class TargetHistoryTopologyTest {
     }
 
     @Test
-    void aStateStoredWithoutTheCountTakesItFromTheLegacyHeadOrTheRows() {
+    void aCorruptHeadRestartsTheRingInsteadOfRefusingResults() {
         try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
-            KeyValueStore<String, TargetHealthState> states = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
-            assertThat(states.get("web-1").historyCount()).isEqualTo(2); // DETECTING, then the result
-
-            // as an earlier aggregator left it: no count in the state, the ring's head in a row of its own at 41
-            states.put("web-1", states.get("web-1").withHistoryCount(TargetHealthState.HISTORY_COUNT_UNKNOWN));
-            store.put(HistoryRows.key("web-1", HistoryRows.LEGACY_HEAD),
-                    java.nio.ByteBuffer.allocate(12).putLong(41).putInt(4).array());
-            d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
-            assertThat(states.get("web-1").historyCount()).isEqualTo(42);
-            assertThat(store.get(HistoryRows.key("web-1", HistoryRows.LEGACY_HEAD))).as("the head is gone").isNull();
-            assertThat(HistoryRows.read(store, "web-1", 4).entries()).last()
-                    .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
-
-            // a corrupt head and a corrupt row: the count goes on from the newest readable row, the result is applied
-            states.put("web-1", states.get("web-1").withHistoryCount(TargetHealthState.HISTORY_COUNT_UNKNOWN));
-            store.put(HistoryRows.key("web-1", HistoryRows.LEGACY_HEAD), new byte[3]);
+            store.put(HistoryRows.key("web-1", HistoryRows.HEAD), new byte[3]);
             store.put(HistoryRows.key("web-1", 3), new byte[] {2, 9});
-            assertThat(HistoryRows.read(store, "web-1", 4).entries()).as("readable rows are still read").hasSize(2);
-            d.at(3).result(WEB, "default", Outcome.TIMEOUT, 100);
+            assertThat(HistoryRows.read(store, "web-1").entries()).as("readable rows are still read").hasSize(2);
+            d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
             assertThat(d.metric(AggregatorMetrics.REJECTED, null)).as("the result is applied, not rejected").isZero();
-            assertThat(states.get("web-1").historyCount()).as("the result and UNHEALTHY").isEqualTo(44);
-            assertThat(HistoryRows.read(store, "web-1", 4).entries()).last().isEqualTo(new TargetHistory.StatusChange(
-                    AggregatorDriver.EPOCH + 3_000, HealthStatus.DETECTING, HealthStatus.UNHEALTHY));
+            assertThat(HistoryRows.read(store, "web-1").entries()).last()
+                    .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
         }
     }
 
