@@ -103,14 +103,12 @@ public final class HistoryRows {
             return decodeHead(head).getLong();
         } catch (SerializationException e) {
             long next = 0;
-            int headSlotAt = prefix(targetId).get().length;
+            int prefixLength = prefix(targetId).get().length;
             try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
                 while (it.hasNext()) {
                     KeyValue<Bytes, byte[]> row = it.next();
-                    byte[] k = row.key.get();
-                    boolean isHead = k.length == headSlotAt + 2 && (k[headSlotAt] & 0xff) == 0xff
-                            && (k[headSlotAt + 1] & 0xff) == 0xff;
-                    if (!isHead && row.value != null) {
+                    int slot = slot(row.key.get(), prefixLength);
+                    if (slot >= 0 && slot != HEAD && row.value != null) {
                         try {
                             next = Math.max(next, decode(row.value).key + 1);
                         } catch (SerializationException unreadable) {
@@ -123,6 +121,17 @@ public final class HistoryRows {
                     e.getMessage());
             return next;
         }
+    }
+
+    /**
+     * The slot of a row key whose target prefix is {@code prefixLength} bytes ({@link #HEAD} for the head), or -1 for a
+     * key of another shape (a longer id cannot share the prefix, the length prefix differs: defensive).
+     */
+    private static int slot(byte[] key, int prefixLength) {
+        if (key.length != prefixLength + 2) {
+            return -1;
+        }
+        return ((key[prefixLength] & 0xff) << 8) | (key[prefixLength + 1] & 0xff);
     }
 
     /** Deletes every row of {@code targetId}. */
@@ -147,12 +156,8 @@ public final class HistoryRows {
         try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
-                byte[] k = row.key.get();
-                if (k.length != prefixLength + 2) {
-                    continue; // a longer id that shares the prefix cannot: the length prefix differs. Defensive.
-                }
-                int slot = ((k[prefixLength] & 0xff) << 8) | (k[prefixLength + 1] & 0xff);
-                if (row.value == null) {
+                int slot = slot(row.key.get(), prefixLength);
+                if (slot < 0 || row.value == null) {
                     continue;
                 }
                 try {
