@@ -41,6 +41,8 @@ import static java.util.Objects.requireNonNull;
  * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  * @param groupRoutableMax ids at most in a {@code GroupHealth} event's routable list ({@code group.routable.max})
  * @param rocksdbMemoryMb the state stores' RocksDB memory (block cache and write buffers) of this instance, MiB
+ * @param commitOnChange ask Kafka Streams to commit as soon as a state event is written for fresh input, rather than
+ *     wait for the commit interval ({@code commit.on.change})
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
@@ -48,7 +50,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                Duration punctuateInterval, Duration commitInterval, int partitions,
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
-                               StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb) {
+                               StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
+                               boolean commitOnChange) {
 
     /**
      * The status page and the board-based gauges.
@@ -106,7 +109,11 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                     "How often staleness is checked (wall-clock punctuation); adds at most this much to detection."),
             new Setting("commit.interval.ms", Long.toString(DEFAULT_COMMIT_INTERVAL_MS), "10..60000",
                     "Kafka Streams commit interval: with exactly-once, how long state events wait before"
-                            + " read_committed consumers see them."),
+                            + " read_committed consumers see them (see commit.on.change)."),
+            new Setting("commit.on.change", "true", "true or false",
+                    "Commit as soon as a state event is written for an input less than max(1 s, 2 x commit.interval.ms)"
+                            + " old, at most every commit.interval.ms / 4 per stream thread, instead of waiting for the"
+                            + " interval; false = commit on the interval only."),
             new Setting("partitions", Integer.toString(Topics.DEFAULT_PARTITIONS), "1..10000",
                     "Partitions of the topics created at start (targets and probe-results share it); existing topics"
                             + " are checked, never changed."),
@@ -181,6 +188,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         double factor = r.decimal("staleness.factor", StalenessRule.DEFAULT_FACTOR, 1.0, 100.0);
         long punctuate = r.longInteger("punctuate.interval.ms", DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000);
         long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
+        boolean commitOnChange = r.bool("commit.on.change", true);
         int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
         int replication = r.integer("replication.factor", 1, 1, 32);
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
@@ -204,7 +212,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
                 new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status, routableMax,
-                rocksdbMemory);
+                rocksdbMemory, commitOnChange);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -273,7 +281,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + ", basicAuthUserInfo=" + (basicAuthUserInfo == null ? "(none)" : "[hidden]") + ", stateDir="
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
-                + commitInterval + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
+                + commitInterval + ", commitOnChange=" + commitOnChange + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
                 + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
                 + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="
                 + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";

@@ -25,6 +25,7 @@ final class AggregatorMetrics {
     static final String PUNCTUATION_FAILURES = "staleness-check-failures-total";
     static final String GROUP_EVENTS = "group-events-total";
     static final String STALENESS_CHECKS = "staleness-checks-total";
+    static final String EARLY_COMMITS = "early-commits-total";
 
     private final StreamsMetrics metrics;
     private final Map<String, Sensor> sensors = new HashMap<>();
@@ -68,6 +69,12 @@ final class AggregatorMetrics {
 
     void groupEvent() {
         count(GROUP_EVENTS, "GroupHealth events and tombstones produced.", null, null);
+    }
+
+    /** A commit asked of Kafka Streams ahead of its interval, after a state event ({@link EarlyCommits}). */
+    void earlyCommitRequested() {
+        count(EARLY_COMMITS, "Commits asked of Kafka Streams ahead of commit.interval.ms because a state event was written.",
+                null, null);
     }
 
     private void count(String name, String description, String tag, String value) {

@@ -12,6 +12,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.nio.charset.StandardCharsets;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * Per group (after the repartition by group id): keeps one row per member in the {@code group-members} store and
  * the group's counters in {@code group-summary}, both updated incrementally (a member change writes its own rows and
@@ -22,18 +24,21 @@ import java.nio.charset.StandardCharsets;
 final class GroupHealthProcessor implements Processor<byte[], MembershipChange, byte[], GroupHealth> {
 
     private final FirstPages pages;
+    private final EarlyCommits earlyCommits;
+    private EarlyCommits.Requester commits;
     private ProcessorContext<byte[], GroupHealth> context;
     private KeyValueStore<String, GroupCounts> summaries;
     private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
 
-    GroupHealthProcessor(RoutableList routableList) {
-        this(routableList, FirstPages.DEFAULT_KEPT_IDS);
+    GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits) {
+        this(routableList, FirstPages.DEFAULT_KEPT_IDS, earlyCommits);
     }
 
     /** With at most {@code keptIds} routable ids of first pages kept in memory (tests try small budgets). */
-    GroupHealthProcessor(RoutableList routableList, int keptIds) {
+    GroupHealthProcessor(RoutableList routableList, int keptIds, EarlyCommits earlyCommits) {
         this.pages = new FirstPages(routableList, keptIds);
+        this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
     }
 
     @Override
@@ -43,6 +48,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         this.summaries = context.getStateStore(AggregatorTopology.GROUP_STORE);
         this.rows = context.getStateStore(AggregatorTopology.GROUP_MEMBERS_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
+        this.commits = earlyCommits.forTask(context, metrics);
     }
 
     @Override
@@ -66,6 +72,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
             summaries.delete(groupId);
             context.forward(record.withValue((GroupHealth) null));
             metrics.groupEvent();
+            commits.eventWritten(record.timestamp());
             return;
         }
         summaries.put(groupId, next);
@@ -75,6 +82,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
             context.forward(record.withValue(StateEvents.groupHealth(groupId, next, page,
                     context.currentSystemTimeMs())));
             metrics.groupEvent();
+            commits.eventWritten(record.timestamp());
         }
     }
 

@@ -57,6 +57,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     /** Largest rejected record (key, value, headers) copied as it is; larger ones are reported TOO_LARGE. */
     private final long maxRejectedBytes;
     private final int historyLength;
+    private final EarlyCommits earlyCommits;
+    private EarlyCommits.Requester commits;
 
     private ProcessorContext<byte[], AggregatorOutput> context;
     private KeyValueStore<String, TargetHealthState> store;
@@ -70,7 +72,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private Cancellable draining;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
-                          ResultTrust trust, long maxRejectedBytes, int historyLength) {
+                          ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.staleness = requireNonNull(staleness, "staleness");
@@ -78,6 +80,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.trust = requireNonNull(trust, "trust");
         this.maxRejectedBytes = maxRejectedBytes;
         this.historyLength = historyLength;
+        this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
     }
 
     @Override
@@ -97,6 +100,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             }
         }
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
+        this.commits = earlyCommits.forTask(context, metrics);
     }
 
     private void schedule(String id, TargetHealthState state) {
@@ -201,6 +205,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
         context.forward(new Record<>(bytes(current.spec().group()), new MembershipChange(id, null), timestamp));
+        commits.eventWritten(timestamp);
     }
 
     /** Stores and forwards what an update changed; {@code applied} is the result it applied, if any. */
@@ -227,6 +232,10 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         if (update.membershipChanged()) {
             context.forward(new Record<>(bytes(after.spec().group()), new MembershipChange(id, after.status()),
                     timestamp));
+        }
+        if (update.emits() || update.groupChanged() || update.membershipChanged()) {
+            // the group's event follows once this transaction commits (the repartition is read read_committed)
+            commits.eventWritten(timestamp);
         }
     }
 

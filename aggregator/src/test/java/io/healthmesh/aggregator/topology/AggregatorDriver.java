@@ -137,6 +137,19 @@ final class AggregatorDriver implements AutoCloseable {
         result(spec.id(), ProbeFingerprint.of(spec), region, outcome, nowMs - latencyMs, latencyMs);
     }
 
+    /**
+     * As {@link #result(TargetSpec, String, Outcome, long)} for a probe that completed at {@code completedAtMs}, which is
+     * also the record's timestamp (a backlog: results older than the wall clock).
+     */
+    void resultStamped(TargetSpec spec, String region, Outcome outcome, long completedAtMs) {
+        ProbeResult r = ProbeResult.newBuilder()
+                .setTargetId(spec.id()).setGeneration(ProbeFingerprint.of(spec)).setRegion(region)
+                .setProberId("prober-" + region).setProtocol(Protocol.HTTP).setStartedAtMs(completedAtMs - 1)
+                .setOutcome(ProbeOutcome.valueOf(outcome.name())).setLatencyMicros(1_000)
+                .setDetail(outcome == Outcome.SUCCESS ? null : outcome.name()).build();
+        results.pipeInput(spec.id(), r, Instant.ofEpochMilli(completedAtMs));
+    }
+
     void result(String id, long generation, String region, Outcome outcome, long startedAtMs, long latencyMs) {
         ProbeResult r = ProbeResult.newBuilder()
                 .setTargetId(id).setGeneration(generation).setRegion(region).setProberId("prober-" + region)
