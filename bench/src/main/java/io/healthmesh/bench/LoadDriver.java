@@ -141,6 +141,13 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--prober-setting", description = "A prober setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. transport=io_uring.")
     Map<String, String> proberSettings = new LinkedHashMap<>();
+    @Option(names = "--aggregator-stamp-ahead-ms", defaultValue = "0", description = "Stamp the aggregator phase's "
+            + "results this far in the future, so that the aggregator takes each for fresh input (commit.on.change's "
+            + "worst case); 0 = stamped when produced (default).")
+    long aggregatorStampAheadMs;
+    @Option(names = "--aggregator-setting", description = "An aggregator setting (key=value, repeatable) on top of the "
+            + "bench's own, e.g. commit.on.change=false.")
+    Map<String, String> aggregatorSettings = new LinkedHashMap<>();
     @Option(names = "--child-jvm-option", description = "A JVM option (repeatable) for the prober and aggregator "
             + "JVMs, on top of the bench's own.")
     List<String> childJvmOptions = new ArrayList<>();
@@ -454,7 +461,7 @@ public final class LoadDriver implements Callable<Integer> {
         for (int instances : aggregatorInstances) {
             try {
                 AggregatorThroughputPhase.Figure f = AggregatorThroughputPhase.run(stack, specs, aggregatorResults,
-                        AGGREGATOR_GROUP, instances, n -> {
+                        AGGREGATOR_GROUP, instances, aggregatorStampAheadMs, n -> {
                             try {
                                 // each instance its own state directory; the first reuses the earlier phases' state
                                 return startAggregator(stack, work, "aggregator-catchup-" + instances + "-" + n,
@@ -530,15 +537,16 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name, String stateDir) throws IOException {
-        return ChildJvm.start(name, "aggregator", Map.of(
+        Map<String, String> settings = new LinkedHashMap<>(Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
                 "application.id", AGGREGATOR_GROUP,
                 "state.dir", work.resolve(stateDir).toString(),
                 "http.host", "127.0.0.1",
                 "http.port", "0",
-                "commit.interval.ms", Long.toString(commitIntervalMs)), aggregatorHeap, jfr(name + ".jfr"), work,
-                childJvmOptions);
+                "commit.interval.ms", Long.toString(commitIntervalMs)));
+        settings.putAll(aggregatorSettings);
+        return ChildJvm.start(name, "aggregator", settings, aggregatorHeap, jfr(name + ".jfr"), work, childJvmOptions);
     }
 
     private Path jfr(String file) {

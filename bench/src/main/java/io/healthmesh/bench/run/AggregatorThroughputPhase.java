@@ -64,9 +64,19 @@ public final class AggregatorThroughputPhase {
      */
     public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group, int instances,
                              IntFunction<ChildJvm> startAggregator) throws Exception {
+        return run(stack, specs, count, group, instances, 0, startAggregator);
+    }
+
+    /**
+     * The same with the results' record timestamps {@code stampAheadMs} in the future: every result then reads as
+     * fresh input to the aggregator, which asks for an early commit after each state change ({@code
+     * commit.on.change}), the worst case of that setting (a live storm the aggregator keeps up with).
+     */
+    public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group, int instances,
+                             long stampAheadMs, IntFunction<ChildJvm> startAggregator) throws Exception {
         String topic = stack.topics().probeResults();
         long baseLag = GroupLag.lag(stack.admin(), group, topic);
-        produce(stack, specs, count);
+        produce(stack, specs, count, stampAheadMs);
         long start = System.nanoTime();
         List<ChildJvm> started = new ArrayList<>();
         try (AutoCloseable ignored = () -> started.forEach(ChildJvm::close)) {
@@ -105,6 +115,10 @@ public final class AggregatorThroughputPhase {
     }
 
     static void produce(BenchStack stack, List<TargetSpec> specs, long count) {
+        produce(stack, specs, count, 0);
+    }
+
+    private static void produce(BenchStack stack, List<TargetSpec> specs, long count, long stampAheadMs) {
         AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, stack.serdeConfig());
         long[] generations = specs.stream().mapToLong(ProbeFingerprint::of).toArray();
         long baseMs = System.currentTimeMillis();
@@ -128,7 +142,8 @@ public final class AggregatorThroughputPhase {
                         .setLatencyMicros(150)
                         .setSchedulingLagMicros(0)
                         .build();
-                producer.send(new ProducerRecord<>(stack.topics().probeResults(), spec.id(), result));
+                producer.send(new ProducerRecord<>(stack.topics().probeResults(), null,
+                        stampAheadMs == 0 ? null : System.currentTimeMillis() + stampAheadMs, spec.id(), result));
             }
             producer.flush();
         }
