@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
@@ -21,8 +22,8 @@ import static java.util.Objects.requireNonNull;
  *       by itself until it has caught up.</li>
  *   <li><b>At most one request per {@link #minGapMs} per stream thread</b> (a quarter of the commit interval, at
  *       most 25 ms). A request inside the gap is held back and sent by a wall-clock punctuation once the gap has
- *       passed, so that a burst of events (a region going down) is committed in a few transactions rather than one
- *       per record, and none waits for the interval.</li>
+ *       passed (scheduled only while a request is held), so that a burst of events (a region going down) is
+ *       committed in a few transactions rather than one per record, and none waits for the interval.</li>
  * </ul>
  * A commit covers every task of a stream thread, so the gap is kept per thread, not per task: one instance of this
  * class is shared by every processor of a topology and keeps the time of a thread's last request in a thread-local
@@ -69,17 +70,11 @@ final class EarlyCommits {
     }
 
     /**
-     * The requests of one processor of one task, from its {@code init}: registers the punctuation that sends a request
-     * held back by the gap (every gap of wall clock; Kafka Streams runs due punctuations on every pass of its loop,
-     * idle or not). A task's request must come from its own context: Kafka Streams commits early only when a task
-     * that asked has something to commit.
+     * The requests of one processor of one task, from its {@code init}. A task's request must come from its own
+     * context: Kafka Streams commits early only when a task that asked has something to commit.
      */
     Requester forTask(ProcessorContext<?, ?> context, AggregatorMetrics metrics) {
-        Requester requester = new Requester(context, metrics);
-        if (enabled) {
-            context.schedule(Duration.ofMillis(minGapMs), PunctuationType.WALL_CLOCK_TIME, now -> requester.sendHeld());
-        }
-        return requester;
+        return new Requester(context, metrics);
     }
 
     /** The early-commit requests of one processor's task. */
@@ -87,7 +82,12 @@ final class EarlyCommits {
 
         private final ProcessorContext<?, ?> context;
         private final AggregatorMetrics metrics;
-        private boolean held;
+        /**
+         * The punctuation that sends a held request, scheduled only while one is held: each punctuation that runs
+         * makes Kafka Streams halve the records it processes per pass of its loop, and a thread with nothing held
+         * has no reason to pay for one every few milliseconds.
+         */
+        private Cancellable sender;
 
         private Requester(ProcessorContext<?, ?> context, AggregatorMetrics metrics) {
             this.context = requireNonNull(context, "context");
@@ -110,14 +110,21 @@ final class EarlyCommits {
             ThreadState state = perThread.get();
             if (mayAsk(state, now)) {
                 ask(state, now);
-            } else {
-                held = true;
+            } else if (sender == null) {
+                // every gap of wall clock; Kafka Streams runs due punctuations on every pass of its loop, idle or not
+                sender = context.schedule(Duration.ofMillis(minGapMs), PunctuationType.WALL_CLOCK_TIME,
+                        at -> sendHeld());
             }
+        }
+
+        /** Whether a request is held back by the gap. */
+        boolean holding() {
+            return sender != null;
         }
 
         /** Sends a request held back by the gap, once the gap has passed (the punctuation; tests call it). */
         void sendHeld() {
-            if (!held) {
+            if (sender == null) {
                 return;
             }
             ThreadState state = perThread.get();
@@ -131,7 +138,10 @@ final class EarlyCommits {
             context.commit();
             state.requestedOnce = true;
             state.lastRequestMs = now;
-            held = false;
+            if (sender != null) {
+                sender.cancel();
+                sender = null;
+            }
             metrics.earlyCommitRequested();
         }
     }

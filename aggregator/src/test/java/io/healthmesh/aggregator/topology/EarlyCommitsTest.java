@@ -43,12 +43,20 @@ class EarlyCommitsTest {
     }
 
     @Test
-    void theHeldRequestsPunctuationIsRegisteredEveryGapOnlyWhenEnabled() {
+    void thePunctuationThatSendsAHeldRequestIsScheduledOnlyWhileOneIsHeld() {
+        at(0);
+        task.eventWritten(T0);
+        assertThat(context.scheduledPunctuators()).as("nothing held: no punctuation").isEmpty();
+        at(10);
+        task.eventWritten(T0 + 10);
+        task.eventWritten(T0 + 10);
+        assertThat(task.holding()).isTrue();
         assertThat(context.scheduledPunctuators()).singleElement()
                 .satisfies(p -> assertThat(p.getInterval()).isEqualTo(Duration.ofMillis(25)));
-        MockProcessorContext<Object, Object> off = new MockProcessorContext<>();
-        EarlyCommits.NEVER.forTask(off, new AggregatorMetrics(off.metrics()));
-        assertThat(off.scheduledPunctuators()).isEmpty();
+        at(30);
+        context.scheduledPunctuators().get(0).getPunctuator().punctuate(T0 + 30);
+        assertThat(task.holding()).isFalse();
+        assertThat(context.scheduledPunctuators().get(0).cancelled()).as("cancelled once sent").isTrue();
     }
 
     @Test
