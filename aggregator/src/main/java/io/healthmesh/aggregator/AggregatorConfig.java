@@ -110,10 +110,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             new Setting("commit.interval.ms", Long.toString(DEFAULT_COMMIT_INTERVAL_MS), "10..60000",
                     "Kafka Streams commit interval: with exactly-once, how long state events wait before"
                             + " read_committed consumers see them (see commit.on.change)."),
-            new Setting("commit.on.change", "true", "true or false",
-                    "Commit as soon as a state event is written for an input less than max(1 s, 2 x commit.interval.ms)"
-                            + " old, at most every commit.interval.ms / 4 per stream thread, instead of waiting for the"
-                            + " interval; false = commit on the interval only."),
+            new Setting("commit.on.change", "false", "true or false",
+                    "Also commit as soon as a state event is written for an input younger than commit.interval.ms, at"
+                            + " most once per commit.interval.ms per stream thread; false = commit on the interval only."),
             new Setting("partitions", Integer.toString(Topics.DEFAULT_PARTITIONS), "1..10000",
                     "Partitions of the topics created at start (targets and probe-results share it); existing topics"
                             + " are checked, never changed."),
@@ -188,7 +187,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         double factor = r.decimal("staleness.factor", StalenessRule.DEFAULT_FACTOR, 1.0, 100.0);
         long punctuate = r.longInteger("punctuate.interval.ms", DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000);
         long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
-        boolean commitOnChange = r.bool("commit.on.change", true);
+        boolean commitOnChange = r.bool("commit.on.change", false);
         int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
         int replication = r.integer("replication.factor", 1, 1, 32);
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);

@@ -38,6 +38,7 @@ class AggregatorConfigTest {
         assertThat(c.staleness().factor()).isEqualTo(3.0);
         assertThat(c.punctuateInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(c.commitOnChange()).isFalse();
         assertThat(c.partitions()).isEqualTo(6);
         assertThat(c.replicationFactor()).isEqualTo((short) 1);
         assertThat(c.kafka()).isEmpty();
@@ -112,6 +113,7 @@ class AggregatorConfigTest {
         refused("http.port", "70000", "http.port: 70000 (expected: 0..65535)");
         refused("punctuate.interval.ms", "10", "punctuate.interval.ms: 10 (expected: 100..60000)");
         refused("commit.interval.ms", "0", "commit.interval.ms: 0 (expected: 10..60000)");
+        refused("commit.on.change", "yes", "commit.on.change: yes (expected: true or false)");
         refused("partitions", "0", "partitions: 0 (expected: 1..10000)");
         refused("replication.factor", "0", "replication.factor: 0 (expected: 1..32)");
         refused("application.id", "a b", "application.id: a b (expected: 1-200 of [A-Za-z0-9._-])");

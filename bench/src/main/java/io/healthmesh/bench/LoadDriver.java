@@ -133,7 +133,8 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--publish-window-s", defaultValue = "5", description = "Window of each publishing-cost tuning "
             + "(after a warm-up of half as long).")
     int publishWindowSeconds;
-    @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter.")
+    @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter in the throughput phases (the "
+            + "detection phase always flips HAProxy's servers beside healthmesh's: it needs bench/scripts/install-peers.sh).")
     boolean noPeers;
     @Option(names = "--commit-interval-ms", defaultValue = "100", description = "The aggregators' commit.interval.ms "
             + "(the product's default: 100).")

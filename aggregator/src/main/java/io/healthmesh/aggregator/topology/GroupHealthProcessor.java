@@ -48,7 +48,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         this.summaries = context.getStateStore(AggregatorTopology.GROUP_STORE);
         this.rows = context.getStateStore(AggregatorTopology.GROUP_MEMBERS_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
-        this.commits = earlyCommits.forTask(context, metrics);
+        this.commits = earlyCommits.afterRepartition(context, metrics);
     }
 
     @Override

@@ -32,90 +32,55 @@ class EarlyCommitsTest {
     }
 
     @Test
-    void theGapIsAQuarterOfTheIntervalAtMost25MsAndFreshMeansTwiceTheIntervalAtLeastOneSecond() {
-        assertThat(early.minGapMs()).isEqualTo(25);
-        assertThat(early.maxAgeMs()).isEqualTo(1_000);
-        EarlyCommits slow = new EarlyCommits(true, Duration.ofSeconds(30));
-        assertThat(slow.minGapMs()).isEqualTo(25);
-        assertThat(slow.maxAgeMs()).isEqualTo(60_000);
-        assertThat(new EarlyCommits(true, Duration.ofMillis(40)).minGapMs()).isEqualTo(10);
-        assertThat(new EarlyCommits(true, Duration.ofMillis(2)).minGapMs()).isEqualTo(1);
-    }
-
-    @Test
-    void thePunctuationThatSendsAHeldRequestIsScheduledOnlyWhileOneIsHeld() {
-        at(0);
-        task.eventWritten(T0);
-        assertThat(context.scheduledPunctuators()).as("nothing held: no punctuation").isEmpty();
-        at(10);
-        task.eventWritten(T0 + 10);
-        task.eventWritten(T0 + 10);
-        assertThat(task.holding()).isTrue();
-        assertThat(context.scheduledPunctuators()).singleElement()
-                .satisfies(p -> assertThat(p.getInterval()).isEqualTo(Duration.ofMillis(25)));
-        at(30);
-        context.scheduledPunctuators().get(0).getPunctuator().punctuate(T0 + 30);
-        assertThat(task.holding()).isFalse();
-        assertThat(context.scheduledPunctuators().get(0).cancelled()).as("cancelled once sent").isTrue();
-    }
-
-    @Test
     void anEventForFreshInputAsksForACommitAtOnce() {
         at(0);
         task.eventWritten(T0 - 40);
         assertThat(asked()).isTrue();
+        assertThat(context.scheduledPunctuators()).as("nothing is scheduled").isEmpty();
     }
 
     @Test
-    void anEventInsideTheGapIsHeldAndSentByThePunctuationAfterIt() {
+    void atMostOneRequestPerIntervalTheRestIsLeftToTheRegularCommit() {
         at(0);
         task.eventWritten(T0);
         assertThat(asked()).isTrue();
-        at(10);
-        task.eventWritten(T0 + 10);
-        assertThat(asked()).as("inside the 25 ms gap").isFalse();
-        at(20);
-        context.scheduledPunctuators().get(0).getPunctuator().punctuate(T0 + 20);
-        assertThat(asked()).as("still inside the gap").isFalse();
-        at(25);
-        context.scheduledPunctuators().get(0).getPunctuator().punctuate(T0 + 25);
-        assertThat(asked()).as("the held request, once the gap has passed").isTrue();
-        at(60);
-        task.sendHeld();
-        assertThat(asked()).as("nothing held any more").isFalse();
+        at(99);
+        task.eventWritten(T0 + 99);
+        assertThat(asked()).as("less than an interval after the last request").isFalse();
+        at(100);
+        task.eventWritten(T0 + 100);
+        assertThat(asked()).as("an interval after it").isTrue();
     }
 
     @Test
-    void withoutEventsNothingIsAsked() {
-        for (int ms = 0; ms < 1_000; ms += 10) {
-            at(ms);
-            task.sendHeld();
-            assertThat(asked()).isFalse();
-        }
-    }
-
-    @Test
-    void anEventForOldInputDoesNotAskNorHold() {
-        at(5_000);
-        task.eventWritten(T0 + 5_000 - 1_001);
-        assertThat(asked()).as("a thread catching up does not ask").isFalse();
-        at(6_000);
-        task.sendHeld();
-        assertThat(asked()).isFalse();
-        task.eventWritten(T0 + 6_000 - 1_000);
-        assertThat(asked()).as("exactly at the freshness limit").isTrue();
-    }
-
-    @Test
-    void aBurstOfEventsAsksOncePerGap() {
+    void aBurstOfEventsAsksOncePerInterval() {
         int asks = 0;
         for (int ms = 0; ms < 1_000; ms++) {
             at(ms);
             task.eventWritten(T0 + ms);
-            task.sendHeld();
             asks += asked() ? 1 : 0;
         }
-        assertThat(asks).isEqualTo(40);
+        assertThat(asks).isEqualTo(10);
+    }
+
+    @Test
+    void anEventForOldInputDoesNotAsk() {
+        at(5_000);
+        task.eventWritten(T0 + 5_000 - 101);
+        assertThat(asked()).as("a thread that is behind does not ask").isFalse();
+        task.eventWritten(T0 + 5_000 - 100);
+        assertThat(asked()).as("exactly at the freshness limit").isTrue();
+    }
+
+    @Test
+    void theGroupProcessorAllowsItsInputOneCommitMore() {
+        MockProcessorContext<Object, Object> groups = new MockProcessorContext<>();
+        EarlyCommits.Requester groupTask = early.afterRepartition(groups, new AggregatorMetrics(groups.metrics()));
+        groups.setCurrentSystemTimeMs(T0 + 5_000);
+        groupTask.eventWritten(T0 + 5_000 - 201);
+        assertThat(asked(groups)).isFalse();
+        groupTask.eventWritten(T0 + 5_000 - 200);
+        assertThat(asked(groups)).isTrue();
     }
 
     @Test
@@ -129,7 +94,7 @@ class EarlyCommitsTest {
     }
 
     @Test
-    void theGapIsSharedByTheTasksOfAThreadAndEachTaskSendsWhatItHeld() throws InterruptedException {
+    void theGapIsSharedByTheTasksOfAThreadNotAcrossThreads() throws InterruptedException {
         MockProcessorContext<Object, Object> other = new MockProcessorContext<>();
         EarlyCommits.Requester otherTask = early.forTask(other, new AggregatorMetrics(other.metrics()));
         at(0);
@@ -137,19 +102,13 @@ class EarlyCommitsTest {
         task.eventWritten(T0);
         assertThat(asked()).isTrue();
         otherTask.eventWritten(T0 + 5);
-        assertThat(asked(other)).as("another task of the same thread, inside the gap").isFalse();
-        at(30);
-        task.sendHeld();
-        assertThat(asked()).as("this task held nothing").isFalse();
-        other.setCurrentSystemTimeMs(T0 + 30);
-        otherTask.sendHeld();
-        assertThat(asked(other)).as("the other task sends what it held, through its own context").isTrue();
+        assertThat(asked(other)).as("another task of the same thread, inside the interval").isFalse();
 
         MockProcessorContext<Object, Object> elsewhere = new MockProcessorContext<>();
-        elsewhere.setCurrentSystemTimeMs(T0 + 31);
+        elsewhere.setCurrentSystemTimeMs(T0 + 5);
         AtomicBoolean askedElsewhere = new AtomicBoolean();
         Thread thread = new Thread(() -> {
-            early.forTask(elsewhere, new AggregatorMetrics(elsewhere.metrics())).eventWritten(T0 + 31);
+            early.forTask(elsewhere, new AggregatorMetrics(elsewhere.metrics())).eventWritten(T0 + 5);
             askedElsewhere.set(elsewhere.committed());
         });
         thread.start();
@@ -161,9 +120,7 @@ class EarlyCommitsTest {
     void disabledNeverAsks() {
         MockProcessorContext<Object, Object> off = new MockProcessorContext<>();
         off.setCurrentSystemTimeMs(T0);
-        EarlyCommits.Requester never = EarlyCommits.NEVER.forTask(off, new AggregatorMetrics(off.metrics()));
-        never.eventWritten(T0);
-        never.sendHeld();
+        EarlyCommits.NEVER.forTask(off, new AggregatorMetrics(off.metrics())).eventWritten(T0);
         assertThat(asked(off)).isFalse();
     }
 }
