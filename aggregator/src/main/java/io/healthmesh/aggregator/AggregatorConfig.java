@@ -280,7 +280,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + ", basicAuthUserInfo=" + (basicAuthUserInfo == null ? "(none)" : "[hidden]") + ", stateDir="
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
-                + commitInterval + ", commitOnChange=" + commitOnChange + ", partitions=" + partitions + ", replicationFactor=" + replicationFactor
+                + commitInterval + ", commitOnChange=" + commitOnChange + ", partitions=" + partitions
+                + ", replicationFactor=" + replicationFactor
                 + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
                 + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="
                 + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";

@@ -134,7 +134,7 @@ public final class LoadDriver implements Callable<Integer> {
             + "(after a warm-up of half as long).")
     int publishWindowSeconds;
     @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter in the throughput phases (the "
-            + "detection phase always flips HAProxy's servers beside healthmesh's: it needs bench/scripts/install-peers.sh).")
+            + "detection phase always runs HAProxy beside healthmesh: it needs bench/scripts/install-peers.sh).")
     boolean noPeers;
     @Option(names = "--commit-interval-ms", defaultValue = "100", description = "The aggregators' commit.interval.ms "
             + "(the product's default: 100).")

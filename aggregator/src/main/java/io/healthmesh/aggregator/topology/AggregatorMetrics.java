@@ -73,8 +73,8 @@ final class AggregatorMetrics {
 
     /** A commit asked of Kafka Streams ahead of its interval, after a state event ({@link EarlyCommits}). */
     void earlyCommitRequested() {
-        count(EARLY_COMMITS, "Commits asked of Kafka Streams ahead of commit.interval.ms because a state event was written.",
-                null, null);
+        count(EARLY_COMMITS, "Commits asked of Kafka Streams ahead of commit.interval.ms because a state event was"
+                + " written.", null, null);
     }
 
     private void count(String name, String description, String tag, String value) {

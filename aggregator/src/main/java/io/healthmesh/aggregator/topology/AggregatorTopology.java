@@ -129,8 +129,8 @@ public final class AggregatorTopology {
                 .mapValues(out -> (MembershipChange) out, Named.as("membership-change"))
                 .repartition(Repartitioned.<byte[], MembershipChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
-                .process(() -> new GroupHealthProcessor(routableList, earlyCommits), Named.as("group-health-processor"), GROUP_STORE,
-                        GROUP_MEMBERS_STORE)
+                .process(() -> new GroupHealthProcessor(routableList, earlyCommits),
+                        Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
         return builder.build();
     }

@@ -51,7 +51,8 @@ class EarlyCommitTopologyTest {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
             double before = asks(d);
-            // a backlog (after a restart, or a thread falling behind): results 150 ms older than the aggregator's clock (interval 100)
+            // a backlog (after a restart, or a thread falling behind): results 150 ms older than the aggregator's
+            // clock, the interval being 100 ms
             d.at(5);
             for (int i = 0; i < 3; i++) {
                 d.resultStamped(WEB, "default", Outcome.CONNECTION_REFUSED, d.now() - 150 + i);
