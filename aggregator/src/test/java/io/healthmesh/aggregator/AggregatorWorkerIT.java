@@ -81,7 +81,7 @@ class AggregatorWorkerIT {
         throw new AssertionError(path + " never answered 200; last: " + last.statusCode() + " " + last.body());
     }
 
-    private static void awaitRunning(AggregatorWorker... workers) {
+    static void awaitRunning(AggregatorWorker... workers) {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         for (AggregatorWorker w : workers) {
             while (!w.isRunning()) {

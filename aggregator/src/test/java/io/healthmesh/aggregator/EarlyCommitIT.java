@@ -35,7 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(KafkaExtension.class)
 class EarlyCommitIT {
 
-    private static final Duration START = Duration.ofSeconds(90);
     /** Far below the commit interval: an event seen within it was committed early. */
     private static final Duration SOON = Duration.ofSeconds(20);
 
@@ -56,11 +55,7 @@ class EarlyCommitIT {
         TargetSpec spec = TargetSpec.of("api-1", "api", "10.1.0.1", 8080, Protocol.HTTP);
         try (AggregatorWorker worker = AggregatorWorker.start(AggregatorConfig.from(settings));
              BrokerRecords broker = new BrokerRecords(kafka, topics)) {
-            long deadline = System.nanoTime() + START.toNanos();
-            while (!worker.isRunning()) {
-                assertThat(System.nanoTime()).as("worker RUNNING").isLessThan(deadline);
-                Thread.sleep(50);
-            }
+            AggregatorWorkerIT.awaitRunning(worker);
             AvroSerde<TargetHealth> health = AvroSerde.forValues(TargetHealth.class, kafka.serdeConfig());
 
             long t = System.currentTimeMillis();

@@ -144,7 +144,8 @@ public final class LoadDriver implements Callable<Integer> {
     Map<String, String> proberSettings = new LinkedHashMap<>();
     @Option(names = "--aggregator-stamp-ahead-ms", defaultValue = "0", description = "Stamp the aggregator phase's "
             + "results this far in the future, so that the aggregator takes each for fresh input (commit.on.change's "
-            + "worst case); 0 = stamped when produced (default).")
+            + "worst case); 0 = stamped when produced (default); at most 3600000, the broker's default bound on "
+            + "future timestamps.")
     long aggregatorStampAheadMs;
     @Option(names = "--aggregator-setting", description = "An aggregator setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. commit.on.change=false.")

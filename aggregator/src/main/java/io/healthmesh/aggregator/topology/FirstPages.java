@@ -2,9 +2,9 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.GroupCounts;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -56,7 +56,7 @@ final class FirstPages {
         Kept(RoutableList.Page page) {
             this.ids = new ArrayList<>(page.ids());
             for (String id : ids) {
-                bytes += utf8Length(id);
+                bytes += Utils.utf8Length(id);
             }
             this.next = page.next();
         }
@@ -137,7 +137,7 @@ final class FirstPages {
             if (at < 0) {
                 return false;
             }
-            kept.bytes -= utf8Length(kept.ids.remove(at));
+            kept.bytes -= Utils.utf8Length(kept.ids.remove(at));
             held--;
             if (kept.next != null) {
                 refill(rows, groupId, kept, after.failOpen());
@@ -150,7 +150,7 @@ final class FirstPages {
 
     private void add(Kept kept, int at, String id) {
         kept.ids.add(at, id);
-        kept.bytes += utf8Length(id);
+        kept.bytes += Utils.utf8Length(id);
         held++;
     }
 
@@ -159,7 +159,7 @@ final class FirstPages {
         boolean cut = false;
         while (!kept.ids.isEmpty()
                 && (kept.ids.size() > list.maxIds() || kept.bytes > RoutableList.MAX_ID_BYTES)) {
-            kept.bytes -= utf8Length(kept.ids.remove(kept.ids.size() - 1));
+            kept.bytes -= Utils.utf8Length(kept.ids.remove(kept.ids.size() - 1));
             held--;
             cut = true;
         }
@@ -178,7 +178,7 @@ final class FirstPages {
                 list.maxIds() - kept.ids.size());
         boolean full = more.truncated();
         for (String id : more.ids()) {
-            if (kept.bytes + utf8Length(id) > RoutableList.MAX_ID_BYTES) {
+            if (kept.bytes + Utils.utf8Length(id) > RoutableList.MAX_ID_BYTES) {
                 full = true;
                 break;
             }
@@ -202,10 +202,6 @@ final class FirstPages {
             held -= eldest.next().ids.size();
             eldest.remove();
         }
-    }
-
-    private static int utf8Length(String id) {
-        return id.getBytes(StandardCharsets.UTF_8).length;
     }
 
     static int compareCodePoints(String a, String b) {

@@ -7,7 +7,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -91,7 +90,7 @@ public final class RoutableList {
                 if (after != null && id.equals(after)) {
                     continue;
                 }
-                int size = id.getBytes(StandardCharsets.UTF_8).length;
+                int size = row.key.get().length - prefixLength; // the id's UTF-8 bytes end the key
                 if (ids.size() >= limit || bytes + size > MAX_ID_BYTES) {
                     next = ids.isEmpty() ? null : ids.get(ids.size() - 1);
                     break;

@@ -30,6 +30,8 @@ import java.util.function.Supplier;
 public final class AggregatorThroughputPhase {
 
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorThroughputPhase.class);
+    /** The furthest ahead a result may be stamped: the broker's default {@code log.message.timestamp.after.max.ms}. */
+    static final long MAX_STAMP_AHEAD_MS = 3_600_000;
 
     /**
      * @param startupSeconds from the aggregator's process start to its first committed progress
@@ -74,6 +76,11 @@ public final class AggregatorThroughputPhase {
      */
     public static Figure run(BenchStack stack, List<TargetSpec> specs, long count, String group, int instances,
                              long stampAheadMs, IntFunction<ChildJvm> startAggregator) throws Exception {
+        if (stampAheadMs < 0 || stampAheadMs > MAX_STAMP_AHEAD_MS) {
+            // a broker refuses records stamped more than log.message.timestamp.after.max.ms (1 h) ahead
+            throw new IllegalArgumentException("aggregator-stamp-ahead-ms: " + stampAheadMs + " (expected: 0.."
+                    + MAX_STAMP_AHEAD_MS + ")");
+        }
         String topic = stack.topics().probeResults();
         long baseLag = GroupLag.lag(stack.admin(), group, topic);
         produce(stack, specs, count, stampAheadMs);
