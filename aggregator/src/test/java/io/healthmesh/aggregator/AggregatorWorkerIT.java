@@ -105,10 +105,20 @@ class AggregatorWorkerIT {
              BrokerRecords broker = new BrokerRecords(kafka, topics)) {
             awaitRunning(w1, w2);
             long t = System.currentTimeMillis();
+            Map<String, TargetSpec> specs = new HashMap<>();
             for (String id : IDS) {
                 TargetSpec spec = TargetSpec.of(id, "api", "10.1.0." + (IDS.indexOf(id) + 1), 8080, Protocol.HTTP)
                         .withRegions(List.of(), QuorumPolicy.MAJORITY, 1);
+                specs.put(id, spec);
                 broker.define(TargetSpecs.toAvro(spec), t);
+            }
+            // Definitions are on the broker before any result is sent, as in a deployment (a prober probes only what
+            // it read from the targets topic). Sent together, a result could be appended and fetched a moment before
+            // its definition (another topic): the aggregator then rejects it as UNKNOWN_TARGET, and with three
+            // results per region the target never becomes HEALTHY.
+            broker.flush();
+            for (String id : IDS) {
+                TargetSpec spec = specs.get(id);
                 for (int i = 1; i <= 3; i++) {
                     for (String region : List.of("eu", "us")) {
                         broker.result(ProbeResult.newBuilder().setTargetId(id).setGeneration(ProbeFingerprint.of(spec))

@@ -1,5 +1,6 @@
 package io.healthmesh.testkit;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -131,12 +133,36 @@ public final class TopicReads {
             while (!done.test(read)) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("after " + timeout + ", " + read.size() + " records on " + topic
-                            + " and the condition still false");
+                            + " and the condition still false; read: " + describe(read));
                 }
                 consumer.poll(Duration.ofMillis(200)).forEach(read::add);
             }
         }
         return read;
+    }
+
+    /** The last 40 records read at most, each as partition@offset, key, the value's text (cut) and its headers. */
+    static String describe(List<? extends ConsumerRecord<String, ?>> read) {
+        StringBuilder out = new StringBuilder();
+        int from = Math.max(0, read.size() - 40);
+        if (from > 0) {
+            out.append("(the first ").append(from).append(" left out) ");
+        }
+        for (ConsumerRecord<String, ?> r : read.subList(from, read.size())) {
+            out.append("\n  ").append(r.partition()).append('@').append(r.offset()).append(' ').append(r.key())
+                    .append(" = ").append(cut(r.value() instanceof byte[] bytes
+                            ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(r.value()), 200));
+            for (Header h : r.headers()) {
+                out.append(" [").append(h.key()).append('=')
+                        .append(cut(h.value() == null ? "null" : new String(h.value(), StandardCharsets.UTF_8), 80))
+                        .append(']');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String cut(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     private static <V> KafkaConsumer<String, V> committedReader(String bootstrapServers, Deserializer<V> values) {
