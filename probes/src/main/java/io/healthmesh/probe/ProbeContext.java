@@ -10,6 +10,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -197,11 +198,26 @@ final class ProbeContext {
             deadline.cancel(false);
         }
         for (Channel channel : channels) {
-            channel.close();
+            closeOnNextTurn(channel);
         }
         channels.clear();
         result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
                 httpStatus, detail, bytesRead));
+    }
+
+    /**
+     * Closes {@code channel} once the loop is done with the event that brought the verdict. A verdict often comes
+     * from inside the connect promise's listeners (a connect-only TCP check, a refused connection), and a Netty
+     * channel closed while its connect promise is still being completed makes a {@code ClosedChannelException}, with
+     * a full stack trace, to fail that promise with: one per probe, a few per cent of the prober's CPU (JFR, perf;
+     * docs/BENCHMARKS.md, "A stack trace per probe").
+     */
+    private void closeOnNextTurn(Channel channel) {
+        try {
+            loop.execute(channel::close);
+        } catch (RejectedExecutionException stopping) {
+            channel.close();
+        }
     }
 
     private void onDeadline() {
