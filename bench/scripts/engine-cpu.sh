@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# CPU per probe of the probe engine alone (no scheduler, no Kafka), read from /proc: the same loopback servers and
+# driver as syscalls.sh (SyscallDriver), the driver's user and system CPU over N probes after its warm-up.
+# Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
+# time (on a shared or noisy machine only such interleaved figures compare).
+#
+#   bash bench/scripts/engine-cpu.sh [-p tcp|http] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
+#
+# JAR defaults to bench/target/benchmarks.jar. Prints one line per run and the median of each jar.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PROTO=tcp TRANSPORT=epoll N=100000 ROUNDS=3
+while getopts "p:t:n:r:h" opt; do
+  case $opt in
+    p) PROTO=$OPTARG ;;
+    t) TRANSPORT=$OPTARG ;;
+    n) N=$OPTARG ;;
+    r) ROUNDS=$OPTARG ;;
+    *) sed -n '2,9p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+case $PROTO in tcp | http) ;; *) echo "-p: tcp or http, not $PROTO" >&2; exit 2 ;; esac
+[[ $N =~ ^[0-9]+$ && $N -ge 1000 && $N -le 10000000 ]] || { echo "-n: 1000..10000000 probes, not $N" >&2; exit 2; }
+[[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -ge 1 && $ROUNDS -le 50 ]] || { echo "-r: 1..50 rounds, not $ROUNDS" >&2; exit 2; }
+JARS=("$@")
+if [ ${#JARS[@]} -eq 0 ]; then
+  JARS=(bench/target/benchmarks.jar)
+  [ -f "${JARS[0]}" ] || mvn -B -q -pl bench -am package -DskipTests
+fi
+for jar in "${JARS[@]}"; do [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }; done
+
+WORK=$(mktemp -d)
+SERVER_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+java -Xmx256m -XX:+UseSerialGC -cp "${JARS[0]}" io.healthmesh.bench.syscalls.SyscallDriver serve \
+  > "$WORK/serve.out" 2>"$WORK/serve.err" &
+SERVER_PID=$!
+for _ in $(seq 1 300); do grep -q '^PORTS' "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
+read -r _ TCP_PORT HTTP_PORT < <(grep '^PORTS' "$WORK/serve.out") || { echo "servers did not start" >&2; exit 1; }
+PORT=$TCP_PORT; [ "$PROTO" = http ] && PORT=$HTTP_PORT
+TICK=$(getconf CLK_TCK)
+
+# one run: prints "user sys" in µs per probe
+run() {
+  local jar=$1 fifo="$WORK/ctl" log="$WORK/driver.out" pid u0 s0 u1 s1
+  rm -f "$fifo"; mkfifo "$fifo"
+  java -Xmx256m -XX:+UseSerialGC -cp "$jar" io.healthmesh.bench.syscalls.SyscallDriver probe "$PROTO" "$PORT" "$N" 16 \
+    "$TRANSPORT" < "$fifo" > "$log" 2>"$log.err" &
+  pid=$!
+  exec 3>"$fifo"
+  for _ in $(seq 1 1200); do grep -q '^READY' "$log" 2>/dev/null && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+  grep -q '^READY' "$log" || { echo "driver did not start: $(tail -3 "$log.err")" >&2; exit 1; }
+  sleep 1
+  read -r u0 s0 < <(awk '{ print $14, $15 }' /proc/$pid/stat)
+  echo go >&3
+  for _ in $(seq 1 30000); do grep -q '^DONE' "$log" && break; kill -0 $pid 2>/dev/null || break; sleep 0.02; done
+  read -r u1 s1 < <(awk '{ print $14, $15 }' /proc/$pid/stat)
+  echo exit >&3; exec 3>&-
+  wait $pid || { echo "driver failed: $(tail -3 "$log.err")" >&2; exit 1; }
+  grep -q "^DONE .*{SUCCESS=$N}" "$log" || { echo "not every probe succeeded: $(grep '^DONE' "$log")" >&2; exit 1; }
+  awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$TICK" -v n="$N" 'BEGIN { printf "%.1f %.1f\n", u / t * 1e6 / n, s / t * 1e6 / n }'
+}
+
+echo "engine CPU per $PROTO probe, transport $TRANSPORT, $N probes per run, $ROUNDS rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for r in $(seq 1 "$ROUNDS"); do
+  for i in "${!JARS[@]}"; do
+    read -r user sys < <(run "${JARS[$i]}")
+    echo "$i $user $sys" >> "$WORK/runs"
+    printf 'round %d  %-40s user %6.1f  sys %6.1f  total %6.1f µs/probe\n' "$r" "${JARS[$i]}" "$user" "$sys" \
+      "$(awk -v a="$user" -v b="$sys" 'BEGIN { print a + b }')"
+  done
+done
+for i in "${!JARS[@]}"; do
+  awk -v j="$i" '$1 == j { print $2 + $3, $2, $3 }' "$WORK/runs" | sort -g \
+    | awk -v jar="${JARS[$i]}" '{ t[NR] = $1; u[NR] = $2; s[NR] = $3 } END {
+        m = int((NR + 1) / 2); printf "median %-40s total %6.1f µs/probe (user %.1f, sys %.1f; %d runs)\n", jar, t[m], u[m], s[m], NR }'
+done
