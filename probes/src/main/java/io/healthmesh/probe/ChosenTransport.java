@@ -1,10 +1,12 @@
 package io.healthmesh.probe;
 
 import io.netty.channel.ChannelFactory;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -12,13 +14,17 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringIoHandlerConfig;
 import io.netty.channel.uring.IoUringSocketChannel;
+
+import jdk.net.ExtendedSocketOptions;
 
 import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
@@ -157,6 +163,20 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
             case IO_URING -> IoUringSocketChannel::new;
             case EPOLL -> () -> new EpollSocketChannel(family);
             case NIO, AUTO -> () -> new NioSocketChannel(SelectorProvider.provider(), family);
+        };
+    }
+
+    /**
+     * The option that turns Linux's quick ACKs off on a TCP socket ({@code TCP_QUICKACK} 0), with this transport's
+     * name for it. Set before {@code connect}, the kernel holds back the handshake's last ACK (a delayed ACK, sent
+     * with the first data or by its timer), so a check that closes at once goes SYN, SYN-ACK, reset: the target's
+     * kernel never completes the connection and its application never accepts it.
+     */
+    ChannelOption<Boolean> quickAckOption() {
+        return switch (kind) {
+            case IO_URING -> IoUringChannelOption.TCP_QUICKACK;
+            case EPOLL -> EpollChannelOption.TCP_QUICKACK;
+            case NIO, AUTO -> NioChannelOption.of(ExtendedSocketOptions.TCP_QUICKACK);
         };
     }
 

@@ -23,6 +23,10 @@ import io.netty.channel.socket.SocketProtocolFamily;
  *   <li>TCP_NODELAY is not set here: all three transports set it on every new socket by default;</li>
  *   <li>a connect-only TCP probe does not read (no auto-read): its verdict is the connect, and not asking for
  *       reads spares the event loop an interest change per connection;</li>
+ *   <li>a connect-only TCP probe holds back the handshake's last ACK ({@code TCP_QUICKACK} 0, one
+ *       {@code setsockopt} more) and closes before it is sent: SYN, SYN-ACK, reset, as the reference document
+ *       describes the check (000) and as HAProxy does it. The target's kernel never completes the connection, so
+ *       its application accepts nothing and logs nothing, and neither side builds an established socket;</li>
  *   <li>reads are small and one per event-loop turn, so that a probe that stops reading at a byte limit has read
  *       at most one buffer more.</li>
  * </ul>
@@ -79,7 +83,8 @@ final class ProbeBootstraps {
                     .channelFactory(transport.socketChannel(family))
                     .option(ChannelOption.SO_LINGER, 0)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, TCP_READS);
-            this.connectOnly = tcp.clone().option(ChannelOption.AUTO_READ, false);
+            this.connectOnly = tcp.clone().option(ChannelOption.AUTO_READ, false)
+                    .option(transport.quickAckOption(), false);
             this.udp = bound(new Bootstrap(), bind)
                     .channelFactory(transport.datagramChannel(family))
                     .option(ChannelOption.RCVBUF_ALLOCATOR, UDP_READS);

@@ -13,10 +13,14 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The same probes give the same outcomes on every transport this system can run (NIO always, epoll, io_uring). */
 class TransportOutcomesTest {
@@ -48,6 +52,29 @@ class TransportOutcomesTest {
             ProbeReport refused = run(engine, Targets.tcp(TcpProberTest.closedPort(), Targets.GENEROUS_MS));
             assertThat(refused.outcome()).as(refused.detail()).isEqualTo(Outcome.CONNECTION_REFUSED);
             assertThat(refused.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(Targets.GENEROUS_MS / 2));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("available")
+    void aConnectCheckEndsBeforeTheTargetCompletesTheConnection(ProbeTransport transport) throws Exception {
+        try (NettyProbeEngine engine = engine(transport);
+             ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            listener.setSoTimeout(500);
+            // the control: a client that completes the handshake leaves a connection to accept, reset or not
+            try (Socket client = new Socket()) {
+                client.setSoLinger(true, 0);
+                client.connect(listener.getLocalSocketAddress(), 2000);
+            }
+            try (Socket accepted = listener.accept()) {
+                assertThat(accepted.isConnected()).isTrue();
+            }
+            for (int i = 0; i < 3; i++) {
+                ProbeReport up = run(engine, Targets.tcp(listener.getLocalPort(), Targets.GENEROUS_MS));
+                assertThat(up.outcome()).as(up.detail()).isEqualTo(Outcome.SUCCESS);
+            }
+            // SYN, SYN-ACK, reset: the handshake's last ACK was held back, so nothing reached the accept queue
+            assertThatThrownBy(listener::accept).isInstanceOf(SocketTimeoutException.class);
         }
     }
 
