@@ -66,14 +66,14 @@ final class HttpProber implements Prober {
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
         ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
-        connect.addListener((ChannelFuture f) -> {
+        connect.addListener(probe.onConnect(f -> {
             if (!f.isSuccess()) {
                 probe.fail(f.cause());
                 return;
             }
             probe.connected();
             probe.phase(hop.tls() ? "TLS handshake" : "awaiting response");
-        });
+        }));
     }
 
     /** False only for 002's rule: no configured domain, so the request to the target itself carries no Host. */

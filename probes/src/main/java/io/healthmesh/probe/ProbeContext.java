@@ -4,6 +4,7 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -37,6 +38,7 @@ final class ProbeContext {
 
     private ScheduledFuture<?> deadline;
     private boolean done;
+    private boolean inConnectListener;
     private String phase = "starting";
     private Outcome deadlineOutcome = Outcome.TIMEOUT;
     private String deadlineDetail;
@@ -198,7 +200,11 @@ final class ProbeContext {
             deadline.cancel(false);
         }
         for (Channel channel : channels) {
-            closeOnNextTurn(channel);
+            if (inConnectListener) {
+                closeOnNextTurn(channel);
+            } else {
+                channel.close();
+            }
         }
         channels.clear();
         result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
@@ -206,12 +212,24 @@ final class ProbeContext {
     }
 
     /**
-     * Closes {@code channel} once the loop is done with the event that brought the verdict. A verdict often comes
-     * from inside the connect promise's listeners (a connect-only TCP check, a refused connection), and a Netty
-     * channel closed while its connect promise is still being completed makes a {@code ClosedChannelException}, with
-     * a full stack trace, to fail that promise with: one per probe, a few per cent of the prober's CPU (JFR, perf;
-     * docs/BENCHMARKS.md, "A stack trace per probe").
+     * {@code listener} as a connect future's listener. A verdict reached inside it (a connect-only check's success, a
+     * refused connection) closes the probe's channels by a task on the loop, which runs once the loop is done with
+     * the connect event, rather than at once: a Netty channel closed while its connect promise is still being
+     * completed makes a {@code ClosedChannelException}, with a full stack trace, to fail that promise with (one per
+     * probe, 6 % of the engine's CPU; docs/BENCHMARKS.md, "Where a TCP probe's CPU goes"). Any other verdict closes
+     * them at once, so that an HTTP probe's channel does not read once more before it is closed.
      */
+    ChannelFutureListener onConnect(ChannelFutureListener listener) {
+        return future -> {
+            inConnectListener = true;
+            try {
+                listener.operationComplete(future);
+            } finally {
+                inConnectListener = false;
+            }
+        };
+    }
+
     private void closeOnNextTurn(Channel channel) {
         try {
             loop.execute(channel::close);

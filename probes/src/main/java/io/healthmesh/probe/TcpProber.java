@@ -46,7 +46,7 @@ final class TcpProber implements Prober {
         ChannelFuture connect = bootstraps.tcp(probe, address, handler)
                 .connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
-        connect.addListener((ChannelFuture f) -> {
+        connect.addListener(probe.onConnect(f -> {
             if (!f.isSuccess()) {
                 probe.fail(f.cause());
                 return;
@@ -62,6 +62,6 @@ final class TcpProber implements Prober {
             } else {
                 probe.phase(spec.expect() == null ? "sending payload" : "awaiting expected response");
             }
-        });
+        }));
     }
 }

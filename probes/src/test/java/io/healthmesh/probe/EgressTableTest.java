@@ -5,6 +5,7 @@ import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import org.junit.jupiter.api.AfterAll;
@@ -225,7 +226,9 @@ class EgressTableTest {
             case UDP -> target.withUdp(new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG"));
             case HTTP, HTTPS -> target.withHttp(new HttpSpec(HttpMethod.GET, "/r/" + index, null, List.of("2xx"),
                     redirect, Map.of("Authorization", "Bearer table-secret"), null, false));
-            default -> target;
+            // a payload completes the handshake (its segment carries the last ACK), so the listener accepts what
+            // arrives; a connect-only check ends with SYN, SYN-ACK, reset, which no accept() ever sees
+            default -> target.withTcp(new TcpSpec("PING", null));
         };
     }
 
