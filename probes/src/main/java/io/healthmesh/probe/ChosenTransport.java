@@ -26,6 +26,7 @@ import io.netty.channel.uring.IoUringSocketChannel;
 
 import jdk.net.ExtendedSocketOptions;
 
+import java.io.IOException;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,8 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
     static final int IO_URING_RING_SIZE = 4_096;
     /** Completion queue entries of an io_uring event loop (256 KiB): room for a burst of four per submission. */
     static final int IO_URING_CQ_SIZE = 16_384;
+    /** {@code TCP_QUICKACK} for NIO channels, {@code null} where the JDK offers none on this system. */
+    private static final ChannelOption<Boolean> NIO_QUICK_ACK = nioQuickAck();
 
     public ChosenTransport {
         requireNonNull(kind, "kind");
@@ -168,16 +171,26 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
 
     /**
      * The option that turns Linux's quick ACKs off on a TCP socket ({@code TCP_QUICKACK} 0), with this transport's
-     * name for it. Set before {@code connect}, the kernel holds back the handshake's last ACK (a delayed ACK, sent
-     * with the first data or by its timer), so a check that closes at once goes SYN, SYN-ACK, reset: the target's
-     * kernel never completes the connection and its application never accepts it.
+     * name for it, or {@code null} where the system has none (NIO off Linux: Netty would warn on every connect). Set
+     * before {@code connect}, the kernel holds back the handshake's last ACK (a delayed ACK, sent with the first data
+     * or by its timer), so a check that closes at once goes SYN, SYN-ACK, reset: the target's kernel never completes
+     * the connection and its application never accepts it.
      */
     ChannelOption<Boolean> quickAckOption() {
         return switch (kind) {
             case IO_URING -> IoUringChannelOption.TCP_QUICKACK;
             case EPOLL -> EpollChannelOption.TCP_QUICKACK;
-            case NIO, AUTO -> NioChannelOption.of(ExtendedSocketOptions.TCP_QUICKACK);
+            case NIO, AUTO -> NIO_QUICK_ACK;
         };
+    }
+
+    private static ChannelOption<Boolean> nioQuickAck() {
+        try (java.nio.channels.SocketChannel socket = java.nio.channels.SocketChannel.open()) {
+            return socket.supportedOptions().contains(ExtendedSocketOptions.TCP_QUICKACK)
+                    ? NioChannelOption.of(ExtendedSocketOptions.TCP_QUICKACK) : null;
+        } catch (IOException | RuntimeException unavailable) {
+            return null;
+        }
     }
 
     /** A new UDP channel of {@code family}. */

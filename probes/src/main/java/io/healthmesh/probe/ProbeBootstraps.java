@@ -83,8 +83,9 @@ final class ProbeBootstraps {
                     .channelFactory(transport.socketChannel(family))
                     .option(ChannelOption.SO_LINGER, 0)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, TCP_READS);
-            this.connectOnly = tcp.clone().option(ChannelOption.AUTO_READ, false)
-                    .option(transport.quickAckOption(), false);
+            Bootstrap connect = tcp.clone().option(ChannelOption.AUTO_READ, false);
+            ChannelOption<Boolean> quickAck = transport.quickAckOption();
+            this.connectOnly = quickAck == null ? connect : connect.option(quickAck, false);
             this.udp = bound(new Bootstrap(), bind)
                     .channelFactory(transport.datagramChannel(family))
                     .option(ChannelOption.RCVBUF_ALLOCATOR, UDP_READS);

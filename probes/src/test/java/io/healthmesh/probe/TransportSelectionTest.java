@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * How the engine chooses its transport: auto takes the best this system runs, a forced one is used or refused with
@@ -23,6 +24,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * transports are switched off ({@code -Dio.netty.transport.noNative=true}), since availability is fixed per JVM.
  */
 class TransportSelectionTest {
+
+    @Test
+    void everyTransportOfThisLinuxSystemCanHoldBackTheHandshakesLastAck() {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "TCP_QUICKACK is Linux's");
+        for (ProbeTransport kind : TransportOutcomesTest.available()) {
+            assertThat(new ChosenTransport(kind, kind, "test").quickAckOption()).as(kind.settingName()).isNotNull();
+        }
+    }
 
     @Test
     void autoTakesTheBestAvailableAndSaysWhyTheBetterOnesWereNot() {
