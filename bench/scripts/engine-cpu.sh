@@ -39,24 +39,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-java -Xmx256m -XX:+UseSerialGC -cp "${JARS[0]}" io.healthmesh.bench.syscalls.SyscallDriver serve \
-  > "$WORK/serve.out" 2>"$WORK/serve.err" &
-SERVER_PID=$!
-for _ in $(seq 1 300); do grep -q '^PORTS' "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
-read -r _ TCP_PORT HTTP_PORT < <(grep '^PORTS' "$WORK/serve.out") || { echo "servers did not start" >&2; exit 1; }
+# shellcheck source=bench/scripts/syscall-driver.sh
+. bench/scripts/syscall-driver.sh
+start_servers "${JARS[0]}"
 PORT=$TCP_PORT; [ "$PROTO" = http ] && PORT=$HTTP_PORT
 TICK=$(getconf CLK_TCK)
 
 # one run: prints "user sys" in µs per probe
 run() {
-  local jar=$1 fifo="$WORK/ctl" log="$WORK/driver.out" pid u0 s0 u1 s1
-  rm -f "$fifo"; mkfifo "$fifo"
-  java -Xmx256m -XX:+UseSerialGC -cp "$jar" io.healthmesh.bench.syscalls.SyscallDriver probe "$PROTO" "$PORT" "$N" 16 \
-    "$TRANSPORT" < "$fifo" > "$log" 2>"$log.err" &
-  pid=$!
-  exec 3>"$fifo"
-  for _ in $(seq 1 1200); do grep -q '^READY' "$log" 2>/dev/null && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-  grep -q '^READY' "$log" || { echo "driver did not start: $(tail -3 "$log.err")" >&2; exit 1; }
+  local jar=$1 log="$WORK/driver.out" pid u0 s0 u1 s1
+  start_driver "$jar" "$PROTO" "$PORT" "$N" 16 "$TRANSPORT" "$log" \
+    || { echo "driver did not start: $(tail -3 "$log.err")" >&2; exit 1; }
+  pid=$DRIVER_PID
   sleep 1
   read -r u0 s0 < <(awk '{ print $14, $15 }' /proc/$pid/stat)
   echo go >&3

@@ -32,7 +32,8 @@ fi
 if [ ! -f "$JAR" ]; then
   mvn -B -q -pl bench -am package -DskipTests
 fi
-JAVA=(java -Xmx256m -XX:+UseSerialGC -cp "$JAR")
+# shellcheck source=bench/scripts/syscall-driver.sh
+. bench/scripts/syscall-driver.sh
 
 # strace -c output -> "name calls" lines
 counts() {
@@ -47,10 +48,7 @@ trace() {
   SPID=$!
 }
 
-"${JAVA[@]}" io.healthmesh.bench.syscalls.SyscallDriver serve > "$WORK/serve.out" 2>"$WORK/serve.err" &
-SERVER_PID=$!
-for _ in $(seq 1 300); do grep -q '^PORTS' "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
-read -r _ TCP_PORT HTTP_PORT < <(grep '^PORTS' "$WORK/serve.out")
+start_servers "$JAR"
 
 {
   echo "# Syscalls per probe ($(date -u +%Y-%m-%dT%H:%MZ), N=$N, concurrency $CONCURRENCY, kernel $(uname -r))"
@@ -60,23 +58,17 @@ read -r _ TCP_PORT HTTP_PORT < <(grep '^PORTS' "$WORK/serve.out")
 for proto in tcp http; do
   port=$TCP_PORT; [ "$proto" = http ] && port=$HTTP_PORT
   for transport in $TRANSPORTS; do
-    fifo="$WORK/ctl-$proto-$transport"; log="$WORK/driver-$proto-$transport.out"
-    mkfifo "$fifo"
-    "${JAVA[@]}" io.healthmesh.bench.syscalls.SyscallDriver probe "$proto" "$port" "$N" "$CONCURRENCY" "$transport" \
-        < "$fifo" > "$log" 2>"$log.err" &
-    pid=$!
-    exec 3>"$fifo"
-    for _ in $(seq 1 1200); do grep -q '^READY' "$log" 2>/dev/null && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-    if ! grep -q '^READY' "$log"; then
+    log="$WORK/driver-$proto-$transport.out"
+    if ! start_driver "$JAR" "$proto" "$port" "$N" "$CONCURRENCY" "$transport" "$log"; then
       why=$(grep -m1 -iE 'transport|exception|error' "$log.err" || true)
       echo "## $proto, $transport: not available: $why" >> "$OUT"; echo >> "$OUT"
       SUMMARY+="| $proto | $transport | not available | $why |"$'\n'
-      exec 3>&-; wait $pid 2>/dev/null || true; rm -f "$fifo"
+      exec 3>&-; wait "$DRIVER_PID" 2>/dev/null || true
       continue
     fi
     transport_line=$(grep -m1 '^TRANSPORT ' "$log" | cut -d' ' -f2- || true)
     # the probe window
-    trace $pid "$WORK/probe.txt"; sleep 1
+    trace "$DRIVER_PID" "$WORK/probe.txt"; sleep 1
     start=$(date +%s%N)
     echo go >&3
     for _ in $(seq 1 1200); do grep -q '^DONE' "$log" && break; sleep 0.05; done
@@ -84,12 +76,11 @@ for proto in tcp http; do
     kill -INT "$SPID"; wait "$SPID" 2>/dev/null || true
     # an idle window of the same length (the engine's timers, the JVM's own threads)
     window_ms=$(( (end - start) / 1000000 ))
-    trace $pid "$WORK/idle.txt"; sleep 1
+    trace "$DRIVER_PID" "$WORK/idle.txt"; sleep 1
     sleep "$(awk -v ms="$window_ms" 'BEGIN { printf "%.3f", ms / 1000 }')"
     kill -INT "$SPID"; wait "$SPID" 2>/dev/null || true
     echo exit >&3; exec 3>&-
-    wait $pid || { echo "driver failed: $(cat "$log.err")" >&2; exit 1; }
-    rm -f "$fifo"
+    wait "$DRIVER_PID" || { echo "driver failed: $(cat "$log.err")" >&2; exit 1; }
     done_line=$(grep '^DONE' "$log")
     join -a1 -e 0 -o 0,1.2,2.2 <(counts "$WORK/probe.txt" | sort) <(counts "$WORK/idle.txt" | sort) \
       | awk -v n="$N" '{ d = ($2 - $3) / n; if (d >= 0.005 || d <= -0.005) printf "%s %.2f\n", $1, d }' \
