@@ -4,6 +4,7 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
+import io.healthmesh.probe.ProbeBootstraps.TcpOpening;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 
@@ -64,7 +65,8 @@ final class HttpProber implements Prober {
                 config.maxBodyBytes(), redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
-        ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer).connect(new InetSocketAddress(hop.address(), hop.port()));
+        ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer, TcpOpening.PROBE_WRITES_FIRST)
+                .connect(new InetSocketAddress(hop.address(), hop.port()));
         probe.track(connect.channel());
         connect.addListener(probe.onConnect(f -> {
             if (!f.isSuccess()) {

@@ -12,6 +12,8 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.socket.SocketProtocolFamily;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * The bootstraps every probe of an engine starts from, built once with the engine's transport, source address and
  * channel options; a probe clones one onto its event loop and adds its handler and deadline. What each connection
@@ -27,6 +29,12 @@ import io.netty.channel.socket.SocketProtocolFamily;
  *       {@code setsockopt} more) and closes before it is sent: SYN, SYN-ACK, reset, as the reference document
  *       describes the check (000) and as HAProxy does it. The target's kernel never completes the connection, so
  *       its application accepts nothing and logs nothing, and neither side builds an established socket;</li>
+ *   <li>a probe that writes first (HTTP and HTTPS, a TCP probe with a {@code send} payload) holds back that ACK
+ *       too, so that it rides on the first data segment (the request, the TLS client hello), as HAProxy's checks
+ *       do: one packet fewer each way through the kernel. A probe that waits for the target to speak first (a TCP
+ *       probe with only {@code expect}: an SMTP or SSH banner) must not: its target accepts the connection, and
+ *       then speaks, only once that ACK arrives, which a held-back ACK would delay by the kernel's delayed-ACK
+ *       timer;</li>
  *   <li>reads are small and one per event-loop turn, so that a probe that stops reading at a byte limit has read
  *       at most one buffer more.</li>
  * </ul>
@@ -59,22 +67,46 @@ final class ProbeBootstraps {
         this.v6 = new Family(transport, SocketProtocolFamily.INET6, bind);
     }
 
-    /** A TCP bootstrap of a probe to {@code address}; {@code handler} {@code null} for a connect-only probe. */
-    Bootstrap tcp(ProbeContext probe, InetAddress address, ChannelHandler handler) {
-        Family family = address instanceof Inet4Address ? v4 : v6;
-        return (handler == null ? family.connectOnly : family.tcp).clone(probe.loop())
-                // the probe's own deadline decides; this only guarantees that the socket is given up eventually
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, probe.target().timeoutMs() + 1000)
-                .handler(handler == null ? NO_HANDLER : handler);
+    /** A TCP bootstrap of a connect-only probe to {@code address}: no handler, no reads. */
+    Bootstrap connectOnly(ProbeContext probe, InetAddress address) {
+        return withDeadline(family(address).connectOnly.clone(probe.loop()), probe).handler(NO_HANDLER);
+    }
+
+    /**
+     * A TCP bootstrap of a probe to {@code address} that talks through {@code handler}; {@code opening} says who
+     * speaks first, which decides whether the handshake's last ACK is held back for the probe's first bytes.
+     */
+    Bootstrap tcp(ProbeContext probe, InetAddress address, ChannelHandler handler, TcpOpening opening) {
+        Family family = family(address);
+        Bootstrap base = opening == TcpOpening.PROBE_WRITES_FIRST ? family.writesFirst : family.tcp;
+        return withDeadline(base.clone(probe.loop()), probe).handler(requireNonNull(handler, "handler"));
+    }
+
+    private Family family(InetAddress address) {
+        return address instanceof Inet4Address ? v4 : v6;
+    }
+
+    private static Bootstrap withDeadline(Bootstrap bootstrap, ProbeContext probe) {
+        // the probe's own deadline decides; this only guarantees that the socket is given up eventually
+        return bootstrap.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, probe.target().timeoutMs() + 1000);
     }
 
     Bootstrap udp(ProbeContext probe, InetAddress address, ChannelHandler handler) {
         return (address instanceof Inet4Address ? v4 : v6).udp.clone(probe.loop()).handler(handler);
     }
 
-    /** The three bootstraps of one address family. */
+    /** Who sends the first bytes on a probe's TCP connection that exchanges data. */
+    enum TcpOpening {
+        /** The probe: an HTTP request, a TLS client hello, a {@code send} payload. */
+        PROBE_WRITES_FIRST,
+        /** The target: a banner that the probe waits for before it writes anything, if it writes at all. */
+        TARGET_SPEAKS_FIRST
+    }
+
+    /** The four bootstraps of one address family. */
     private static final class Family {
         final Bootstrap tcp;
+        final Bootstrap writesFirst;
         final Bootstrap connectOnly;
         final Bootstrap udp;
 
@@ -86,6 +118,7 @@ final class ProbeBootstraps {
             Bootstrap connect = tcp.clone().option(ChannelOption.AUTO_READ, false);
             ChannelOption<Boolean> quickAck = transport.quickAckOption();
             this.connectOnly = quickAck == null ? connect : connect.option(quickAck, false);
+            this.writesFirst = quickAck == null ? tcp : tcp.clone().option(quickAck, false);
             this.udp = bound(new Bootstrap(), bind)
                     .channelFactory(transport.datagramChannel(family))
                     .option(ChannelOption.RCVBUF_ALLOCATOR, UDP_READS);

@@ -3,6 +3,8 @@ package io.healthmesh.probe;
 import io.netty.buffer.Unpooled;
 
 import io.healthmesh.core.target.TcpSpec;
+import io.healthmesh.probe.ProbeBootstraps.TcpOpening;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -43,8 +45,9 @@ final class TcpProber implements Prober {
             }
         };
         probe.phase("connecting");
-        ChannelFuture connect = bootstraps.tcp(probe, address, handler)
-                .connect(new InetSocketAddress(address, probe.target().port()));
+        Bootstrap bootstrap = handler == null ? bootstraps.connectOnly(probe, address)
+                : bootstraps.tcp(probe, address, handler, opening(spec));
+        ChannelFuture connect = bootstrap.connect(new InetSocketAddress(address, probe.target().port()));
         probe.track(connect.channel());
         connect.addListener(probe.onConnect(f -> {
             if (!f.isSuccess()) {
@@ -63,5 +66,14 @@ final class TcpProber implements Prober {
                 probe.phase(spec.expect() == null ? "sending payload" : "awaiting expected response");
             }
         }));
+    }
+
+    /**
+     * A probe with bytes to send writes them as soon as it is connected; one with only {@code expect} waits for the
+     * target's banner and must not hold back the handshake's last ACK (ProbeBootstraps).
+     */
+    static TcpOpening opening(TcpSpec spec) {
+        return spec.send() != null && !spec.send().isEmpty() ? TcpOpening.PROBE_WRITES_FIRST
+                : TcpOpening.TARGET_SPEAKS_FIRST;
     }
 }

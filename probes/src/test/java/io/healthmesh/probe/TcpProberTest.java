@@ -38,6 +38,15 @@ class TcpProberTest {
     }
 
     @Test
+    void onlyAProbeWithBytesToSendSpeaksFirst() {
+        assertThat(TcpProber.opening(new TcpSpec("PING\r\n", null))).isEqualTo(ProbeBootstraps.TcpOpening.PROBE_WRITES_FIRST);
+        assertThat(TcpProber.opening(new TcpSpec("PING\r\n", "PONG"))).isEqualTo(ProbeBootstraps.TcpOpening.PROBE_WRITES_FIRST);
+        // a banner check, and an empty payload (nothing is written, so nothing would carry the ACK)
+        assertThat(TcpProber.opening(new TcpSpec(null, "220"))).isEqualTo(ProbeBootstraps.TcpOpening.TARGET_SPEAKS_FIRST);
+        assertThat(TcpProber.opening(new TcpSpec("", "220"))).isEqualTo(ProbeBootstraps.TcpOpening.TARGET_SPEAKS_FIRST);
+    }
+
+    @Test
     void establishedConnectionIsSuccessWithConnectPhase() throws Exception {
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
             ProbeReport report = run(Targets.tcp(server.port(), Targets.GENEROUS_MS));
