@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CPU per probe of the probe engine alone (no scheduler, no Kafka), read from /proc: the same loopback servers and
 # driver as syscalls.sh (SyscallDriver), the driver's user and system CPU over N probes after its warm-up.
+# Also counts the TCP segments the machine sent per probe (both ends of loopback, so a quiet machine reads true).
 # Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
 # time (on a shared or noisy machine only such interleaved figures compare).
 #
@@ -17,7 +18,7 @@ while getopts "p:t:n:r:h" opt; do
     t) TRANSPORT=$OPTARG ;;
     n) N=$OPTARG ;;
     r) ROUNDS=$OPTARG ;;
-    *) sed -n '2,9p' "$0"; exit 2 ;;
+    *) sed -n '2,10p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -53,22 +54,31 @@ run() {
   pid=$DRIVER_PID
   sleep 1
   read -r u0 s0 < <(awk '{ print $14, $15 }' /proc/$pid/stat)
+  g0=$(out_segments)
   echo go >&3
   for _ in $(seq 1 30000); do grep -q '^DONE' "$log" && break; kill -0 $pid 2>/dev/null || break; sleep 0.02; done
   read -r u1 s1 < <(awk '{ print $14, $15 }' /proc/$pid/stat)
+  g1=$(out_segments)
   echo exit >&3; exec 3>&-
   wait $pid || { echo "driver failed: $(tail -3 "$log.err")" >&2; exit 1; }
   grep -q "^DONE .*{SUCCESS=$N}" "$log" || { echo "not every probe succeeded: $(grep '^DONE' "$log")" >&2; exit 1; }
-  awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t="$TICK" -v n="$N" 'BEGIN { printf "%.1f %.1f\n", u / t * 1e6 / n, s / t * 1e6 / n }'
+  awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v g=$((g1 - g0)) -v t="$TICK" -v n="$N" \
+    'BEGIN { printf "%.1f %.1f %.2f\n", u / t * 1e6 / n, s / t * 1e6 / n, g / n }'
+}
+
+# TCP segments this machine has sent (every socket, both ends of loopback): /proc/net/snmp's Tcp OutSegs
+out_segments() {
+  awk '$1 == "Tcp:" { if (!h) { for (i = 1; i <= NF; i++) if ($i == "OutSegs") c = i; h = 1 } else print $c }' \
+    /proc/net/snmp
 }
 
 echo "engine CPU per $PROTO probe, transport $TRANSPORT, $N probes per run, $ROUNDS rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
   for i in "${!JARS[@]}"; do
-    read -r user sys < <(run "${JARS[$i]}")
+    read -r user sys segs < <(run "${JARS[$i]}")
     echo "$i $user $sys" >> "$WORK/runs"
-    printf 'round %d  %-40s user %6.1f  sys %6.1f  total %6.1f µs/probe\n' "$r" "${JARS[$i]}" "$user" "$sys" \
-      "$(awk -v a="$user" -v b="$sys" 'BEGIN { print a + b }')"
+    printf 'round %d  %-40s user %6.1f  sys %6.1f  total %6.1f µs/probe  %5.2f TCP segments/probe\n' "$r" \
+      "${JARS[$i]}" "$user" "$sys" "$(awk -v a="$user" -v b="$sys" 'BEGIN { print a + b }')" "$segs"
   done
 done
 for i in "${!JARS[@]}"; do

@@ -4,13 +4,14 @@
 # window only (attached after a warm-up, detached when the N probes are done); an idle window of the same length
 # is counted the same way and subtracted, so the figure is what each probe costs.
 # Usage: bench/scripts/syscalls.sh [N=20000] [CONCURRENCY=16] [TRANSPORTS="nio epoll io_uring"]
-# Prints a markdown table per protocol and transport; writes it to bench/target/syscalls.md as well.
+# Prints a markdown table per protocol and transport; writes it to bench/target/syscalls.md as well. JAR=path counts
+# another build (default bench/target/benchmarks.jar).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-20000}
 CONCURRENCY=${2:-16}
 TRANSPORTS=${3:-"nio epoll io_uring"}
-JAR=bench/target/benchmarks.jar
+JAR=${JAR:-bench/target/benchmarks.jar}
 OUT=bench/target/syscalls.md
 WORK=$(mktemp -d)
 SERVER_PID=""

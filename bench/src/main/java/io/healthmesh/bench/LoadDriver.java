@@ -150,6 +150,9 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--aggregator-setting", description = "An aggregator setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. commit.on.change=false.")
     Map<String, String> aggregatorSettings = new LinkedHashMap<>();
+    @Option(names = "--broker-setting", description = "A setting (key=value, repeatable) of the driver's embedded "
+            + "broker on top of its own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
+    Map<String, String> brokerSettings = new LinkedHashMap<>();
     @Option(names = "--child-jvm-option", description = "A JVM option (repeatable) for the prober and aggregator "
             + "JVMs, on top of the bench's own.")
     List<String> childJvmOptions = new ArrayList<>();
@@ -197,7 +200,7 @@ public final class LoadDriver implements Callable<Integer> {
         // targets are flipped than it has
         int tcpListeners = Math.max(detectTargets, 200);
         int httpListeners = Math.max(10, (detectTargets + 19) / 20);
-        try (BenchStack stack = BenchStack.start();
+        try (BenchStack stack = BenchStack.start(brokerSettings);
              TargetFarm farm = TargetFarm.start(FarmLayout.of(tcpListeners, httpListeners, 20, 0), 1);
              TargetLoader loader = new TargetLoader(stack);
              ResultTap results = new ResultTap(stack);

@@ -34,7 +34,12 @@ public final class BenchStack implements AutoCloseable {
     }
 
     public static BenchStack start() {
-        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults());
+        return start(Map.of());
+    }
+
+    /** @param brokerSettings broker properties on top of the embedded broker's own (e.g. to compare a setting) */
+    public static BenchStack start(Map<String, String> brokerSettings) {
+        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults(), brokerSettings);
         SchemaRegistryServer registry = null;
         Admin admin = null;
         try {
