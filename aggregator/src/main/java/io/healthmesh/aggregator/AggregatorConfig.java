@@ -43,6 +43,8 @@ import static java.util.Objects.requireNonNull;
  * @param rocksdbMemoryMb the state stores' RocksDB memory (block cache and write buffers) of this instance, MiB
  * @param commitOnChange ask Kafka Streams to commit as soon as a state event is written for fresh input, rather than
  *     wait for the commit interval ({@code commit.on.change})
+ * @param commitPaced start commits one commit interval apart ({@code commit.paced}); otherwise Kafka Streams counts
+ *     its interval from the end of the previous commit
  */
 public record AggregatorConfig(String bootstrapServers, String applicationId, Topics topics, String schemaRegistryUrl,
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
@@ -51,7 +53,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
                                StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
-                               boolean commitOnChange) {
+                               boolean commitOnChange, boolean commitPaced) {
 
     /**
      * The status page and the board-based gauges.
@@ -72,6 +74,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
     /** The consumer's internal switch for sending a LeaveGroup request on close (Kafka Streams turns it off). */
     static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
     public static final int DEFAULT_ROCKSDB_MEMORY_MB = BoundedRocksDbMemory.DEFAULT_MEGABYTES;
+    /** Kafka Streams' {@code transaction.timeout.ms} for its exactly-once producers unless set (its default). */
+    static final long STREAMS_EOS_TRANSACTION_TIMEOUT_MS = 10_000;
+
     /** Linger of the Streams producer unless {@code kafka.producer.linger.ms} says otherwise (Streams' own: 100). */
     public static final long DEFAULT_PRODUCER_LINGER_MS = 5;
 
@@ -108,8 +113,11 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             new Setting("punctuate.interval.ms", Long.toString(DEFAULT_PUNCTUATE_INTERVAL_MS), "100..60000",
                     "How often staleness is checked (wall-clock punctuation); adds at most this much to detection."),
             new Setting("commit.interval.ms", Long.toString(DEFAULT_COMMIT_INTERVAL_MS), "10..60000",
-                    "Kafka Streams commit interval: with exactly-once, how long state events wait before"
-                            + " read_committed consumers see them (see commit.on.change)."),
+                    "Kafka Streams commit interval (see commit.paced): with exactly-once, how long state events wait"
+                            + " before read_committed consumers see them (see commit.on.change)."),
+            new Setting("commit.paced", "false", "true or false",
+                    "Start each stream thread's commits commit.interval.ms apart, not an interval after the end of"
+                            + " the previous commit (Kafka Streams' own count: interval + commit apart)."),
             new Setting("commit.on.change", "false", "true or false",
                     "Also commit as soon as a state event is written for an input younger than commit.interval.ms, at"
                             + " most once per commit.interval.ms per stream thread; false = commit on the interval only."),
@@ -188,6 +196,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long punctuate = r.longInteger("punctuate.interval.ms", DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000);
         long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
         boolean commitOnChange = r.bool("commit.on.change", false);
+        boolean commitPaced = r.bool("commit.paced", false);
         int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
         int replication = r.integer("replication.factor", 1, 1, 32);
         long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
@@ -211,7 +220,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
                 new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status, routableMax,
-                rocksdbMemory, commitOnChange);
+                rocksdbMemory, commitOnChange, commitPaced);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -252,7 +261,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitInterval.toMillis()));
+        // paced commits are asked for by the topology (CommitPacer); Kafka Streams' own interval is then a backstop
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitPaced
+                ? pacedBackstopMs(commitInterval, kafka) : commitInterval.toMillis()));
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(replicationFactor));
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, requireNonNull(server, "server"));
         // a stopped instance leaves the group at once, so its partitions move without waiting for its session to
@@ -265,6 +276,33 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Processing.class);
         props.put(StreamsConfig.DEFAULT_PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RecordSafeHandlers.Production.class);
         return props;
+    }
+
+    /**
+     * Kafka Streams' own {@code commit.interval.ms} when commits are paced: ten intervals, at least one second, but
+     * never more than the producer's transaction timeout (Kafka Streams refuses to start with a longer interval; its
+     * default for exactly-once is 10 s) nor less than the interval. It commits only what the pacer has not (a task
+     * that never ticks, such as a restoring one), and it counts from the end of its own last commit, so it adds about
+     * one commit per backstop to the paced ones.
+     */
+    static long pacedBackstopMs(Duration commitInterval, Map<String, String> kafka) {
+        long interval = commitInterval.toMillis();
+        // the key Kafka Streams checks the interval against
+        String timeout = kafka.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG));
+        long transactionTimeout = STREAMS_EOS_TRANSACTION_TIMEOUT_MS;
+        if (timeout != null) {
+            try {
+                transactionTimeout = Long.parseLong(timeout.trim());
+            } catch (NumberFormatException e) {
+                // Kafka's own config check reports it when the producer is built
+            }
+        }
+        return Math.max(interval, Math.min(Math.max(1_000, 10 * interval), transactionTimeout));
+    }
+
+    /** How often each task checks whether a paced commit is due (the pacing's precision): the poll timeout. */
+    public Duration commitPacerTick() {
+        return Duration.ofMillis(pollMs(commitInterval));
     }
 
     /** The stream threads' poll timeout for a commit interval: a tenth of it, 1 to 100 ms. */
@@ -280,7 +318,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + ", basicAuthUserInfo=" + (basicAuthUserInfo == null ? "(none)" : "[hidden]") + ", stateDir="
                 + stateDir + ", http=" + httpHost + ":" + httpPort + ", applicationServer=" + applicationServer
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
-                + commitInterval + ", commitOnChange=" + commitOnChange + ", partitions=" + partitions
+                + commitInterval + ", commitOnChange=" + commitOnChange + ", commitPaced=" + commitPaced
+                + ", partitions=" + partitions
                 + ", replicationFactor=" + replicationFactor
                 + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
                 + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="

@@ -22,6 +22,12 @@ class AggregatorConfigTest {
         return settings;
     }
 
+    private static Map<String, String> withPaced(String key, String value) {
+        Map<String, String> settings = with(key, value);
+        settings.put("commit.paced", "true");
+        return settings;
+    }
+
     private static void refused(String key, String value, String message) {
         assertThatThrownBy(() -> AggregatorConfig.from(with(key, value)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
@@ -86,6 +92,28 @@ class AggregatorConfigTest {
                 .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "h:1")
                 .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50")
                 .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+    }
+
+    @Test
+    void pacedCommitsLeaveKafkaStreamsABackstopWithinTheTransactionTimeout() {
+        AggregatorConfig paced = AggregatorConfig.from(withPaced("commit.interval.ms", "100"));
+        assertThat(paced.commitPaced()).isTrue();
+        assertThat(paced.commitPacerTick()).isEqualTo(Duration.ofMillis(10));
+        assertThat(paced.streamsProperties("h:1")).containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000");
+        // Kafka Streams refuses an interval over the producer's transaction timeout (its default for exactly-once: 10 s)
+        assertThat(AggregatorConfig.from(withPaced("commit.interval.ms", "5000")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "10000");
+        Map<String, String> longer = withPaced("commit.interval.ms", "60000");
+        longer.put("kafka.producer.transaction.timeout.ms", "180000");
+        assertThat(AggregatorConfig.from(longer).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "180000");
+        // never below the interval itself (a timeout below it fails as it did before pacing)
+        assertThat(AggregatorConfig.from(withPaced("commit.interval.ms", "20000")).streamsProperties("h:1"))
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "20000");
+        // off by default: Kafka Streams' interval alone
+        AggregatorConfig unpaced = AggregatorConfig.from(with("commit.interval.ms", "100"));
+        assertThat(unpaced.commitPaced()).isFalse();
+        assertThat(unpaced.streamsProperties("h:1")).containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100");
     }
 
     @Test

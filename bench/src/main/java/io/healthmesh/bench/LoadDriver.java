@@ -78,7 +78,7 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--warmup-tolerance", defaultValue = "0.03", description = "Largest relative spread of those rates.")
     double warmupTolerance;
     @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
-            + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 % of a core).")
+            + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 %% of a core).")
     double warmupJitMillis;
     @Option(names = "--warmup-rule", description = "What the warm-up's last rates must show: STABLE (within "
             + "--warmup-tolerance of each other) or NOT_RISING (none above the oldest by more than it) (default "

@@ -106,13 +106,15 @@ public final class AggregatorTopology {
         RoutableList routableList = new RoutableList(config.groupRoutableMax());
         EarlyCommits earlyCommits = config.commitOnChange()
                 ? new EarlyCommits(true, config.commitInterval()) : EarlyCommits.NEVER;
+        CommitPacer pacer = config.commitPaced()
+                ? new CommitPacer(true, config.commitInterval(), config.commitPacerTick()) : CommitPacer.OFF;
 
         Map<String, KStream<byte[], AggregatorOutput>> outputs = builder
                 .stream(List.of(topics.targets(), topics.probeResults()),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
                         config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength(),
-                        earlyCommits),
+                        earlyCommits, pacer),
                         Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
@@ -129,7 +131,7 @@ public final class AggregatorTopology {
                 .mapValues(out -> (MembershipChange) out, Named.as("membership-change"))
                 .repartition(Repartitioned.<byte[], MembershipChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
-                .process(() -> new GroupHealthProcessor(routableList, earlyCommits),
+                .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
         return builder.build();

@@ -26,19 +26,22 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
     private final FirstPages pages;
     private final EarlyCommits earlyCommits;
     private EarlyCommits.Requester commits;
+    private final CommitPacer pacer;
+    private CommitPacer.Registration paced = CommitPacer.Registration.NONE;
     private ProcessorContext<byte[], GroupHealth> context;
     private KeyValueStore<String, GroupCounts> summaries;
     private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
 
-    GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits) {
-        this(routableList, FirstPages.DEFAULT_KEPT_IDS, earlyCommits);
+    GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits, CommitPacer pacer) {
+        this(routableList, FirstPages.DEFAULT_KEPT_IDS, earlyCommits, pacer);
     }
 
     /** With at most {@code keptIds} routable ids of first pages kept in memory (tests try small budgets). */
-    GroupHealthProcessor(RoutableList routableList, int keptIds, EarlyCommits earlyCommits) {
+    GroupHealthProcessor(RoutableList routableList, int keptIds, EarlyCommits earlyCommits, CommitPacer pacer) {
         this.pages = new FirstPages(routableList, keptIds);
         this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
+        this.pacer = requireNonNull(pacer, "pacer");
     }
 
     @Override
@@ -49,6 +52,13 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         this.rows = context.getStateStore(AggregatorTopology.GROUP_MEMBERS_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
         this.commits = earlyCommits.afterRepartition(context, metrics);
+        paced.close(); // a revived task registers again
+        this.paced = pacer.register(context);
+    }
+
+    @Override
+    public void close() {
+        paced.close();
     }
 
     @Override

@@ -59,6 +59,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private final int historyLength;
     private final EarlyCommits earlyCommits;
     private EarlyCommits.Requester commits;
+    private final CommitPacer pacer;
+    private CommitPacer.Registration paced = CommitPacer.Registration.NONE;
 
     private ProcessorContext<byte[], AggregatorOutput> context;
     private KeyValueStore<String, TargetHealthState> store;
@@ -72,7 +74,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private Cancellable draining;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
-                          ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits) {
+                          ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits,
+                          CommitPacer pacer) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.staleness = requireNonNull(staleness, "staleness");
@@ -81,6 +84,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.maxRejectedBytes = maxRejectedBytes;
         this.historyLength = historyLength;
         this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
+        this.pacer = requireNonNull(pacer, "pacer");
     }
 
     @Override
@@ -101,6 +105,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
         this.commits = earlyCommits.forTask(context, metrics);
+        paced.close(); // a revived task registers again
+        this.paced = pacer.register(context);
+    }
+
+    @Override
+    public void close() {
+        paced.close();
     }
 
     private void schedule(String id, TargetHealthState state) {
