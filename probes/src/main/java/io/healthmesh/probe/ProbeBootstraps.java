@@ -31,7 +31,8 @@ import static java.util.Objects.requireNonNull;
  *       its application accepts nothing and logs nothing, and neither side builds an established socket;</li>
  *   <li>a probe that writes first (HTTP and HTTPS, a TCP probe with a {@code send} payload) holds back that ACK
  *       too, so that it rides on the first data segment (the request, the TLS client hello), as HAProxy's checks
- *       do: one packet fewer each way through the kernel. A probe that waits for the target to speak first (a TCP
+ *       do; nor does it acknowledge the response before its reset: 7 TCP segments per HTTP check instead of 9
+ *       (docs/PROBES.md). A probe that waits for the target to speak first (a TCP
  *       probe with only {@code expect}: an SMTP or SSH banner) must not: its target accepts the connection, and
  *       then speaks, only once that ACK arrives, which a held-back ACK would delay by the kernel's delayed-ACK
  *       timer;</li>
