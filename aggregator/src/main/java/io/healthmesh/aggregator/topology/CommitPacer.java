@@ -26,6 +26,10 @@ import static java.util.Objects.requireNonNull;
  * punctuations, still exactly-once, and only when a task has something to commit). Kafka Streams' own interval is
  * then a backstop ({@code AggregatorConfig.streamsProperties}).
  *
+ * <p>Only a thread that processed a record since its last request asks ({@link Registration#processed()}): Kafka
+ * Streams' own commit sends a task's last offsets again whenever a punctuation ran, and the ticks are punctuations,
+ * so an idle thread asking every interval would commit an offsets-only transaction every interval.
+ *
  * <p>One guard keeps a slow commit from starving processing: when the thread stops ticking for longer than
  * {@code busyGap} right after a request (that pause is the commit itself), the next request waits for half an
  * interval after it ends. Commits up to {@code busyGap} long are paced exactly; a longer commit {@code c} gives a
@@ -55,6 +59,8 @@ final class CommitPacer {
         boolean watching;
         /** No request before this: half an interval after a long commit. */
         long notBeforeMs = Long.MIN_VALUE;
+        /** A record was processed since the last request. */
+        boolean processed;
     }
 
     /**
@@ -78,11 +84,20 @@ final class CommitPacer {
         if (!enabled) {
             return Registration.NONE;
         }
-        perThread.get().tasks.add(context);
+        ThreadPace pace = perThread.get();
+        pace.tasks.add(context);
         Cancellable ticking = context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> tick(context));
-        return () -> {
-            ticking.cancel();
-            perThread.get().tasks.remove(context);
+        return new Registration() {
+            @Override
+            public void processed() {
+                pace.processed = true;
+            }
+
+            @Override
+            public void close() {
+                ticking.cancel();
+                pace.tasks.remove(context);
+            }
         };
     }
 
@@ -103,7 +118,7 @@ final class CommitPacer {
         }
         // a clock that stepped back must not stop the requests for good
         boolean due = !pace.requestedOnce || now - pace.lastRequestMs >= intervalMs || now < pace.lastRequestMs;
-        if (!due || (now < pace.notBeforeMs && pace.notBeforeMs - now <= intervalMs)) {
+        if (!due || !pace.processed || (now < pace.notBeforeMs && pace.notBeforeMs - now <= intervalMs)) {
             return;
         }
         for (ProcessorContext<?, ?> task : pace.tasks) {
@@ -112,13 +127,24 @@ final class CommitPacer {
         pace.requestedOnce = true;
         pace.lastRequestMs = now;
         pace.watching = true;
+        pace.processed = false;
     }
 
     /** A task's registration with the pacer. */
-    @FunctionalInterface
     interface Registration extends AutoCloseable {
 
-        Registration NONE = () -> { };
+        Registration NONE = new Registration() {
+            @Override
+            public void processed() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        /** The task processed a record: its thread has something to commit (called per record, so it is cheap). */
+        void processed();
 
         @Override
         void close();

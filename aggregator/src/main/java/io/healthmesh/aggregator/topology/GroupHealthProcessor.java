@@ -63,6 +63,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
 
     @Override
     public void process(Record<byte[], MembershipChange> record) {
+        paced.processed();
         // the key was written by the target processor from a validated group id: always UTF-8
         String groupId = new String(record.key(), StandardCharsets.UTF_8);
         MembershipChange change = record.value();

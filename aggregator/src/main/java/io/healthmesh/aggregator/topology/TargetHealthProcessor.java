@@ -127,6 +127,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
      */
     @Override
     public void process(Record<byte[], byte[]> record) {
+        paced.processed();
         try {
             handle(record);
         } catch (RegistryUnavailableException | StreamsException e) {

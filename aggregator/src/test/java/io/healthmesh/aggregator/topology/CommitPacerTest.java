@@ -29,8 +29,14 @@ class CommitPacerTest {
         registrations.add(pacer.register(groups));
     }
 
-    /** One punctuation pass of the thread at {@code ms}: each registered task ticks, targets first. */
+    /** One punctuation pass of the thread at {@code ms}, after it processed a record: each task ticks, targets first. */
     private void passAt(long ms) {
+        registrations.forEach(CommitPacer.Registration::processed);
+        idlePassAt(ms);
+    }
+
+    /** One punctuation pass of the thread at {@code ms} with no record processed since the last. */
+    private void idlePassAt(long ms) {
         for (MockProcessorContext<Object, Object> task : List.of(targets, groups)) {
             task.setCurrentSystemTimeMs(T0 + ms);
             for (CapturedPunctuator p : task.scheduledPunctuators()) {
@@ -117,6 +123,19 @@ class CommitPacerTest {
             assertThat(asked(targets)).as("at %d ms", ms).isEqualTo(ms == 100);
             assertThat(asked(groups)).as("at %d ms", ms).isFalse();
         }
+    }
+
+    @Test
+    void anIdleThreadAsksNothingUntilItProcessesARecord() {
+        registerBoth();
+        assertThat(requests(0, 0)).containsExactly(0L);
+        // Kafka Streams would commit the tasks' last offsets again in an offsets-only transaction every interval
+        for (long ms = 10; ms <= 500; ms += 10) {
+            idlePassAt(ms);
+            assertThat(asked(targets)).as("idle at %d ms", ms).isFalse();
+            assertThat(asked(groups)).as("idle at %d ms", ms).isFalse();
+        }
+        assertThat(requests(510, 510)).as("a record processed: due since 100 ms").containsExactly(510L);
     }
 
     @Test
