@@ -26,7 +26,8 @@ import static java.util.Objects.requireNonNull;
  * punctuations, still exactly-once, and only when a task has something to commit). Kafka Streams' own interval is
  * then a backstop ({@code AggregatorConfig.streamsProperties}).
  *
- * <p>Only a thread that processed a record since its last request asks ({@link Registration#processed()}): Kafka
+ * <p>Only a thread that processed a record, or whose staleness check changed a state, since its last request asks
+ * ({@link Registration#processed()}): Kafka
  * Streams' own commit sends a task's last offsets again whenever a punctuation ran, and the ticks are punctuations,
  * so an idle thread asking every interval would commit an offsets-only transaction every interval.
  *
@@ -143,7 +144,10 @@ final class CommitPacer {
             }
         };
 
-        /** The task processed a record: its thread has something to commit (called per record, so it is cheap). */
+        /**
+         * The task processed a record or wrote events from a punctuation: its thread has something to commit (called
+         * per record, so it is cheap).
+         */
         void processed();
 
         @Override

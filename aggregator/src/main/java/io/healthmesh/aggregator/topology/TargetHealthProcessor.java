@@ -300,6 +300,9 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             }
         }
         metrics.stalenessChecked(dueNow.size());
+        if (!changed.isEmpty()) {
+            paced.processed(); // events written by a punctuation are as urgent as those of a record
+        }
         for (KeyValue<String, TargetUpdate> entry : changed) {
             try {
                 commit(entry.value, null, now);
