@@ -42,8 +42,8 @@ for _ in $(seq 1 600); do
 done
 [ -n "$PORT" ] || { echo "the aggregator never logged its port; see $OUT/$NAME.log" >&2; exit 1; }
 
-# one line per scrape: time, flush ns, end-of-transaction ns, offsets ns, commits (Kafka's metric names, in the
-# order the exposition lists them)
+# one line per scrape: time, flush ns, end-of-transaction ns, offsets ns, commits, records processed, the stream
+# thread's largest lag on the results topic (Kafka's metric names, in the order the exposition lists them)
 SCRAPES="$OUT/$NAME.scrapes"
 : > "$SCRAPES"
 while kill -0 $DRIVER 2>/dev/null; do
@@ -52,7 +52,9 @@ while kill -0 $DRIVER 2>/dev/null; do
     /^kafka_producer_metrics_txn_commit_time_ns_total/ { c = $2 }
     /^kafka_producer_metrics_txn_send_offsets_time_ns_total/ { o = $2 }
     /^kafka_stream_thread_metrics_commit_total/ { n = $2 }
-    END { if (n != "") print t, f, c, o, n }' >> "$SCRAPES" || true
+    /^kafka_stream_thread_metrics_process_total/ { p = $2 }
+    /^kafka_consumer_fetch_manager_metrics_records_lag_max\{.*probe-results/ { if ($2 != "NaN" && $2 > l) l = $2 }
+    END { if (n != "") print t, f, c, o, n, p + 0, l + 0 }' >> "$SCRAPES" || true
   sleep 3
 done
 wait $DRIVER || { echo "the driver failed; see $OUT/$NAME.log" >&2; exit 1; }
@@ -60,8 +62,8 @@ trap - EXIT
 
 awk 'NR > 1 && $5 > n {
        d = $5 - n
-       printf "%s  commits %3d  flush %5.1f  offsets %5.1f  end of transaction %5.1f  ms per commit\n", $1, d,
-         ($2 - f) / 1e6 / d, ($4 - o) / 1e6 / d, ($3 - c) / 1e6 / d
+       printf "%s  commits %3d  flush %5.1f  offsets %5.1f  end of transaction %5.1f  ms per commit  processed %6.0f/s  lag max %d\n",
+         strftime("%H:%M:%S", $1), d, ($2 - f) / 1e6 / d, ($4 - o) / 1e6 / d, ($3 - c) / 1e6 / d, ($6 - p) / ($1 - t), $7
      }
-     { f = $2; c = $3; o = $4; n = $5 }' "$SCRAPES" | tee "$OUT/$NAME.commits"
+     { f = $2; c = $3; o = $4; n = $5; p = $6; t = $1 }' "$SCRAPES" | tee "$OUT/$NAME.commits"
 grep -E 'probe completion|of which|^\| (TCP|HTTP) \|' "$OUT/$NAME.md"

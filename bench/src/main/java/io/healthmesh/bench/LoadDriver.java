@@ -10,6 +10,8 @@ import io.healthmesh.bench.run.CapacityPhase;
 import io.healthmesh.bench.run.ChildJvm;
 import io.healthmesh.bench.run.DetectionPhase;
 import io.healthmesh.bench.run.FarmSpecs;
+import io.healthmesh.bench.run.GroupLag;
+import io.healthmesh.bench.run.KeepingUp;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.PeerCpuPhase;
 import io.healthmesh.bench.run.PhaseTimes;
@@ -215,7 +217,7 @@ public final class LoadDriver implements Callable<Integer> {
                 // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
                 // which measure the prober alone
                 if (detectTargets > 0) {
-                    detection(report, farm, loader, results, states, work);
+                    detection(report, stack, farm, loader, results, states, work);
                 }
                 Thread stopping = null;
                 if (shortMode) {
@@ -426,8 +428,8 @@ public final class LoadDriver implements Callable<Integer> {
         };
     }
 
-    private void detection(BenchReport report, TargetFarm farm, TargetLoader loader, ResultTap results,
-                           StateTap states, Path work) throws InterruptedException {
+    private void detection(BenchReport report, BenchStack stack, TargetFarm farm, TargetLoader loader,
+                           ResultTap results, StateTap states, Path work) throws InterruptedException {
         try {
             DetectionPhase.Result r = DetectionPhase.run(farm, loader, results, states, work.resolve("haproxy-detect"),
                     detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
@@ -435,7 +437,9 @@ public final class LoadDriver implements Callable<Integer> {
                     Duration.ofSeconds(shortMode ? 4 : 15), times, shortMode
                             ? new DetectionPhase.Overlap(noPeers ? null : blackboxWhileStarting(report, farm, work),
                             true)
-                            : DetectionPhase.Overlap.NONE);
+                            : DetectionPhase.Overlap.NONE,
+                    new DetectionPhase.AggregatorGate(KeepingUp.of(() -> GroupLag.lag(stack.admin(), AGGREGATOR_GROUP,
+                            stack.topics().probeResults())), Duration.ofSeconds(shortMode ? 20 : 120)));
             report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), commitIntervalMs);
             report.detection(r);
         } catch (IOException | RuntimeException e) {

@@ -126,6 +126,9 @@ public final class BenchReport {
                 worstError = Math.max(worstError, (long) LongSamples.percentile(f.healthmeshErrorMs(), 99));
             }
         }
+        if (r.aggregatorGate() != null) {
+            section(3).append("\nBefore the flips, ").append(r.aggregatorGate()).append(".\n");
+        }
         verdicts.add(worstError == Long.MIN_VALUE ? "detection error: no sample (see the table)"
                 : String.format(Locale.ROOT, "detection error p99 (worst case of the four): %d ms against <= +100 ms "
                 + "(%s)", worstError, worstError <= 100 ? "met" : "missed by " + (worstError - 100) + " ms"));

@@ -49,8 +49,17 @@ public final class DetectionPhase {
      * (prober publishing, broker, aggregator fetch and step), then processing to the consumer (exactly-once commit,
      * {@code read_committed} fetch).
      */
+    /** @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked */
     public record Result(List<Figure> figures, long[] latencyMicros, long[] toAggregatorMicros,
-                         long[] toConsumerMicros, int intervalMs, int thresholds) {
+                         long[] toConsumerMicros, int intervalMs, int thresholds, String aggregatorGate) {
+    }
+
+    /**
+     * The wait, before the flips, for the aggregator to keep up with its input.
+     *
+     * @param within the longest wait; the flips start after it whatever the lag, and the report says so
+     */
+    public record AggregatorGate(KeepingUp keepingUp, Duration within) {
     }
 
     private DetectionPhase() {
@@ -73,7 +82,8 @@ public final class DetectionPhase {
 
     public static Result run(TargetFarm farm, TargetLoader loader, ResultTap results, StateTap states, Path workDir,
                              int perProtocol, int intervalMs, int threshold, Duration downFor, Duration warmup,
-                             PhaseTimes times, Overlap overlap) throws IOException, InterruptedException {
+                             PhaseTimes times, Overlap overlap, AggregatorGate gate)
+            throws IOException, InterruptedException {
         int timeoutMs = Math.min(intervalMs, 1_000);
         List<FarmTarget> flipped = new ArrayList<>();
         flipped.addAll(farm.targets(Protocol.TCP).subList(0, Math.min(perProtocol, farm.targets(Protocol.TCP).size())));
@@ -102,6 +112,19 @@ public final class DetectionPhase {
             // steady probing before the flips, so that neither JVM is still compiling its hot paths
             TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
             times.mark("detection: steady probing");
+            String gateOutcome = null;
+            if (gate != null) {
+                // a quarter of a second of the flipped targets' results, committed lag included
+                long atMost = Math.max(20, flipped.size() * 1_000L / intervalMs / 4);
+                KeepingUp.Outcome kept = gate.keepingUp().await(atMost, 3, Duration.ofSeconds(1), gate.within());
+                gateOutcome = kept.describe();
+                if (kept.keptUp()) {
+                    LOG.info("detection: {}", gateOutcome);
+                } else {
+                    LOG.warn("detection: {}", gateOutcome);
+                }
+                times.mark("detection: until the aggregator kept up");
+            }
             long flipStartMicros = nowMicros();
             Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
             Duration upFor = downFor;
@@ -143,7 +166,7 @@ public final class DetectionPhase {
                     .mapToLong(e -> e.updatedAtMs() * 1_000 - e.probeCompletedEpochMicros()).sorted().toArray();
             long[] toConsumer = changes.stream()
                     .mapToLong(e -> e.receivedEpochMicros() - e.updatedAtMs() * 1_000).sorted().toArray();
-            return new Result(figures, latency, toAggregator, toConsumer, intervalMs, threshold);
+            return new Result(figures, latency, toAggregator, toConsumer, intervalMs, threshold, gateOutcome);
         } finally {
             loader.delete(byId.keySet());
             results.track(Set.of());
