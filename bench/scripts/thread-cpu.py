@@ -3,12 +3,14 @@
 
 Usage: bench/scripts/thread-cpu.py PID SECONDS [PROBES_PER_SECOND]
 
-Threads are grouped by name with their numbers removed (all "C2 CompilerThreadN" together). With a probe rate
+Threads are grouped by name with their numbers removed (all "C2 CompilerThreadN" together). The kernel keeps 15
+characters of a name; for a JVM the full names come from `jcmd PID Thread.print` when jcmd answers. With a probe rate
 the CPU is also printed in microseconds per probe, so that a thread's share of a probe's cost can be read
 against the load harness's "CPU µs per probe".
 """
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -34,18 +36,31 @@ def sample(pid):
     return threads
 
 
+def java_names(pid):
+    """Full thread names of a JVM by native thread id, from jcmd's thread dump; empty when it does not answer."""
+    try:
+        dump = subprocess.run(["jcmd", str(pid), "Thread.print"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    names = {}
+    for m in re.finditer(r'^"(.*?)".* nid=(0x[0-9a-f]+)', dump, re.M):
+        names[str(int(m.group(2), 16))] = m.group(1)
+    return names
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     pid, seconds = int(sys.argv[1]), float(sys.argv[2])
     rate = float(sys.argv[3]) if len(sys.argv) > 3 else 0
+    names = java_names(pid)
     before = sample(pid)
     time.sleep(seconds)
     after = sample(pid)
     groups = {}
     for tid, (name, user, system, vol, invol) in after.items():
         b = before.get(tid, (name, 0, 0, 0, 0))
-        key = re.sub(r"\d+", "N", name)
+        key = re.sub(r"\d+", "N", names.get(tid, name))
         g = groups.setdefault(key, [0, 0, 0, 0, 0])
         g[0] += user - b[1]
         g[1] += system - b[2]

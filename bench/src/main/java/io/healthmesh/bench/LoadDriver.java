@@ -210,14 +210,21 @@ public final class LoadDriver implements Callable<Integer> {
             report.note(String.format("Farm: %d TCP listeners and %d HTTP paths on %d HTTP listeners, loopback "
                             + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
-            ChildJvm prober = startProber(stack, work);
-            ChildJvm aggregator = startAggregator(stack, work, "aggregator");
+            // JFR's profile settings on both JVMs tripled the detection phase's delays on slow cores (2026-12-02:
+            // completion -> aggregator wrote p50 83 -> 236 ms, p99 219 -> 1,200 ms): the prober's recording starts
+            // after the detection phase, and the detection phase's aggregator is not recorded
+            boolean recordFromStart = detectTargets == 0;
+            ChildJvm prober = startProber(stack, work, recordFromStart);
+            ChildJvm aggregator = startAggregator(stack, work, "aggregator", "aggregator-state", recordFromStart);
             times.mark("start (broker, registry, farm, worker JVMs)");
             try {
                 // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
                 // which measure the prober alone
                 if (detectTargets > 0) {
                     detection(report, stack, farm, loader, results, states, work);
+                    if (jfrDir != null) {
+                        prober.startRecording(jfr("prober.jfr"));
+                    }
                 }
                 Thread stopping = null;
                 if (shortMode) {
@@ -440,7 +447,8 @@ public final class LoadDriver implements Callable<Integer> {
                             : DetectionPhase.Overlap.NONE,
                     new DetectionPhase.AggregatorGate(KeepingUp.of(() -> GroupLag.lag(stack.admin(), AGGREGATOR_GROUP,
                             stack.topics().probeResults())), Duration.ofSeconds(shortMode ? 20 : 120)));
-            report.latency(r.latencyMicros(), r.toAggregatorMicros(), r.toConsumerMicros(), commitIntervalMs);
+            report.latency(r.latencyMicros(), r.toResultMicros(), r.toAggregatorMicros(), r.toConsumerMicros(),
+                    commitIntervalMs);
             report.detection(r);
         } catch (IOException | RuntimeException e) {
             report.failed(3, "detection", e);
@@ -524,7 +532,7 @@ public final class LoadDriver implements Callable<Integer> {
         Files.writeString(file, csv);
     }
 
-    private ChildJvm startProber(BenchStack stack, Path work) throws IOException {
+    private ChildJvm startProber(BenchStack stack, Path work, boolean record) throws IOException {
         Map<String, String> settings = new LinkedHashMap<>(Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
@@ -538,7 +546,8 @@ public final class LoadDriver implements Callable<Integer> {
                 "jitter.fraction", String.valueOf(jitterFraction),
                 "buffer.capacity", "200000"));
         settings.putAll(proberSettings);
-        return ChildJvm.start("prober", "prober", settings, proberHeap, jfr("prober.jfr"), work, childJvmOptions);
+        return ChildJvm.start("prober", "prober", settings, proberHeap, record ? jfr("prober.jfr") : null, work,
+                childJvmOptions);
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name) throws IOException {
@@ -546,6 +555,11 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name, String stateDir) throws IOException {
+        return startAggregator(stack, work, name, stateDir, true);
+    }
+
+    private ChildJvm startAggregator(BenchStack stack, Path work, String name, String stateDir, boolean record)
+            throws IOException {
         Map<String, String> settings = new LinkedHashMap<>(Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
@@ -555,7 +569,8 @@ public final class LoadDriver implements Callable<Integer> {
                 "http.port", "0",
                 "commit.interval.ms", Long.toString(commitIntervalMs)));
         settings.putAll(aggregatorSettings);
-        return ChildJvm.start(name, "aggregator", settings, aggregatorHeap, jfr(name + ".jfr"), work, childJvmOptions);
+        return ChildJvm.start(name, "aggregator", settings, aggregatorHeap, record ? jfr(name + ".jfr") : null, work,
+                childJvmOptions);
     }
 
     private Path jfr(String file) {

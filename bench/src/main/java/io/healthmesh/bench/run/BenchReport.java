@@ -83,7 +83,7 @@ public final class BenchReport {
         }
     }
 
-    public void latency(long[] micros, long[] toAggregator, long[] toConsumer, long commitIntervalMs) {
+    public void latency(long[] micros, long[] toResult, long[] toAggregator, long[] toConsumer, long commitIntervalMs) {
         section(2).append("\n### 2. Probe completion to state event at a consumer\n\n")
                 .append("A state-changing probe's completion (its start plus its latency, stamped by the prober) to "
                         + "the instant a `read_committed` consumer received the event (aggregator with exactly-once, "
@@ -92,6 +92,8 @@ public final class BenchReport {
                 .append("| span | samples | p50 | p99 | max |\n|---|---|---|---|---|\n")
                 .append(latencyRow("probe completion -> event at the consumer", micros))
                 .append(latencyRow("of which: completion -> aggregator wrote the event", toAggregator))
+                .append(latencyRow("... of that: completion -> the result read from the results topic by the "
+                        + "driver (the prober's publishing, the broker)", toResult))
                 .append(latencyRow("of which: aggregator wrote -> consumer received (commit, read_committed)",
                         toConsumer));
         double p99 = LongSamples.percentile(micros, 99) / 1000;

@@ -49,8 +49,11 @@ public final class DetectionPhase {
      * (prober publishing, broker, aggregator fetch and step), then processing to the consumer (exactly-once commit,
      * {@code read_committed} fetch).
      */
-    /** @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked */
-    public record Result(List<Figure> figures, long[] latencyMicros, long[] toAggregatorMicros,
+    /**
+     * @param toResultMicros from the probe's completion to the driver's consumer reading its result (the prober's
+     *     publishing and the broker; part of {@code toAggregatorMicros}), for the changes whose result it read
+     * @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked */
+    public record Result(List<Figure> figures, long[] latencyMicros, long[] toResultMicros, long[] toAggregatorMicros,
                          long[] toConsumerMicros, int intervalMs, int thresholds, String aggregatorGate) {
     }
 
@@ -162,11 +165,15 @@ public final class DetectionPhase {
                     .toList();
             long[] latency = changes.stream()
                     .mapToLong(e -> e.receivedEpochMicros() - e.probeCompletedEpochMicros()).sorted().toArray();
+            long[] toResult = changes.stream()
+                    .mapToLong(e -> resultReadAt(results, e) - e.probeCompletedEpochMicros())
+                    .filter(micros -> micros > Long.MIN_VALUE / 2).sorted().toArray();
             long[] toAggregator = changes.stream()
                     .mapToLong(e -> e.updatedAtMs() * 1_000 - e.probeCompletedEpochMicros()).sorted().toArray();
             long[] toConsumer = changes.stream()
                     .mapToLong(e -> e.receivedEpochMicros() - e.updatedAtMs() * 1_000).sorted().toArray();
-            return new Result(figures, latency, toAggregator, toConsumer, intervalMs, threshold, gateOutcome);
+            return new Result(figures, latency, toResult, toAggregator, toConsumer, intervalMs, threshold,
+                    gateOutcome);
         } finally {
             loader.delete(byId.keySet());
             results.track(Set.of());
@@ -269,6 +276,16 @@ public final class DetectionPhase {
                 toUp ? "up" : "down", flipsSeen, LongSamples.percentile(f.healthmeshMs(), 50),
                 LongSamples.percentile(f.haproxyMs(), 50));
         return f;
+    }
+
+    /** When the driver's consumer read the result that made this event, {@code Long.MIN_VALUE} if it did not. */
+    private static long resultReadAt(ResultTap results, StateTap.StateEvent event) {
+        for (ResultTap.Observation o : results.observations(event.targetId())) {
+            if (o.startedAtMs() == event.lastResultAtMs()) {
+                return o.receivedEpochMicros();
+            }
+        }
+        return Long.MIN_VALUE;
     }
 
     private static long[] sorted(List<Long> values) {

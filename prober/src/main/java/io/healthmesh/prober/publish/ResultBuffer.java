@@ -1,6 +1,7 @@
 package io.healthmesh.prober.publish;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -10,6 +11,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * (a newer result says more about a target than an older one). One consumer takes elements, waiting
  * with a timeout, and can put an element back at the head when it could not hand it on.
  *
+ * <p>The consumer can take elements in batches ({@link #takeBatch}): woken by the first element, it then gathers
+ * for a short time without being woken again, unless a whole batch is waiting. Producers (the event loops) then
+ * wake the consumer once per batch rather than once per element: each wake-up is a system call on the producer's
+ * side and a context switch on the consumer's.
+ *
  * @param <T> element type
  */
 final class ResultBuffer<T> {
@@ -18,6 +24,10 @@ final class ResultBuffer<T> {
     private final ArrayDeque<T> queue;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
+    /** Guarded by {@code lock}: the consumer waits for a first element and must be woken by the next offer. */
+    private boolean consumerWaitsForFirst;
+    /** Guarded by {@code lock}: the consumer gathers a batch of this many; an offer reaching it wakes the consumer. */
+    private int gatheringFor;
 
     ResultBuffer(int capacity) {
         if (capacity < 1) {
@@ -37,7 +47,9 @@ final class ResultBuffer<T> {
                 dropped = true;
             }
             queue.addLast(element);
-            notEmpty.signal();
+            if (consumerWaitsForFirst || (gatheringFor > 0 && queue.size() >= gatheringFor)) {
+                notEmpty.signal();
+            }
             return dropped;
         } finally {
             lock.unlock();
@@ -64,18 +76,70 @@ final class ResultBuffer<T> {
 
     /** The oldest element, waiting at most {@code timeout} for one; {@code null} when none came. */
     T poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
         lock.lock();
         try {
-            while (queue.isEmpty()) {
-                if (nanos <= 0) {
-                    return null;
-                }
-                nanos = notEmpty.awaitNanos(nanos);
+            if (!awaitFirst(unit.toNanos(timeout))) {
+                return null;
             }
             return queue.pollFirst();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Moves up to {@code max} of the oldest elements into {@code into}, in order. Waits at most {@code timeoutNanos}
+     * for a first element; once there is one and fewer than {@code max} are waiting, waits up to {@code gatherNanos}
+     * more for others (an offer wakes it early only when {@code max} are waiting).
+     *
+     * @return the number moved, 0 when none came within the timeout
+     */
+    int takeBatch(Collection<? super T> into, int max, long timeoutNanos, long gatherNanos)
+            throws InterruptedException {
+        if (max < 1) {
+            throw new IllegalArgumentException("max: " + max + " (expected: >= 1)");
+        }
+        lock.lock();
+        try {
+            if (!awaitFirst(timeoutNanos)) {
+                return 0;
+            }
+            long nanos = gatherNanos;
+            gatheringFor = max;
+            try {
+                while (queue.size() < max && nanos > 0) {
+                    nanos = notEmpty.awaitNanos(nanos);
+                }
+            } finally {
+                gatheringFor = 0;
+            }
+            int moved = 0;
+            while (moved < max && !queue.isEmpty()) {
+                into.add(queue.pollFirst());
+                moved++;
+            }
+            return moved;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits, holding the lock, until the queue has an element; false when none came within {@code nanos}. */
+    private boolean awaitFirst(long nanos) throws InterruptedException {
+        if (!queue.isEmpty()) {
+            return true;
+        }
+        consumerWaitsForFirst = true;
+        try {
+            while (queue.isEmpty()) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = notEmpty.awaitNanos(nanos);
+            }
+            return true;
+        } finally {
+            consumerWaitsForFirst = false;
         }
     }
 

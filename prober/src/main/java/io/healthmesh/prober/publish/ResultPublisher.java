@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -24,10 +25,11 @@ import static java.util.Objects.requireNonNull;
  * Publishes finished probes, keyed by target id, to the probe-results topic.
  *
  * <p>Probers call {@link #offer}, which only appends to a bounded {@link ResultBuffer} (oldest dropped first,
- * counted) and never blocks. One publisher thread serializes and hands results to the producer, keeping at
+ * counted) and never blocks. One publisher thread takes them in batches of up to {@value #BATCH}, gathered for
+ * at most {@link #GATHER_NANOS} after the first, serializes them and hands them to the producer, keeping at
  * most {@code maxUnacknowledged} results unacknowledged inside it: while Kafka is away, results pile up in
  * the bounded buffer, where the drop-oldest rule applies, not in the producer. At most
- * {@code capacity + maxUnacknowledged} results are held in all. A send the producer refuses
+ * {@code capacity + BATCH + maxUnacknowledged} results are held in all. A send the producer refuses
  * (metadata not available within {@code max.block.ms}, the schema registry unreachable) puts the result back
  * at the head and retries after {@link #RETRY_BACKOFF}, so results keep their order.
  */
@@ -38,6 +40,14 @@ public final class ResultPublisher implements AutoCloseable {
     public static final int MAX_UNACKNOWLEDGED = 1_024;
     static final Duration RETRY_BACKOFF = Duration.ofMillis(500);
     private static final long POLL_MS = 100;
+    /** The most results the publisher takes off the buffer at once. */
+    static final int BATCH = 64;
+    /**
+     * How long the publisher, woken by a result, waits for more before it hands them to the producer: at most this
+     * much is added to a result's way to Kafka (the producer then lingers {@code publish.linger.ms}, 10 ms by
+     * default), and the probing threads wake the publisher once per batch, not once per result.
+     */
+    static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -107,28 +117,22 @@ public final class ResultPublisher implements AutoCloseable {
     }
 
     private void run() {
+        ArrayDeque<CompletedProbe> batch = new ArrayDeque<>(BATCH);
         try {
             while (stop.getCount() > 0 || (buffer.size() > 0 && System.nanoTime() - drainDeadlineNanos < 0)) {
-                CompletedProbe next = buffer.poll(POLL_MS, TimeUnit.MILLISECONDS);
-                if (next == null) {
+                if (buffer.takeBatch(batch, BATCH, TimeUnit.MILLISECONDS.toNanos(POLL_MS), GATHER_NANOS) == 0) {
                     continue;
                 }
-                Handover handover;
-                try {
-                    handover = publish(next);
-                } catch (InterruptedException e) {
-                    throw e;
-                } catch (Throwable t) {
-                    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
-                        throw t;   // out of memory or a broken JVM: the process must end
+                Handover handover = Handover.SENT;
+                while (handover == Handover.SENT && !batch.isEmpty()) {
+                    handover = publishOrDrop(batch.peekFirst());
+                    if (handover == Handover.SENT) {
+                        batch.pollFirst();
                     }
-                    // one result that cannot be turned into a record must not stop publishing (BEHAVIOUR.md section 9)
-                    onFailed.run();
-                    LOG.warn("result of {} cannot be published, dropped: {}", next.target().id(), t.toString());
-                    continue;
                 }
-                if (handover != Handover.SENT) {
-                    putBack(next);
+                // what the producer could not take now goes back to the head, in order, with the rest of the batch
+                while (!batch.isEmpty()) {
+                    putBack(batch.pollLast());
                 }
                 if (handover == Handover.REFUSED) {
                     stop.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
@@ -140,6 +144,23 @@ public final class ResultPublisher implements AutoCloseable {
             LOG.error("result publisher stopped unexpectedly", e);
         } finally {
             stopped.countDown();
+        }
+    }
+
+    /** {@link #publish}, with a result that cannot be turned into a record dropped and counted. */
+    private Handover publishOrDrop(CompletedProbe next) throws InterruptedException {
+        try {
+            return publish(next);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+                throw t;   // out of memory or a broken JVM: the process must end
+            }
+            // one result that cannot be turned into a record must not stop publishing (BEHAVIOUR.md section 9)
+            onFailed.run();
+            LOG.warn("result of {} cannot be published, dropped: {}", next.target().id(), t.toString());
+            return Handover.SENT;
         }
     }
 

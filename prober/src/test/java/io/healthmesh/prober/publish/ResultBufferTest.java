@@ -2,6 +2,10 @@ package io.healthmesh.prober.publish;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,5 +61,69 @@ class ResultBufferTest {
     @Test
     void capacityMustBePositive() {
         assertThatThrownBy(() -> new ResultBuffer<Integer>(0)).hasMessage("capacity: 0 (expected: >= 1)");
+    }
+
+    @Test
+    void aBatchTakesTheOldestInOrderAndAtOnceWhenAWholeBatchWaits() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        for (int i = 1; i <= 5; i++) {
+            buffer.offer(i);
+        }
+        List<Integer> batch = new ArrayList<>();
+        long start = System.nanoTime();
+
+        assertThat(buffer.takeBatch(batch, 3, 0, TimeUnit.SECONDS.toNanos(60))).isEqualTo(3);
+
+        assertThat(batch).containsExactly(1, 2, 3);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(buffer.size()).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchGathersWhatArrivesAfterTheFirstElement() throws Exception {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        List<Integer> batch = new ArrayList<>();
+        CompletableFuture<Integer> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                return buffer.takeBatch(batch, 10, TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(3));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        buffer.offer(1);
+        Thread.sleep(100);
+        buffer.offer(2);
+
+        assertThat(taken.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(batch).containsExactly(1, 2);
+    }
+
+    @Test
+    void aFullBatchEndsTheGatheringEarly() throws Exception {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        List<Integer> batch = new ArrayList<>();
+        CompletableFuture<Integer> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                // gathering for ten minutes unless woken: only the second offer, which fills the batch, wakes it
+                return buffer.takeBatch(batch, 2, TimeUnit.SECONDS.toNanos(30), TimeUnit.MINUTES.toNanos(10));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        buffer.offer(1);
+        buffer.offer(2);
+
+        assertThat(taken.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(batch).containsExactly(1, 2);
+    }
+
+    @Test
+    void aBatchWithNothingWithinTheTimeoutIsEmpty() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        List<Integer> batch = new ArrayList<>();
+
+        assertThat(buffer.takeBatch(batch, 10, TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.SECONDS.toNanos(60)))
+                .isZero();
+        assertThat(batch).isEmpty();
     }
 }

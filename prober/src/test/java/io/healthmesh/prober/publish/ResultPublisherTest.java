@@ -80,7 +80,8 @@ class ResultPublisherTest {
             // 10,000 offers against a dead broker whose send blocks 200 ms: only a non-blocking offer is this fast
             assertThat(offerMillis).isLessThan(2_000);
             assertThat(publisher.buffered()).isLessThanOrEqualTo(100);
-            assertThat(dropped.get()).isGreaterThanOrEqualTo(10_000 - 100 - 1);
+            // the publisher holds at most one batch outside the buffer while the producer refuses it
+            assertThat(dropped.get()).isGreaterThanOrEqualTo(10_000 - 100 - ResultPublisher.BATCH);
             // refused sends go back to the buffer: only the buffer's drop-oldest rule loses results
             assertThat(failed.get()).isZero();
 
