@@ -83,13 +83,7 @@ class ResultBufferTest {
     void aBatchGathersWhatArrivesAfterTheFirstElement() throws Exception {
         ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
         List<Integer> batch = new ArrayList<>();
-        CompletableFuture<Integer> taken = CompletableFuture.supplyAsync(() -> {
-            try {
-                return buffer.takeBatch(batch, 10, TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(3));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Integer> taken = takeBatchAsync(buffer, batch, 10, Duration.ofSeconds(3));
         buffer.offer(1);
         Thread.sleep(100);
         buffer.offer(2);
@@ -102,14 +96,8 @@ class ResultBufferTest {
     void aFullBatchEndsTheGatheringEarly() throws Exception {
         ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
         List<Integer> batch = new ArrayList<>();
-        CompletableFuture<Integer> taken = CompletableFuture.supplyAsync(() -> {
-            try {
-                // gathering for ten minutes unless woken: only the second offer, which fills the batch, wakes it
-                return buffer.takeBatch(batch, 2, TimeUnit.SECONDS.toNanos(30), TimeUnit.MINUTES.toNanos(10));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        // gathering for ten minutes unless woken: only the second offer, which fills the batch, wakes it
+        CompletableFuture<Integer> taken = takeBatchAsync(buffer, batch, 2, Duration.ofMinutes(10));
         buffer.offer(1);
         buffer.offer(2);
 
@@ -125,5 +113,17 @@ class ResultBufferTest {
         assertThat(buffer.takeBatch(batch, 10, TimeUnit.MILLISECONDS.toNanos(20), TimeUnit.SECONDS.toNanos(60)))
                 .isZero();
         assertThat(batch).isEmpty();
+    }
+
+    /** {@code takeBatch} on another thread, waiting up to 30 s for a first element. */
+    private static CompletableFuture<Integer> takeBatchAsync(ResultBuffer<Integer> buffer, List<Integer> into, int max,
+                                                             Duration gather) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return buffer.takeBatch(into, max, TimeUnit.SECONDS.toNanos(30), gather.toNanos());
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 }
