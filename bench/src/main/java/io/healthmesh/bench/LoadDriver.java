@@ -211,20 +211,18 @@ public final class LoadDriver implements Callable<Integer> {
                             + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
             // JFR's profile settings on both JVMs tripled the detection phase's delays on slow cores (2026-12-02:
-            // completion -> aggregator wrote p50 83 -> 236 ms, p99 219 -> 1,200 ms): the prober's recording starts
-            // after the detection phase, and the detection phase's aggregator is not recorded
-            boolean recordFromStart = detectTargets == 0;
-            ChildJvm prober = startProber(stack, work, recordFromStart);
-            ChildJvm aggregator = startAggregator(stack, work, "aggregator", "aggregator-state", recordFromStart);
+            // completion -> aggregator wrote p50 83 -> 236 ms, p99 219 -> 1,200 ms, the prober's part unchanged),
+            // so the detection phase's aggregator is not recorded. The prober is, from its start: with its recording
+            // started after the detection phase (jcmd JFR.start), its compilers ran at 894 ms/s at the end of the TCP
+            // warm-up and took 25 us per probe in the window (113-373 ms/s when recorded from the start)
+            ChildJvm prober = startProber(stack, work);
+            ChildJvm aggregator = startAggregator(stack, work, "aggregator", "aggregator-state", detectTargets == 0);
             times.mark("start (broker, registry, farm, worker JVMs)");
             try {
                 // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
                 // which measure the prober alone
                 if (detectTargets > 0) {
                     detection(report, stack, farm, loader, results, states, work);
-                    if (jfrDir != null) {
-                        prober.startRecording(jfr("prober.jfr"));
-                    }
                 }
                 Thread stopping = null;
                 if (shortMode) {
@@ -532,7 +530,7 @@ public final class LoadDriver implements Callable<Integer> {
         Files.writeString(file, csv);
     }
 
-    private ChildJvm startProber(BenchStack stack, Path work, boolean record) throws IOException {
+    private ChildJvm startProber(BenchStack stack, Path work) throws IOException {
         Map<String, String> settings = new LinkedHashMap<>(Map.of(
                 "bootstrap.servers", stack.bootstrapServers(),
                 "schema.registry.url", stack.registryUrl(),
@@ -546,8 +544,7 @@ public final class LoadDriver implements Callable<Integer> {
                 "jitter.fraction", String.valueOf(jitterFraction),
                 "buffer.capacity", "200000"));
         settings.putAll(proberSettings);
-        return ChildJvm.start("prober", "prober", settings, proberHeap, record ? jfr("prober.jfr") : null, work,
-                childJvmOptions);
+        return ChildJvm.start("prober", "prober", settings, proberHeap, jfr("prober.jfr"), work, childJvmOptions);
     }
 
     private ChildJvm startAggregator(BenchStack stack, Path work, String name) throws IOException {

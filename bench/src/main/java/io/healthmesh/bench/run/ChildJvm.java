@@ -143,16 +143,6 @@ public final class ChildJvm implements AutoCloseable {
         return out;
     }
 
-    /**
-     * Starts a JFR recording now ({@code jcmd JFR.start}, profile settings, written to {@code file} when the worker
-     * exits): for a worker started without one, so that phases before it are not profiled.
-     */
-    public void startRecording(Path file) throws IOException, InterruptedException {
-        run(List.of(JCMD.toString(), Long.toString(pid()), "JFR.start", "name=bench", "settings=profile",
-                "dumponexit=true", "filename=" + file.toAbsolutePath()));
-        LOG.info("{}: JFR recording started into {}", name, file);
-    }
-
     /** The last lines of the worker's log, for error messages. */
     public static String tail(Path log, int lines) {
         try {
