@@ -48,11 +48,11 @@ public final class DetectionPhase {
      * wrote the event ({@code updatedAtMs}, millisecond precision): probe completion to the aggregator's processing
      * (prober publishing, broker, aggregator fetch and step), then processing to the consumer (exactly-once commit,
      * {@code read_committed} fetch).
-     */
-    /**
+     *
      * @param toResultMicros from the probe's completion to the driver's consumer reading its result (the prober's
      *     publishing and the broker; part of {@code toAggregatorMicros}), for the changes whose result it read
-     * @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked */
+     * @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked
+     */
     public record Result(List<Figure> figures, long[] latencyMicros, long[] toResultMicros, long[] toAggregatorMicros,
                          long[] toConsumerMicros, int intervalMs, int thresholds, String aggregatorGate) {
     }
