@@ -12,8 +12,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Resolution plus egress policy: the only way a probe gets an address to send to. The host as written is checked
- * first, then the name is resolved off the event loop; the resolved address (and port) is checked against the
- * {@link EgressPolicy}, so that no packet leaves for a denied
+ * first (for an address literal that is the whole check: it is the address connected to); a name is then resolved
+ * off the event loop and the resolved address (and port) is checked against the {@link EgressPolicy}, so that no
+ * packet leaves for a denied
  * destination ({@code BLOCKED_BY_POLICY}); a name that does not resolve ends the probe with {@code DNS_FAILURE}, a
  * resolver too busy to try ({@link ResolverBusyException}) with {@code INCONCLUSIVE}.
  * Used for the target and again for every HTTP redirect hop to another host.
@@ -39,17 +40,28 @@ final class AddressGate {
      * with the address on the probe's loop.
      */
     void resolveAllowed(ProbeContext probe, String host, int port, AddressTask next) {
-        Optional<String> early = policy.checkHost(host, port);
+        // a numeric spelling is the address the policy judged (inet_aton's reading), whatever a resolver makes of it
+        InetAddress literal;
+        try {
+            literal = AddressForms.literal(host).orElse(null);
+        } catch (RuntimeException e) {
+            probe.internalError(e);
+            return;
+        }
+        Optional<String> early = policy.checkHost(host, literal, port);
         if (early.isPresent()) {
             probe.finish(Outcome.BLOCKED_BY_POLICY, early.get());
+            return;
+        }
+        if (literal != null) {
+            // checked above, address and port: nothing to look up, nothing to check again
+            probe.execute(() -> proceed(probe, literal, next));
             return;
         }
         probe.phase("resolving " + host);
         CompletableFuture<InetAddress> resolution;
         try {
-            // a numeric spelling is the address the policy judged (inet_aton's reading), whatever a resolver makes of it
-            Optional<InetAddress> literal = AddressForms.literal(host);
-            resolution = literal.isPresent() ? CompletableFuture.completedFuture(literal.get()) : resolver.resolve(host);
+            resolution = resolver.resolve(host);
         } catch (RuntimeException e) {
             resolution = CompletableFuture.failedFuture(e);
         }
@@ -66,15 +78,18 @@ final class AddressGate {
                 probe.finish(Outcome.DNS_FAILURE, "cannot resolve " + host + ": " + FailureClassifier.detail(failure));
                 return;
             }
-            if (!allowed(probe, address, port)) {
-                return;
-            }
-            try {
-                next.run(address);
-            } catch (RuntimeException e) {
-                probe.internalError(e);
+            if (allowed(probe, address, port)) {
+                proceed(probe, address, next);
             }
         }));
+    }
+
+    private static void proceed(ProbeContext probe, InetAddress address, AddressTask next) {
+        try {
+            next.run(address);
+        } catch (RuntimeException e) {
+            probe.internalError(e);
+        }
     }
 
     private static boolean busy(Throwable failure) {

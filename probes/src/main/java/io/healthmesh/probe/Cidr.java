@@ -4,7 +4,6 @@ import io.netty.util.NetUtil;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.util.Arrays;
 
 /** One address block such as {@code 169.254.0.0/16} or {@code fd00:ec2::/32}. */
 record Cidr(byte[] network, int prefixLength, String text) {
@@ -37,11 +36,35 @@ record Cidr(byte[] network, int prefixLength, String text) {
 
     /** True when {@code address} lies in this block; an IPv4-mapped IPv6 address is checked as its IPv4 address. */
     boolean contains(InetAddress address) {
-        byte[] bytes = address.getAddress();
-        if (address instanceof Inet6Address && isIpv4Mapped(bytes)) {
-            bytes = Arrays.copyOfRange(bytes, 12, 16);
+        return contains(address.getAddress(), address instanceof Inet6Address);
+    }
+
+    /**
+     * {@link #contains(InetAddress)} on the address's bytes, read once by a caller that checks many blocks; compares
+     * in place, without copying (the egress policy runs on every probe).
+     */
+    boolean contains(byte[] bytes, boolean ipv6) {
+        int from = 0;
+        int length = bytes.length;
+        if (ipv6 && isIpv4Mapped(bytes)) {
+            from = 12;
+            length = 4;
         }
-        return bytes.length == network.length && Arrays.equals(mask(bytes, prefixLength), network);
+        if (length != network.length) {
+            return false;
+        }
+        int whole = prefixLength / 8;
+        for (int i = 0; i < whole; i++) {
+            if (bytes[from + i] != network[i]) {
+                return false;
+            }
+        }
+        int rest = prefixLength % 8;
+        if (rest == 0) {
+            return true;
+        }
+        int mask = (0xff << (8 - rest)) & 0xff;
+        return (bytes[from + whole] & mask) == (network[whole] & 0xff);
     }
 
     private static boolean isIpv4Mapped(byte[] b) {

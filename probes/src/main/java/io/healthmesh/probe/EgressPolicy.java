@@ -4,6 +4,7 @@ import io.netty.util.NetUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
@@ -51,6 +52,7 @@ final class EgressPolicy {
     private final List<Endpoint> endpoints;
     private final Set<InetAddress> localAddresses;
     private final boolean wildcard;
+    private final boolean hasNamedEndpoints;
 
     EgressPolicy(List<String> denyList, List<String> allowList, List<Endpoint> endpoints) {
         this.deny = denyList.stream().map(c -> Cidr.parse("denyList", c)).toList();
@@ -58,6 +60,7 @@ final class EgressPolicy {
         this.endpoints = List.copyOf(endpoints);
         this.wildcard = endpoints.stream().anyMatch(e -> e.address() == null && e.name() == null);
         this.localAddresses = wildcard ? localAddresses() : Set.of();
+        this.hasNamedEndpoints = endpoints.stream().anyMatch(e -> e.name() != null);
     }
 
     /** A policy of deny and allow blocks only. */
@@ -98,33 +101,46 @@ final class EgressPolicy {
 
     /** The denial of {@code host} as written (a literal or numeric spelling), before any lookup; empty for a name. */
     Optional<String> checkHost(String host, int port) {
-        for (Endpoint endpoint : endpoints) {
-            if (endpoint.name() != null && endpoint.port() == port && normalName(host).equals(normalName(endpoint.name()))) {
-                return Optional.of(host + " port " + port + " is an endpoint of this cluster (" + endpoint.spelling() + ")");
-            }
-        }
-        return AddressForms.literal(host).flatMap(address -> check(address, port)
-                .map(reason -> host.equals(address.getHostAddress()) ? reason : host + " names " + reason));
+        return checkHost(host, AddressForms.literal(host).orElse(null), port);
     }
 
     /**
-     * Why {@code address} must not be probed, or empty when it may.
+     * {@link #checkHost(String, int)} with the host's literal reading ({@link AddressForms#literal}) already made,
+     * or {@code null} when {@code host} is a name: a probe parses its host once.
+     */
+    Optional<String> checkHost(String host, InetAddress literal, int port) {
+        if (hasNamedEndpoints) {
+            String name = normalName(host);
+            for (Endpoint endpoint : endpoints) {
+                if (endpoint.name() != null && endpoint.port() == port && name.equals(normalName(endpoint.name()))) {
+                    return Optional.of(host + " port " + port + " is an endpoint of this cluster ("
+                            + endpoint.spelling() + ")");
+                }
+            }
+        }
+        if (literal == null) {
+            return Optional.empty();
+        }
+        return check(literal, port).map(reason -> host.equals(literal.getHostAddress()) ? reason : host + " names " + reason);
+    }
+
+    /**
+     * Why {@code address} must not be probed, or empty when it may. Runs on every probe, so an allowed address
+     * costs no text: the reason is written only for a denial.
      *
      * @param port the destination port, or a negative number when there is none (ICMP)
      */
     Optional<String> check(InetAddress address, int port) {
         List<InetAddress> forms = AddressForms.of(address);
-        String shown = address.getHostAddress();
         for (InetAddress form : forms) {
-            String as = form.equals(address) ? shown : shown + " (embedding " + form.getHostAddress() + ")";
-            Optional<Cidr> denied = deniedBlock(form);
-            if (denied.isPresent()) {
-                return Optional.of(as + " is in denied range " + denied.get());
+            Cidr denied = deniedBlock(form);
+            if (denied != null) {
+                return Optional.of(shown(address, form) + " is in denied range " + denied);
             }
             if (port >= 0) {
                 for (Endpoint endpoint : endpoints) {
                     if (endpoint.port() == port && reaches(endpoint, form)) {
-                        return Optional.of(as + " port " + port + " is an endpoint of this cluster ("
+                        return Optional.of(shown(address, form) + " port " + port + " is an endpoint of this cluster ("
                                 + endpoint.spelling() + ")");
                     }
                 }
@@ -133,19 +149,27 @@ final class EgressPolicy {
         return Optional.empty();
     }
 
-    private Optional<Cidr> deniedBlock(InetAddress form) {
-        Cidr denied = mostSpecific(deny, form);
-        if (denied == null) {
-            return Optional.empty();
-        }
-        Cidr allowed = mostSpecific(allow, form);
-        return allowed != null && allowed.prefixLength() >= denied.prefixLength() ? Optional.empty() : Optional.of(denied);
+    private static String shown(InetAddress address, InetAddress form) {
+        String shown = address.getHostAddress();
+        return form.equals(address) ? shown : shown + " (embedding " + form.getHostAddress() + ")";
     }
 
-    private static Cidr mostSpecific(List<Cidr> blocks, InetAddress address) {
+    /** The deny block that holds {@code form} with no allow block at least as specific, or {@code null}. */
+    private Cidr deniedBlock(InetAddress form) {
+        byte[] bytes = form.getAddress();
+        boolean ipv6 = form instanceof Inet6Address;
+        Cidr denied = mostSpecific(deny, bytes, ipv6);
+        if (denied == null) {
+            return null;
+        }
+        Cidr allowed = mostSpecific(allow, bytes, ipv6);
+        return allowed != null && allowed.prefixLength() >= denied.prefixLength() ? null : denied;
+    }
+
+    private static Cidr mostSpecific(List<Cidr> blocks, byte[] address, boolean ipv6) {
         Cidr best = null;
         for (Cidr block : blocks) {
-            if (block.contains(address) && (best == null || block.prefixLength() > best.prefixLength())) {
+            if (block.contains(address, ipv6) && (best == null || block.prefixLength() > best.prefixLength())) {
                 best = block;
             }
         }

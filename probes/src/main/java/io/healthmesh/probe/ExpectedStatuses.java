@@ -1,12 +1,19 @@
 package io.healthmesh.probe;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The statuses an HTTP probe accepts: classes such as {@code 2xx} and exact codes such as {@code 200}.
  * An empty list means {@code 2xx}.
  */
 final class ExpectedStatuses {
+
+    /** Distinct lists of expected statuses kept parsed. */
+    static final int CACHED = 256;
+    private static final ExpectedStatuses DEFAULT = new ExpectedStatuses(List.of("2xx"));
+    private static final Map<List<String>, ExpectedStatuses> PARSED = new ConcurrentHashMap<>();
 
     private final boolean[] classes = new boolean[6];
     private final boolean[] codes = new boolean[600];
@@ -27,8 +34,25 @@ final class ExpectedStatuses {
         this.text = String.join(",", entries);
     }
 
+    /**
+     * The statuses of {@code entries}. Parsed once per distinct list: every HTTP probe asks, and most targets share
+     * a few lists; up to {@link #CACHED} lists are kept, any more are parsed each time.
+     *
+     * @throws IllegalArgumentException for an entry that is neither a class nor a code
+     */
     static ExpectedStatuses parse(List<String> entries) {
-        return new ExpectedStatuses(entries == null || entries.isEmpty() ? List.of("2xx") : entries);
+        if (entries == null || entries.isEmpty()) {
+            return DEFAULT;
+        }
+        ExpectedStatuses known = PARSED.get(entries);
+        if (known != null) {
+            return known;
+        }
+        ExpectedStatuses parsed = new ExpectedStatuses(entries);
+        if (PARSED.size() < CACHED) {
+            PARSED.putIfAbsent(List.copyOf(entries), parsed);
+        }
+        return parsed;
     }
 
     boolean matches(int status) {

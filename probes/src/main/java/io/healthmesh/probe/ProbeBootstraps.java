@@ -70,7 +70,7 @@ final class ProbeBootstraps {
 
     /** A TCP bootstrap of a connect-only probe to {@code address}: no handler, no reads. */
     Bootstrap connectOnly(ProbeContext probe, InetAddress address) {
-        return withDeadline(family(address).connectOnly.clone(probe.loop()), probe).handler(NO_HANDLER);
+        return family(address).connectOnly.clone(probe.loop()).handler(NO_HANDLER);
     }
 
     /**
@@ -80,16 +80,11 @@ final class ProbeBootstraps {
     Bootstrap tcp(ProbeContext probe, InetAddress address, ChannelHandler handler, TcpOpening opening) {
         Family family = family(address);
         Bootstrap base = opening == TcpOpening.PROBE_WRITES_FIRST ? family.writesFirst : family.tcp;
-        return withDeadline(base.clone(probe.loop()), probe).handler(requireNonNull(handler, "handler"));
+        return base.clone(probe.loop()).handler(requireNonNull(handler, "handler"));
     }
 
     private Family family(InetAddress address) {
         return address instanceof Inet4Address ? v4 : v6;
-    }
-
-    private static Bootstrap withDeadline(Bootstrap bootstrap, ProbeContext probe) {
-        // the probe's own deadline decides; this only guarantees that the socket is given up eventually
-        return bootstrap.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, probe.target().timeoutMs() + 1000);
     }
 
     Bootstrap udp(ProbeContext probe, InetAddress address, ChannelHandler handler) {
@@ -126,6 +121,11 @@ final class ProbeBootstraps {
         }
 
         private static Bootstrap bound(Bootstrap bootstrap, InetAddress bind) {
+            // every probe connects to an address its AddressGate resolved and checked: no resolver to look up per
+            // connect (Netty's default one is found under a lock shared by all event loops). No connect timeout:
+            // the probe's own deadline closes the channel (ProbeContext), so Netty's timer task per connect, armed
+            // and cancelled on every probe, would never decide anything
+            bootstrap.disableResolver().option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
             return bind == null ? bootstrap : bootstrap.localAddress(new InetSocketAddress(bind, 0));
         }
     }

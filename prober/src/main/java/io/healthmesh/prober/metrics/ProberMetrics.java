@@ -46,12 +46,15 @@ public final class ProberMetrics {
 
     public ProberMetrics(PrometheusRegistry registry) {
         this.registry = requireNonNull(registry, "registry");
+        // the probe counter and both histograms are updated on every probe, from the event loops: without
+        // exemplars (no probe runs inside a trace, and the exemplar sampler would be asked on every update)
         Counter probeCounter = Counter.builder().name("healthmesh_prober_probes")
                 .help("Probes finished, by protocol and outcome.")
-                .labelNames("protocol", "outcome").register(registry);
+                .labelNames("protocol", "outcome").withoutExemplars().register(registry);
         Histogram latencyHistogram = Histogram.builder().name("healthmesh_prober_probe_latency_seconds")
                 .help("Probe duration from start to verdict.")
-                .labelNames("protocol").classicOnly().classicUpperBounds(LATENCY_BOUNDS).register(registry);
+                .labelNames("protocol").classicOnly().classicUpperBounds(LATENCY_BOUNDS).withoutExemplars()
+                .register(registry);
         for (Protocol protocol : Protocol.values()) {
             Map<Outcome, CounterDataPoint> byOutcome = new EnumMap<>(Outcome.class);
             for (Outcome outcome : Outcome.values()) {
@@ -62,7 +65,7 @@ public final class ProberMetrics {
         }
         schedulingLag = Histogram.builder().name("healthmesh_prober_scheduling_lag_seconds")
                 .help("How late probes started against their plan (timer tick, in-flight bound, load).")
-                .classicOnly().classicUpperBounds(LAG_BOUNDS).register(registry);
+                .classicOnly().classicUpperBounds(LAG_BOUNDS).withoutExemplars().register(registry);
         Counter skippedCounter = Counter.builder().name("healthmesh_prober_probes_skipped")
                 .help("Fixed-rate slots that passed without a probe, by reason.")
                 .labelNames("reason").register(registry);
