@@ -32,6 +32,8 @@ public final class WorkerMain {
                 : AggregatorWorker.start(AggregatorConfig.from(settings));
         System.out.println("worker started: " + args[0]);
         JitActivity.startWriting(System.getProperty(JitActivity.FILE_PROPERTY));
+        // the driver's shutdown hook (ChildJvm) cannot cover a halt of its JVM: this side watches too
+        DriverWatch.exitWhenStdinCloses(3);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
