@@ -15,10 +15,27 @@ final class DriverWatch {
     private DriverWatch() {
     }
 
-    /** Starts a daemon thread that exits this JVM with {@code status} once standard input ends. */
+    /** How long the worker's own shutdown (its hooks) may take before the JVM is halted. */
+    static final long SHUTDOWN_BOUND_MS = 10_000;
+
+    /**
+     * Starts a daemon thread that exits this JVM with {@code status} once standard input ends: through its shutdown
+     * hooks, halted if they take longer than {@link #SHUTDOWN_BOUND_MS} (a worker closing its Kafka clients waits for
+     * a broker that went with the driver: an orphan prober ignored SIGTERM that way on 2026-12-02).
+     */
     static void exitWhenStdinCloses(int status) {
         watch(System.in, () -> {
             System.err.println("the driver is gone (standard input closed): stopping");
+            Thread halt = new Thread(() -> {
+                try {
+                    Thread.sleep(SHUTDOWN_BOUND_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                Runtime.getRuntime().halt(status);
+            }, "bench-driver-watch-halt");
+            halt.setDaemon(true);
+            halt.start();
             System.exit(status);
         });
     }

@@ -11,9 +11,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A real child JVM, as the driver starts its workers: it must end when its standard input does. */
 class DriverWatchTest {
 
-    /** The child: watches its standard input, then waits for ever. */
+    /** The child: watches its standard input, then waits for ever; with {@code hang}, so does its shutdown hook. */
     public static final class Child {
         public static void main(String[] args) throws InterruptedException {
+            if (args.length > 0 && args[0].equals("hang")) {
+                // a worker whose close waits for a broker that is gone
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        Thread.sleep(Long.MAX_VALUE);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+            }
             DriverWatch.exitWhenStdinCloses(3);
             System.out.println("watching");
             System.out.flush();
@@ -23,9 +33,21 @@ class DriverWatchTest {
 
     @Test
     void aWorkerEndsWhenItsDriverIsGone() throws Exception {
+        endsWhenItsInputCloses("run");
+    }
+
+    @Test
+    void aWorkerWhoseShutdownHangsIsHaltedAfterTheBound() throws Exception {
+        long start = System.nanoTime();
+        endsWhenItsInputCloses("hang");
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                .isGreaterThanOrEqualTo(DriverWatch.SHUTDOWN_BOUND_MS);
+    }
+
+    private static void endsWhenItsInputCloses(String mode) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process child = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                Child.class.getName())).redirectErrorStream(true).start();
+                Child.class.getName(), mode)).redirectErrorStream(true).start();
         try {
             byte[] line = new byte[8];
             assertThat(child.getInputStream().readNBytes(line, 0, 8)).isEqualTo(8);
