@@ -227,16 +227,15 @@ public final class LoadDriver implements Callable<Integer> {
                     detection(report, stack, farm, loader, results, states, work);
                 }
                 Thread stopping = null;
-                if (aggregator != null && shortMode) {
-                    // the aggregator's shutdown (commit, stores closed: about 2 s) overlaps the start of the TCP
-                    // warm-up, which measures nothing and takes at least its 5 samples
-                    ChildJvm closing = aggregator;
-                    stopping = new Thread(closing::close, "bench-aggregator-stop");
-                    stopping.start();
-                } else if (aggregator != null) {
-                    aggregator.close();
-                }
                 if (aggregator != null) {
+                    if (shortMode) {
+                        // the aggregator's shutdown (commit, stores closed: about 2 s) overlaps the start of the TCP
+                        // warm-up, which measures nothing and takes at least its 5 samples
+                        stopping = new Thread(aggregator::close, "bench-aggregator-stop");
+                        stopping.start();
+                    } else {
+                        aggregator.close();
+                    }
                     aggregator = null;
                     times.mark("aggregator stop");
                 }

@@ -36,7 +36,8 @@ final class ExpectedStatuses {
 
     /**
      * The statuses of {@code entries}. Parsed once per distinct list: every HTTP probe asks, and most targets share
-     * a few lists; up to {@link #CACHED} lists are kept, any more are parsed each time.
+     * a few lists; up to {@link #CACHED} lists are kept, any more are parsed each time. A definition holds at most
+     * {@code Limits.MAX_EXPECTED_STATUSES} entries (DefinitionBounds), so what is kept stays small.
      *
      * @throws IllegalArgumentException for an entry that is neither a class nor a code
      */

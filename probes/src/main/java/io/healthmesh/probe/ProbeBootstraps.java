@@ -37,7 +37,11 @@ import static java.util.Objects.requireNonNull;
  *       then speaks, only once that ACK arrives, which a held-back ACK would delay by the kernel's delayed-ACK
  *       timer;</li>
  *   <li>reads are small and one per event-loop turn, so that a probe that stops reading at a byte limit has read
- *       at most one buffer more.</li>
+ *       at most one buffer more;</li>
+ *   <li>no resolver: every probe connects to the address its {@link AddressGate} resolved and checked, so Netty's
+ *       default resolver, found under a lock shared by all event loops, is not looked up per connect;</li>
+ *   <li>no connect timeout: the probe's own deadline closes its channels ({@link ProbeContext}), so a Netty timer
+ *       task armed and cancelled on every connect would never decide anything.</li>
  * </ul>
  */
 final class ProbeBootstraps {
@@ -107,7 +111,7 @@ final class ProbeBootstraps {
         final Bootstrap udp;
 
         Family(ChosenTransport transport, SocketProtocolFamily family, InetAddress bind) {
-            this.tcp = bound(new Bootstrap(), bind)
+            this.tcp = base(bind)
                     .channelFactory(transport.socketChannel(family))
                     .option(ChannelOption.SO_LINGER, 0)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, TCP_READS);
@@ -115,17 +119,14 @@ final class ProbeBootstraps {
             ChannelOption<Boolean> quickAck = transport.quickAckOption();
             this.connectOnly = quickAck == null ? connect : connect.option(quickAck, false);
             this.writesFirst = quickAck == null ? tcp : tcp.clone().option(quickAck, false);
-            this.udp = bound(new Bootstrap(), bind)
+            this.udp = base(bind)
                     .channelFactory(transport.datagramChannel(family))
                     .option(ChannelOption.RCVBUF_ALLOCATOR, UDP_READS);
         }
 
-        private static Bootstrap bound(Bootstrap bootstrap, InetAddress bind) {
-            // every probe connects to an address its AddressGate resolved and checked: no resolver to look up per
-            // connect (Netty's default one is found under a lock shared by all event loops). No connect timeout:
-            // the probe's own deadline closes the channel (ProbeContext), so Netty's timer task per connect, armed
-            // and cancelled on every probe, would never decide anything
-            bootstrap.disableResolver().option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
+        /** What every bootstrap of the engine shares: the source address, no resolver, no connect timeout. */
+        private static Bootstrap base(InetAddress bind) {
+            Bootstrap bootstrap = new Bootstrap().disableResolver().option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0);
             return bind == null ? bootstrap : bootstrap.localAddress(new InetSocketAddress(bind, 0));
         }
     }
