@@ -65,11 +65,29 @@ final class ProbeBootstraps {
 
     private final Family v4;
     private final Family v6;
+    private final boolean checksWithoutChannel;
+    private final InetSocketAddress localAddress;
 
     /** {@code bind}: the source address ({@link ProbeSource#bindAddress()}), or {@code null} for the system's. */
     ProbeBootstraps(ChosenTransport transport, InetAddress bind) {
         this.v4 = new Family(transport, SocketProtocolFamily.INET, bind);
         this.v6 = new Family(transport, SocketProtocolFamily.INET6, bind);
+        this.checksWithoutChannel = transport.kind() == ProbeTransport.EPOLL;
+        this.localAddress = bind == null ? null : new InetSocketAddress(bind, 0);
+    }
+
+    /**
+     * True when a connect-only TCP check runs without a channel ({@link EpollConnectCheck}, same options, half the
+     * system calls): on the epoll transport. io_uring's channel already submits its connect and close as ring
+     * entries; NIO has no such path.
+     */
+    boolean checksWithoutChannel() {
+        return checksWithoutChannel;
+    }
+
+    /** The source address and port 0, or {@code null} for the system's choice. */
+    InetSocketAddress localAddress() {
+        return localAddress;
     }
 
     /** A TCP bootstrap of a connect-only probe to {@code address}: no handler, no reads. */

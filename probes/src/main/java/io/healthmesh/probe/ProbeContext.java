@@ -31,6 +31,8 @@ final class ProbeContext {
     private final long startNanos;
     private final CompletableFuture<ProbeReport> result = new CompletableFuture<>();
     private final List<Channel> channels = new ArrayList<>(2);
+    /** What else the probe opened that its end must close (a channel-less connect check), or {@code null}. */
+    private Runnable closer;
     private final LoopWatch.Stalls stalls;
     private final long stallBoundNanos;
     private final long startTick;
@@ -126,6 +128,21 @@ final class ProbeContext {
         }
     }
 
+    /**
+     * Runs {@code close} when the probe ends, however it ends, or at once if it has ended: for what a probe opens
+     * without a channel ({@link EpollConnectCheck}). One per probe.
+     */
+    void closeAtEnd(Runnable close) {
+        if (closer != null) {
+            throw new IllegalStateException("closeAtEnd: one per probe");
+        }
+        if (done) {
+            close.run();
+        } else {
+            closer = close;
+        }
+    }
+
     /** Closes a channel that the probe no longer needs (a redirect's previous hop). */
     void release(Channel channel) {
         channels.remove(channel);
@@ -207,6 +224,9 @@ final class ProbeContext {
             }
         }
         channels.clear();
+        if (closer != null) {
+            closer.run();
+        }
         result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
                 httpStatus, detail, bytesRead));
     }

@@ -16,7 +16,8 @@ import java.net.InetSocketAddress;
 /**
  * TCP: connect; an established connection is a success, closed at once with a reset. With a payload, sends
  * {@code send} and requires a response containing {@code expect} within {@code maxResponseBytes}.
- * A refused connection fails at once ({@code CONNECTION_REFUSED}), not at the deadline.
+ * A refused connection fails at once ({@code CONNECTION_REFUSED}), not at the deadline. On epoll a connect-only
+ * check without 000's marker runs without a channel ({@link EpollConnectCheck}).
  */
 final class TcpProber implements Prober {
 
@@ -38,6 +39,12 @@ final class TcpProber implements Prober {
     @Override
     public void probe(ProbeContext probe, InetAddress address) {
         TcpSpec spec = probe.target().tcp();
+        if (!spec.hasPayload() && source.markerBytes() == null && bootstraps.checksWithoutChannel()) {
+            probe.phase("connecting");
+            EpollConnectCheck.start(probe, new InetSocketAddress(address, probe.target().port()),
+                    bootstraps.localAddress());
+            return;
+        }
         ChannelHandler handler = !spec.hasPayload() ? null : new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {

@@ -151,7 +151,7 @@ class TcpProberTest {
      * Connects until the listener's accept queue is full (Linux then drops further SYNs), or null when no
      * connect timed out within the bound.
      */
-    private static List<Socket> fillAcceptQueue(int port) throws IOException {
+    static List<Socket> fillAcceptQueue(int port) throws IOException {
         List<Socket> sockets = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             Socket s = new Socket();
