@@ -68,10 +68,15 @@ public final class BenchReport {
                     .orElse(null);
             double ours = hm == null ? Double.NaN : hm.cpuMicrosPerProbe();
             double ratio = ours / p.cpuMicrosPerCheck();
-            section(1).append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.2f | %.1f | %.1f | %.2f | %s |%n",
+            boolean isVoid = p.voidReason() != null;
+            section(1).append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.2f | %.1f | %.1f | %s | %s |%n",
                     p.peer(), p.protocol(), p.askedPerSecond(), p.achievedPerSecond(), p.cores(),
-                    p.cpuMicrosPerCheck(), ours, ratio, p.note()));
-            if (p.peer().equals("haproxy")) {
+                    p.cpuMicrosPerCheck(), ours, isVoid ? "void" : String.format(Locale.ROOT, "%.2f", ratio),
+                    isVoid ? p.note() + "; **void**: " + p.voidReason() : p.note()));
+            if (isVoid) {
+                verdicts.add(String.format(Locale.ROOT, "%s CPU per check vs %s: void (%s)", p.protocol(),
+                        p.peer().equals("haproxy") ? "HAProxy" : p.peer(), p.voidReason()));
+            } else if (p.peer().equals("haproxy")) {
                 verdicts.add(String.format(Locale.ROOT, "%s CPU per check vs HAProxy: %.2fx against <= 1.3x (%s)",
                         p.protocol(), ratio, ratio <= 1.3 ? "met" : "missed by " + fmt(ratio - 1.3) + "x"));
             } else {

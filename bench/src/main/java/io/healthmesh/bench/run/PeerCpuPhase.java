@@ -29,9 +29,17 @@ public final class PeerCpuPhase {
      *     on its own schedule; answered scrapes for blackbox_exporter)
      * @param cores the peer's CPU time per second of the window
      * @param note what else the reader must know (checks not sent, failures)
+     * @param voidReason why the figure does not compare, or {@code null}: a HAProxy check that failed within the window
+     *     against a farm that is up means the machine, not HAProxy's work, set its pace (a timed-out check costs
+     *     less than a completed one), so no ratio is taken from it
      */
     public record Figure(String peer, Protocol protocol, double askedPerSecond, double achievedPerSecond,
-                         double cores, String note) {
+                         double cores, String note, String voidReason) {
+
+        public Figure(String peer, Protocol protocol, double askedPerSecond, double achievedPerSecond, double cores,
+                      String note) {
+            this(peer, protocol, askedPerSecond, achievedPerSecond, cores, note, null);
+        }
 
         public double cpuMicrosPerCheck() {
             return cores * 1e6 / achievedPerSecond;
@@ -60,6 +68,7 @@ public final class PeerCpuPhase {
                 throw new IOException("haproxy exited; see " + workDir.resolve("haproxy.cfg"));
             }
             long before = haproxy.cpuNanos();
+            long failedBefore = haproxy.failedChecks();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos());
             long cpu = haproxy.cpuNanos() - before;
@@ -69,69 +78,17 @@ public final class PeerCpuPhase {
             long failed = haproxy.failedChecks();
             Figure f = new Figure("haproxy", protocol, rate, rate, (double) cpu / elapsed,
                     failed + " failed checks since its start; "
-                            + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN"));
+                            + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN"),
+                    disturbed(failed - failedBefore));
             LOG.info("peer {}", f);
             return f;
         }
     }
 
-    /**
-     * What one HAProxy of {@link #haproxyTogether} checks: {@code servers} servers, round robin over {@code farm}.
-     */
-    public record HaproxyRun(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers) {
-    }
-
-    /**
-     * One HAProxy per run, started together and measured over the same window, each from its own process's CPU
-     * as in {@link #haproxy}: the short mode's way of fitting the peers into its budget (the processes share the
-     * machine with each other and the farm instead of with nothing, together well under its 2 cores).
-     */
-    public static List<Figure> haproxyTogether(List<HaproxyRun> runs, int intervalMs, Duration window)
-            throws IOException, InterruptedException {
-        List<HaproxyPeer> started = new ArrayList<>();
-        try {
-            for (HaproxyRun run : runs) {
-                List<FarmTarget> list = new ArrayList<>(run.servers());
-                for (int i = 0; i < run.servers(); i++) {
-                    list.add(run.farm().get(i % run.farm().size()));
-                }
-                started.add(HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, run.workDir(), list, intervalMs,
-                        Math.min(intervalMs, 1_000), 3, 3, 1_000));
-            }
-            // HAProxy spreads the first checks over one interval: measure from the second on
-            TimeUnit.MILLISECONDS.sleep(intervalMs + 1_000L);
-            long[] before = new long[runs.size()];
-            for (int i = 0; i < runs.size(); i++) {
-                if (!started.get(i).isAlive()) {
-                    throw new IOException("haproxy exited; see " + runs.get(i).workDir().resolve("haproxy.cfg"));
-                }
-                before[i] = started.get(i).cpuNanos();
-            }
-            long start = System.nanoTime();
-            TimeUnit.NANOSECONDS.sleep(window.toNanos());
-            long[] cpu = new long[runs.size()];
-            for (int i = 0; i < runs.size(); i++) {
-                cpu[i] = started.get(i).cpuNanos() - before[i];
-            }
-            long elapsed = System.nanoTime() - start;
-            List<Figure> figures = new ArrayList<>();
-            for (int i = 0; i < runs.size(); i++) {
-                HaproxyRun run = runs.get(i);
-                double rate = run.servers() * 1000.0 / intervalMs;
-                long downs = started.get(i).changes().stream().filter(c -> !c.up()).count();
-                Figure f = new Figure("haproxy", run.protocol(), rate, rate, (double) cpu[i] / elapsed,
-                        started.get(i).failedChecks() + " failed checks since its start; "
-                                + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN")
-                                + "; measured together with " + (runs.size() - 1) + " other HAProxy");
-                LOG.info("peer {}", f);
-                figures.add(f);
-            }
-            return figures;
-        } finally {
-            for (HaproxyPeer peer : started) {
-                peer.close();
-            }
-        }
+    /** The void reason of a HAProxy window in which {@code failedInWindow} checks failed against a farm that is up. */
+    static String disturbed(long failedInWindow) {
+        return failedInWindow == 0 ? null : failedInWindow + " checks failed in the window against a farm that was up: "
+                + "the machine set HAProxy's pace, so its CPU per check does not compare";
     }
 
     /** blackbox_exporter scraped at {@code probesPerSecond} over the farm's targets. */

@@ -39,6 +39,21 @@ class BenchReportTest {
     }
 
     @Test
+    void aHaproxyWindowWithFailedChecksGivesNoRatio() {
+        BenchReport report = new BenchReport("cmd", "d", "m", "short");
+        report.throughput(tcp(16_000, 1.0, 10_000, 0));
+        report.peers(List.of(new PeerCpuPhase.Figure("haproxy", Protocol.TCP, 16_000, 16_000, 0.30,
+                "12 failed checks since its start; 4 servers went DOWN", PeerCpuPhase.disturbed(12))));
+        String md = report.markdown();
+
+        assertThat(md).contains("| 62.5 | void | 12 failed checks since its start; 4 servers went DOWN; **void**: 12 "
+                + "checks failed in the window against a farm that was up");
+        assertThat(md).contains("TCP CPU per check vs HAProxy: void (12 checks failed in the window")
+                .doesNotContain("vs HAProxy: 3.33x");
+        assertThat(PeerCpuPhase.disturbed(0)).isNull();
+    }
+
+    @Test
     void aTargetCountIsHeldOnlyWithLowLagFullRateAndFewFailures() {
         BenchReport held = new BenchReport("cmd", "d", "m", "full");
         held.capacity(new CapacityPhase.Figure(100_000, 20 << 20, 70 << 20, 9 << 20, 30 << 20,
