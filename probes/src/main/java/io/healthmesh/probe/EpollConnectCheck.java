@@ -22,7 +22,8 @@ import java.net.InetSocketAddress;
  * four times, none of which a check that only connects needs. Nothing else differs: the socket gets the options
  * the connect-only bootstrap gives a channel ({@code SO_LINGER} 0, {@code TCP_QUICKACK} 0, the source address),
  * the verdict is the connect's (a refusal is the kernel's {@code ConnectException}, as with a channel) and the
- * {@link ProbeContext}'s deadline and single verdict apply unchanged.
+ * {@link ProbeContext}'s deadline and single verdict apply unchanged. What fails on the prober's side (no socket, an
+ * option or the epoll registration refused) is {@code INCONCLUSIVE} ({@code internal-error}), never the target's.
  *
  * <p>The socket is closed before its epoll registration is cancelled: closing a descriptor takes it out of the
  * epoll set, so Netty then skips the {@code EPOLL_CTL_DEL} (EpollIoHandler). Confined to the probe's loop.
@@ -53,7 +54,7 @@ final class EpollConnectCheck implements EpollIoHandle {
         try {
             socket = new CheckSocket(remote.getAddress() instanceof Inet6Address);
         } catch (RuntimeException noSocket) {
-            probe.fail(noSocket); // no descriptor left is the prober's trouble: FailureClassifier says INCONCLUSIVE
+            probe.internalError(noSocket); // no descriptor, no buffer: the prober's trouble, not the target's
             return;
         }
         EpollConnectCheck check = new EpollConnectCheck(probe, socket);
@@ -61,13 +62,23 @@ final class EpollConnectCheck implements EpollIoHandle {
         try {
             socket.setSoLinger(0);
             socket.setIntOpt(IPPROTO_TCP, TCP_QUICKACK, 0);
+        } catch (IOException | RuntimeException e) {
+            probe.internalError(e);
+            return;
+        }
+        try {
             if (local != null) {
-                socket.bind(local);
+                socket.bind(local); // fails as a channel's connect does: the same outcome (EpollConnectCheckTest)
             }
             if (socket.connect(remote)) {
                 check.connected();
                 return;
             }
+        } catch (IOException | RuntimeException e) {
+            probe.fail(e); // the kernel's answer about the target: refused, unreachable
+            return;
+        }
+        try {
             Future<IoRegistration> registered = ((IoEventLoop) probe.loop()).register(check);
             if (!registered.isSuccess()) { // on its own thread the loop registers at once
                 probe.internalError(registered.cause() != null ? registered.cause()
@@ -75,13 +86,9 @@ final class EpollConnectCheck implements EpollIoHandle {
                 return;
             }
             check.registration = registered.getNow();
-            if (check.closed) {
-                check.registration.cancel();
-                return;
-            }
             check.registration.submit(EpollIoOps.EPOLLOUT);
-        } catch (IOException | RuntimeException e) {
-            probe.fail(e);
+        } catch (RuntimeException e) {
+            probe.internalError(e); // epoll refused the descriptor: the prober's trouble
         }
     }
 

@@ -31,12 +31,12 @@ final class ProbeContext {
     private final long startNanos;
     private final CompletableFuture<ProbeReport> result = new CompletableFuture<>();
     private final List<Channel> channels = new ArrayList<>(2);
-    /** What else the probe opened that its end must close (a channel-less connect check), or {@code null}. */
-    private Runnable closer;
     private final LoopWatch.Stalls stalls;
     private final long stallBoundNanos;
     private final long startTick;
     private long deadlineTick;
+    /** What else the probe opened that its end must close (a channel-less connect check), or {@code null}. */
+    private Runnable closer;
 
     private ScheduledFuture<?> deadline;
     private boolean done;

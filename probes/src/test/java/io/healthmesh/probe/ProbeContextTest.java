@@ -52,6 +52,25 @@ class ProbeContextTest {
     }
 
     @Test
+    void whatAProbeOpenedWithoutAChannelIsClosedOnceWhenItEndsHoweverItEnds() {
+        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        probe.closeAtEnd(closed::incrementAndGet);
+        assertThat(closed).hasValue(0);
+        loopOwner.advanceTimeBy(2, TimeUnit.SECONDS); // the deadline decides
+        loopOwner.runScheduledPendingTasks();
+        probe.succeed("too late");
+        assertThat(probe.result().join().outcome()).isEqualTo(Outcome.TIMEOUT);
+        assertThat(closed).hasValue(1);
+
+        // registered after the verdict: closed at once
+        java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
+        ProbeContext ended = new ProbeContext(Targets.tcp(9, 2000), loopOwner.eventLoop(), System.nanoTime());
+        ended.finish(Outcome.CONNECTION_REFUSED, "refused");
+        ended.closeAtEnd(late::incrementAndGet);
+        assertThat(late).hasValue(1);
+    }
+
+    @Test
     void aVerdictInsideTheConnectListenerClosesOnTheLoopsNextTurn() throws Exception {
         EmbeddedChannel connection = new EmbeddedChannel();
         probe.track(connection);
