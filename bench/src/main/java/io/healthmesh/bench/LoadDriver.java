@@ -353,8 +353,8 @@ public final class LoadDriver implements Callable<Integer> {
             List<PeerCpuPhase.Figure> peers = byProtocol.computeIfAbsent(protocol, p -> new ArrayList<>());
             try {
                 // one HAProxy at a time, as in the full mode: the short mode's two HAProxies measured together
-                // (2026-12-02/03) overloaded the farm on a slower VM, whose HTTP checks then timed out and read
-                // cheap; the short mode reads each over 4 s (tens of thousands of checks) to stay in its budget
+                // overloaded the farm on the VM of 2026-12-03 (HTTP checks timed out, so HAProxy read cheap); the
+                // short mode reads each over 4 s (tens of thousands of checks) to stay in its budget
                 peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
                         intervalMs, shortMode ? Duration.ofSeconds(Math.min(4, windowSeconds)) : window));
                 times.mark("HAProxy " + protocol);
