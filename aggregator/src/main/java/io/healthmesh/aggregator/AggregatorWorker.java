@@ -116,7 +116,7 @@ public final class AggregatorWorker implements AutoCloseable {
             });
             streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
             registry.register(new KafkaMetricsBridge(streams::metrics));
-            new QueryApi(streams, advertised, http.apiToken()).mount(api);
+            new QueryApi(streams, advertised, http.apiToken(), config.historyLength()).mount(api);
             if (config.status().enabled()) {
                 // the status page is a route of the query API's listener: the same token and limits apply
                 Map<String, String> client = new HashMap<>(config.kafka());

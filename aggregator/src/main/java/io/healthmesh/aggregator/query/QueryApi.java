@@ -9,6 +9,7 @@ import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.aggregator.topology.HistoryRows;
 import io.healthmesh.aggregator.topology.RoutableList;
+import io.healthmesh.aggregator.topology.StoredTarget;
 import io.healthmesh.ops.OpsServer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -65,22 +66,19 @@ public final class QueryApi {
     private final ObjectMapper mapper = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     private final String token;
-
-    /**
-     * @param self this instance's {@code application.server}
-     */
-    public QueryApi(KafkaStreams streams, HostInfo self) {
-        this(streams, self, null);
-    }
+    /** This instance's {@code history.length}: how many of a target's history rows a read keeps, newest first. */
+    private final int historyLength;
 
     /**
      * @param self this instance's {@code application.server}
      * @param token the bearer token every instance's query API requires (sent when forwarding), or null
+     * @param historyLength this instance's {@code history.length} (the owner of a target answers for its history)
      */
-    public QueryApi(KafkaStreams streams, HostInfo self, String token) {
+    public QueryApi(KafkaStreams streams, HostInfo self, String token, int historyLength) {
         this.streams = requireNonNull(streams, "streams");
         this.self = requireNonNull(self, "self");
         this.token = token;
+        this.historyLength = historyLength;
     }
 
     /** Adds the routes to {@code server}. */
@@ -112,7 +110,7 @@ public final class QueryApi {
             if (id.endsWith(HISTORY) && id.length() > HISTORY.length()) {
                 return history(exchange, id.substring(0, id.length() - HISTORY.length()));
             }
-            return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (TargetHealthState s) -> TargetView.of(s));
+            return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (StoredTarget s) -> TargetView.of(s.state()));
         });
     }
 
@@ -126,9 +124,10 @@ public final class QueryApi {
             return Answer.error(400, e.getMessage());
         }
         // the history rows are partitioned like the targets' states: the owner of one owns the other
-        return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (TargetHealthState s) -> {
+        return byKey(exchange, AggregatorTopology.TARGET_STORE, id, (StoredTarget s) -> {
             TargetHistory h = HistoryRows.read(streams.store(StoreQueryParameters.fromNameAndType(
-                    AggregatorTopology.HISTORY_STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())), id);
+                    AggregatorTopology.HISTORY_STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())), id,
+                    historyLength);
             return HistoryView.of(id, h == null ? TargetHistory.EMPTY : h, sinceMs);
         });
     }
@@ -226,12 +225,12 @@ public final class QueryApi {
     }
 
     private List<TargetView> localTargets(String group) {
-        ReadOnlyKeyValueStore<String, TargetHealthState> local = streams.store(StoreQueryParameters.fromNameAndType(
-                AggregatorTopology.TARGET_STORE, QueryableStoreTypes.<String, TargetHealthState>keyValueStore()));
+        ReadOnlyKeyValueStore<String, StoredTarget> local = streams.store(StoreQueryParameters.fromNameAndType(
+                AggregatorTopology.TARGET_STORE, QueryableStoreTypes.<String, StoredTarget>keyValueStore()));
         List<TargetView> views = new ArrayList<>();
-        try (KeyValueIterator<String, TargetHealthState> it = local.all()) {
+        try (KeyValueIterator<String, StoredTarget> it = local.all()) {
             while (it.hasNext()) {
-                TargetHealthState s = it.next().value;
+                TargetHealthState s = it.next().value.state();
                 if (s.spec().group().equals(group)) {
                     views.add(TargetView.of(s));
                 }

@@ -41,12 +41,12 @@ import static java.util.Objects.requireNonNull;
  * </pre>
  * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
  * exact original bytes and processing goes on; a registry outage, in contrast, fails the task so the record is
- * retried. Stores use a compact internal serde ({@link TargetHealthStateSerde}); the output topics use the Avro
+ * retried. Stores use a compact internal serde ({@link StoredTargetSerde}); the output topics use the Avro
  * contract through {@link AvroSerde}.
  */
 public final class AggregatorTopology {
 
-    /** Per-target state store. */
+    /** Per-target state store ({@link StoredTarget}: the state and the history's next sequence number). */
     public static final String TARGET_STORE = "target-health";
     /**
      * Per-target recent results and status changes, a ring of {@code history.length} rows per target (layout in
@@ -96,7 +96,7 @@ public final class AggregatorTopology {
 
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_STORE),
-                Serdes.String(), new TargetHealthStateSerde()));
+                Serdes.String(), new StoredTargetSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),

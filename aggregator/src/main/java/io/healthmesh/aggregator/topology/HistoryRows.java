@@ -35,18 +35,21 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
  * result applied: at tens of thousands of results a second that was most of the aggregator's work and bytes.)
  *
  * <p>A key is the target id's UTF-8 byte count (4 bytes, big-endian), the id, and a 2-byte slot; the length prefix
- * keeps one target's rows together and apart from every other target's. Slot {@link #HEAD} holds the ring's head:
- * the sequence number of the next entry (8 bytes) and the ring's length when it was last written (4 bytes). Entry
- * number {@code n} lives in slot {@code n % length}; its value is a format version byte, {@code n}, and the entry.
- * A reader takes every row of the target and keeps the newest {@code length} by sequence number, so a changed
- * {@code history.length} reads right at once (rows past a shortened ring stay until the target is deleted; a
- * longer ring fills over the next results).
+ * keeps one target's rows together and apart from every other target's. Entry number {@code n} lives in slot
+ * {@code n % length}; its value is a format version byte, {@code n}, and the entry. The number the next entry takes
+ * is kept in the target's own row of the {@code target-health} store ({@link StoredTarget#historyNext()}), which
+ * an applied result rewrites anyway, so a result writes one history row and nothing else here. (Until 2026-12 the
+ * ring had a head row, slot {@link #HEAD}, with that number and the ring's length, written with every entry: a
+ * third of the aggregator's changelog records. A target whose row predates the change has its head read once, on
+ * its next entry, and deleted.) A reader takes every row of the target and keeps the newest {@code length} (the
+ * instance's {@code history.length}) by sequence number, so a changed {@code history.length} reads right at once
+ * (rows past a shortened ring stay until the target is deleted; a longer ring fills over the next results).
  */
 public final class HistoryRows {
 
     private static final Logger LOG = LoggerFactory.getLogger(HistoryRows.class);
 
-    /** The slot of the ring's head. */
+    /** The slot of the legacy ring head (written until 2026-12; read once, then deleted). */
     static final int HEAD = 0xFFFF;
     /** The largest ring (slots 0 to this minus one). */
     static final int MAX_LENGTH = HEAD;
@@ -72,28 +75,38 @@ public final class HistoryRows {
         return Bytes.wrap(ByteBuffer.allocate(4 + id.length).putInt(id.length).put(id).array());
     }
 
-    /** Adds {@code entries} (oldest first) to {@code targetId}'s ring of {@code length} slots. */
-    static void append(KeyValueStore<Bytes, byte[]> rows, String targetId, List<TargetHistory.Entry> entries,
-                       int length) {
-        if (entries.isEmpty() || length <= 0) {
-            return;
-        }
+    /**
+     * Adds {@code entries} (oldest first) to {@code targetId}'s ring of {@code length} slots, the first taking
+     * sequence number {@code next} ({@link StoredTarget#UNKNOWN}: the legacy head row says, and is deleted), and
+     * returns the number the entry after them takes.
+     */
+    static long append(KeyValueStore<Bytes, byte[]> rows, String targetId, List<TargetHistory.Entry> entries,
+                       int length, long next) {
         if (length > MAX_LENGTH) {
             throw new IllegalArgumentException("history.length: " + length + " (expected: at most " + MAX_LENGTH + ")");
         }
-        Bytes head = key(targetId, HEAD);
-        long next = nextSequence(rows, rows.get(head), targetId);
+        if (next == StoredTarget.UNKNOWN) {
+            Bytes head = key(targetId, HEAD);
+            byte[] legacy = rows.get(head);
+            next = nextSequence(rows, legacy, targetId);
+            if (legacy != null) {
+                rows.delete(head);
+            }
+        }
+        if (entries.isEmpty() || length <= 0) {
+            return next;
+        }
         for (TargetHistory.Entry entry : entries) {
             rows.put(key(targetId, (int) (next % length)), encode(next, entry));
             next++;
         }
-        rows.put(head, ByteBuffer.allocate(HEAD_BYTES).putLong(next).putInt(length).array());
+        return next;
     }
 
     /**
-     * The sequence number the next entry takes. A head that cannot be read (a corrupt store) is rebuilt from the
-     * rows that can: one past the newest of them (0 when none can be read). The history is evidence, not state: a
-     * result must not be refused for it.
+     * The sequence number the next entry takes by a legacy head row ({@code null}: none, 0). A head that cannot be
+     * read (a corrupt store) is rebuilt from the rows that can: one past the newest of them (0 when none can be
+     * read). The history is evidence, not state: a result must not be refused for it.
      */
     private static long nextSequence(KeyValueStore<Bytes, byte[]> rows, byte[] head, String targetId) {
         if (head == null) {
@@ -146,35 +159,30 @@ public final class HistoryRows {
     }
 
     /**
-     * {@code targetId}'s entries, oldest first, as many as its ring held when last written; {@code null} when it has
-     * none. Rows that cannot be decoded are left out.
+     * {@code targetId}'s entries, oldest first, at most the newest {@code length}; {@code null} when it has none (or
+     * {@code length} is 0). Rows that cannot be decoded are left out, and so is a legacy head row.
      */
-    public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId) {
+    public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId, int length) {
+        if (length <= 0) {
+            return null;
+        }
         List<KeyValue<Long, TargetHistory.Entry>> numbered = new ArrayList<>();
-        int length = 0;
         int prefixLength = prefix(targetId).get().length;
         try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
                 int slot = slot(row.key.get(), prefixLength);
-                if (slot < 0 || row.value == null) {
+                if (slot < 0 || slot == HEAD || row.value == null) {
                     continue;
                 }
                 try {
-                    if (slot == HEAD) {
-                        ByteBuffer head = decodeHead(row.value);
-                        head.getLong();
-                        length = head.getInt();
-                    } else {
-                        numbered.add(decode(row.value));
-                    }
+                    numbered.add(decode(row.value));
                 } catch (SerializationException e) {
-                    // a corrupt row is left out (and a corrupt head keeps every readable row): evidence, not state
-                    length = slot == HEAD ? MAX_LENGTH : length;
+                    // a corrupt row is left out: evidence, not state
                 }
             }
         }
-        if (numbered.isEmpty() || length <= 0) {
+        if (numbered.isEmpty()) {
             return null;
         }
         numbered.sort(Comparator.comparingLong(e -> e.key));

@@ -63,7 +63,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private CommitPacer.Registration paced = CommitPacer.Registration.NONE;
 
     private ProcessorContext<byte[], AggregatorOutput> context;
-    private KeyValueStore<String, TargetHealthState> store;
+    private KeyValueStore<String, StoredTarget> store;
     private KeyValueStore<Bytes, byte[]> history;
     private AggregatorMetrics metrics;
     /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
@@ -97,10 +97,10 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
         // once per task start (the store is restored by now): from then on only the targets due are read
-        try (KeyValueIterator<String, TargetHealthState> all = store.all()) {
+        try (KeyValueIterator<String, StoredTarget> all = store.all()) {
             while (all.hasNext()) {
-                KeyValue<String, TargetHealthState> entry = all.next();
-                schedule(entry.key, entry.value);
+                KeyValue<String, StoredTarget> entry = all.next();
+                schedule(entry.key, entry.value.state());
             }
         }
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkStaleness);
@@ -165,10 +165,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         TargetEssentials essentials = TargetEssentials.of(spec.value());
         long now = context.currentSystemTimeMs();
-        TargetHealthState current = store.get(id);
-        commit(current == null
-                ? TargetHealthState.create(essentials, record.timestamp(), now)
-                : current.redefine(essentials, record.timestamp(), now), null, record.timestamp());
+        StoredTarget current = store.get(id);
+        if (current == null) {
+            commit(TargetHealthState.create(essentials, record.timestamp(), now), 0, null, record.timestamp());
+        } else {
+            commit(current.state().redefine(essentials, record.timestamp(), now), current.historyNext(), null,
+                    record.timestamp());
+        }
     }
 
     private void onResult(Record<byte[], byte[]> record, String topic, String id) {
@@ -177,12 +180,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             reject(record, result.rejection());
             return;
         }
-        TargetHealthState current = store.get(id);
-        if (current == null) {
+        StoredTarget stored = store.get(id);
+        if (stored == null) {
             reject(record, new Rejection(Rejection.UNKNOWN_TARGET, "targetId: " + id
                     + " (expected: a target defined in " + topics.targets() + ")"));
             return;
         }
+        TargetHealthState current = stored.state();
         long now = context.currentSystemTimeMs();
         ProbeObservation observed = result.value();
         ResultTrust.Distrust distrust = trust.check(current.spec(), observed, now);
@@ -203,11 +207,11 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 return;
             }
         }
-        commit(update, result.value(), record.timestamp());
+        commit(update, stored.historyNext(), result.value(), record.timestamp());
     }
 
     private void delete(String id, long timestamp) {
-        TargetHealthState current = store.get(id);
+        StoredTarget current = store.get(id);
         if (current == null) {
             return; // a tombstone for a target never seen (or already deleted): nothing to undo
         }
@@ -216,21 +220,27 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         due.remove(id);
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
-        context.forward(new Record<>(bytes(current.spec().group()), new MembershipChange(id, null), timestamp));
+        context.forward(new Record<>(bytes(current.state().spec().group()), new MembershipChange(id, null),
+                timestamp));
         commits.eventWritten(timestamp);
     }
 
-    /** Stores and forwards what an update changed; {@code applied} is the result it applied, if any. */
-    private void commit(TargetUpdate update, ProbeObservation applied, long timestamp) {
+    /**
+     * Stores and forwards what an update changed; {@code historyNext} is the number the target's next history entry
+     * takes ({@link StoredTarget}), {@code applied} the result the update applied, if any.
+     */
+    private void commit(TargetUpdate update, long historyNext, ProbeObservation applied, long timestamp) {
         TargetHealthState after = update.after();
         String id = after.targetId();
-        if (update.stateChanged()) {
-            store.put(id, after);
-            schedule(id, after);
-        }
+        long next = historyNext;
         if (historyLength > 0 && (applied != null || update.statusChanged())) {
             // an ignored result adds nothing: no row is written, nothing goes to the changelog
-            HistoryRows.append(history, id, TargetHistory.entriesOf(update, applied), historyLength);
+            next = HistoryRows.append(history, id, TargetHistory.entriesOf(update, applied), historyLength,
+                    historyNext);
+        }
+        if (update.stateChanged() || next != historyNext) {
+            store.put(id, new StoredTarget(after, next));
+            schedule(id, after);
         }
         if (update.emits()) {
             context.forward(new Record<>(bytes(id),
@@ -275,19 +285,19 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
      * {@link TargetHealthState#nextStalenessCheckMs}; the others cannot change) and says whether more are due.
      */
     private boolean checkDue(long now) {
-        List<KeyValue<String, TargetUpdate>> changed = new ArrayList<>();
+        List<Changed> changed = new ArrayList<>();
         List<String> dueNow = due.takeDue(now, MAX_CHECKS_PER_PASS);
         for (String id : dueNow) {
             try {
-                TargetHealthState state = store.get(id);
-                if (state == null) {
+                StoredTarget stored = store.get(id);
+                if (stored == null) {
                     continue;
                 }
-                TargetUpdate update = state.checkStaleness(now, startedAtMs, staleness, trust);
+                TargetUpdate update = stored.state().checkStaleness(now, startedAtMs, staleness, trust);
                 if (update.stateChanged()) {
-                    changed.add(KeyValue.pair(id, update));
+                    changed.add(new Changed(id, update, stored.historyNext()));
                 } else {
-                    schedule(id, state);
+                    schedule(id, stored.state());
                 }
             } catch (StreamsException e) {
                 throw e;
@@ -303,19 +313,23 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         if (!changed.isEmpty()) {
             paced.processed(); // events written by a punctuation are as urgent as those of a record
         }
-        for (KeyValue<String, TargetUpdate> entry : changed) {
+        for (Changed entry : changed) {
             try {
-                commit(entry.value, null, now);
+                commit(entry.update(), entry.historyNext(), null, now);
             } catch (StreamsException e) {
                 throw e; // Kafka Streams' own (a fenced producer, a migrated task): the task must handle it, not us
             } catch (RuntimeException | StackOverflowError e) {
                 metrics.punctuationFailed();
-                due.schedule(entry.key, now + punctuateInterval.toMillis());
-                LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.key),
+                due.schedule(entry.id(), now + punctuateInterval.toMillis());
+                LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.id()),
                         RecordSafeHandlers.describe(e));
             }
         }
         return due.hasDue(now);
+    }
+
+    /** A target whose staleness check changed its state, to be stored once the pass is done. */
+    private record Changed(String id, TargetUpdate update, long historyNext) {
     }
 
     private void reject(Record<byte[], byte[]> record, Rejection rejection) {

@@ -35,7 +35,8 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString
  * regions' inconclusive count and detail). Versions 1 ({@code writeUTF} strings) and 2 (without the inconclusive
  * fields) are still read, so a store written before them restores. Internal state, read only by
  * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
- * subject per changelog topic, about 100 bytes per single-region target.
+ * subject per changelog topic, about 100 bytes per single-region target. The store itself holds
+ * {@link StoredTarget}s ({@link StoredTargetSerde}: this format and the history's next sequence number).
  */
 public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
 
@@ -53,7 +54,7 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         return (topic, data) -> BinaryFormat.decode(data, VERSION, "target-health state", TargetHealthStateSerde::read);
     }
 
-    private static void write(DataOutputStream out, TargetHealthState s) throws IOException {
+    static void write(DataOutputStream out, TargetHealthState s) throws IOException {
         TargetEssentials e = s.spec();
         writeString(out, e.id());
         writeString(out, e.group());
@@ -99,7 +100,8 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         }
     }
 
-    private static TargetHealthState read(DataInputStream in) throws IOException {
+    /** Reads a state of any version up to {@link StoredTargetSerde#VERSION} (whose body starts with one). */
+    static TargetHealthState read(DataInputStream in) throws IOException {
         boolean withInconclusive = BinaryFormat.version(in) > VERSION_WITHOUT_INCONCLUSIVE;
         String id = readString(in);
         String group = readString(in);

@@ -59,6 +59,29 @@ class StoreSerdesTest {
     }
 
     @Test
+    void storedTargetsCarryTheHistoryNumberAndRowsOfEarlierVersionsReadWithoutIt() {
+        StoredTargetSerde stored = new StoredTargetSerde();
+        TargetHealthState s = TargetHealthState.create(new TargetEssentials("t", "g", true, new Thresholds(2, 3),
+                1_000, 500, List.of("eu"), QuorumRule.MAJORITY, 7), 5, 6).after();
+        StoredTarget row = new StoredTarget(s, 123_456_789_012L);
+        byte[] bytes = stored.serializer().serialize("t", row);
+        assertThat(bytes[0]).as("format version").isEqualTo((byte) StoredTargetSerde.VERSION);
+        assertThat(stored.deserializer().deserialize("t", bytes)).isEqualTo(row);
+        // a row of version 3, as the store held before: the state, no number
+        byte[] v3 = serde.serializer().serialize("t", s);
+        assertThat(stored.deserializer().deserialize("t", v3)).isEqualTo(new StoredTarget(s, StoredTarget.UNKNOWN));
+        // a number cut off, or below -1, is a corrupt row with a clear error
+        assertThatThrownBy(() -> stored.deserializer().deserialize("t", java.util.Arrays.copyOf(bytes, bytes.length - 3)))
+                .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class)
+                .hasMessageContaining("target-health state: truncated or corrupt");
+        byte[] negative = stored.serializer().serialize("t", new StoredTarget(s, StoredTarget.UNKNOWN));
+        negative[negative.length - 1] = (byte) 0xFE; // -2
+        assertThatThrownBy(() -> stored.deserializer().deserialize("t", negative))
+                .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class)
+                .hasMessageContaining("historyNext: -2");
+    }
+
+    @Test
     void aStateWrittenInFormatVersion1StillRestores() throws java.io.IOException {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {

@@ -39,7 +39,7 @@ class TargetHistoryTopologyTest {
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
 
             // DETECTING, S, S, HEALTHY, F, F, UNHEALTHY: the newest four
-            assertThat(HistoryRows.read(store, "web-1").entries()).satisfiesExactly(
+            assertThat(HistoryRows.read(store, "web-1", 4).entries()).satisfiesExactly(
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 2_000,
                             HealthStatus.DETECTING, HealthStatus.HEALTHY)),
                     e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT),
@@ -47,10 +47,12 @@ class TargetHistoryTopologyTest {
                     e -> assertThat(e).isEqualTo(new TargetHistory.StatusChange(AggregatorDriver.EPOCH + 4_000,
                             HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)));
 
-            // a ring of 4 rows and its head, whatever the number of results
-            assertThat(rows(store)).isEqualTo(5);
+            // a ring of 4 rows, whatever the number of results; the next number rides in the target's own row
+            assertThat(rows(store)).isEqualTo(4);
+            assertThat(d.driver.<String, StoredTarget>getKeyValueStore(AggregatorTopology.TARGET_STORE).get("web-1")
+                    .historyNext()).as("7 entries written, numbered 0 to 6").isEqualTo(7);
             d.at(5).delete("web-1");
-            assertThat(HistoryRows.read(store, "web-1")).isNull();
+            assertThat(HistoryRows.read(store, "web-1", 4)).isNull();
             assertThat(rows(store)).isZero();
         }
     }
@@ -61,7 +63,7 @@ class TargetHistoryTopologyTest {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
-            assertThat(HistoryRows.read(store, "web-1")).isNull();
+            assertThat(HistoryRows.read(store, "web-1", 0)).isNull();
             assertThat(rows(store)).isZero();
         }
     }
@@ -76,13 +78,13 @@ class TargetHistoryTopologyTest {
                     new TargetHistory.Result(3, "us", Outcome.SUCCESS, 7, null),
                     new TargetHistory.StatusChange(4, HealthStatus.DETECTING, HealthStatus.HEALTHY),
                     new TargetHistory.Result(5, "eu", Outcome.SUCCESS, 9, null));
-            HistoryRows.append(store, "a", entries, 6);
-            HistoryRows.append(store, "ab", entries.subList(0, 1), 6); // shares a prefix of bytes, not of rows
-            assertThat(HistoryRows.read(store, "a").entries()).isEqualTo(entries);
-            HistoryRows.append(store, "a", List.of(new TargetHistory.Result(6, "eu", Outcome.SUCCESS, 1, null)), 2);
-            assertThat(HistoryRows.read(store, "a").entries()).extracting(TargetHistory.Entry::atMs)
+            assertThat(HistoryRows.append(store, "a", entries, 6, 0)).isEqualTo(5);
+            HistoryRows.append(store, "ab", entries.subList(0, 1), 6, 0); // shares a prefix of bytes, not of rows
+            assertThat(HistoryRows.read(store, "a", 6).entries()).isEqualTo(entries);
+            HistoryRows.append(store, "a", List.of(new TargetHistory.Result(6, "eu", Outcome.SUCCESS, 1, null)), 2, 5);
+            assertThat(HistoryRows.read(store, "a", 2).entries()).extracting(TargetHistory.Entry::atMs)
                     .containsExactly(5L, 6L);
-            assertThat(HistoryRows.read(store, "ab").entries()).containsExactly(entries.get(0));
+            assertThat(HistoryRows.read(store, "ab", 6).entries()).containsExactly(entries.get(0));
         }
     }
 
@@ -106,17 +108,42 @@ class TargetHistoryTopologyTest {
     }
 
     @Test
-    void aCorruptHeadRestartsTheRingInsteadOfRefusingResults() {
+    void aTargetStoredBeforeTheNumberMovedToItsRowContinuesItsRingFromTheLegacyHeadAndDropsIt() {
+        try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
+            d.at(0).define(WEB);
+            d.at(1).result(WEB, "default", Outcome.SUCCESS, 100); // entries 0 (DETECTING) and 1
+            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            KeyValueStore<String, StoredTarget> targets = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
+            // as an earlier version left it: a state row without the number, a head row saying 6 comes next
+            targets.put("web-1", new StoredTarget(targets.get("web-1").state(), StoredTarget.UNKNOWN));
+            store.put(HistoryRows.key("web-1", HistoryRows.HEAD),
+                    java.nio.ByteBuffer.allocate(12).putLong(6).putInt(4).array());
+
+            d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
+
+            assertThat(targets.get("web-1").historyNext()).isEqualTo(7);
+            assertThat(store.get(HistoryRows.key("web-1", HistoryRows.HEAD))).as("the head is dropped").isNull();
+            assertThat(HistoryRows.decode(store.get(HistoryRows.key("web-1", 6 % 4))).key).isEqualTo(6);
+            assertThat(HistoryRows.read(store, "web-1", 4).entries()).last()
+                    .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
+        }
+    }
+
+    @Test
+    void aCorruptLegacyHeadRestartsTheRingInsteadOfRefusingResults() {
         try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
+            KeyValueStore<String, StoredTarget> targets = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
+            targets.put("web-1", new StoredTarget(targets.get("web-1").state(), StoredTarget.UNKNOWN));
             store.put(HistoryRows.key("web-1", HistoryRows.HEAD), new byte[3]);
             store.put(HistoryRows.key("web-1", 3), new byte[] {2, 9});
-            assertThat(HistoryRows.read(store, "web-1").entries()).as("readable rows are still read").hasSize(2);
+            assertThat(HistoryRows.read(store, "web-1", 4).entries()).as("readable rows are still read").hasSize(2);
             d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
             assertThat(d.metric(AggregatorMetrics.REJECTED, null)).as("the result is applied, not rejected").isZero();
-            assertThat(HistoryRows.read(store, "web-1").entries()).last()
+            assertThat(targets.get("web-1").historyNext()).as("rebuilt one past the newest readable row").isEqualTo(3);
+            assertThat(HistoryRows.read(store, "web-1", 4).entries()).last()
                     .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
         }
     }

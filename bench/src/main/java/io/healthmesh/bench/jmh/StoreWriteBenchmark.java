@@ -8,7 +8,8 @@ import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.topology.GroupCountsSerde;
 import io.healthmesh.aggregator.topology.GroupRows;
-import io.healthmesh.aggregator.topology.TargetHealthStateSerde;
+import io.healthmesh.aggregator.topology.StoredTarget;
+import io.healthmesh.aggregator.topology.StoredTargetSerde;
 import io.healthmesh.aggregator.topology.HistoryRows;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
@@ -44,7 +45,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class StoreWriteBenchmark {
 
-    private final TargetHealthStateSerde stateSerde = new TargetHealthStateSerde();
+    private final StoredTargetSerde stateSerde = new StoredTargetSerde();
     private final GroupCountsSerde countsSerde = new GroupCountsSerde();
     private byte[] state;
     private byte[] counts;
@@ -55,8 +56,8 @@ public class StoreWriteBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         TargetSpec spec = TargetSpec.of("web-000001", "pool-0001", "127.1.0.1", 8080, Protocol.TCP);
-        state = stateSerde.serializer().serialize("", TargetHealthState.create(TargetEssentials.of(spec), clockMs,
-                clockMs).after());
+        state = stateSerde.serializer().serialize("", new StoredTarget(TargetHealthState.create(
+                TargetEssentials.of(spec), clockMs, clockMs).after(), 17));
         java.util.TreeMap<String, HealthStatus> members = new java.util.TreeMap<>();
         for (int i = 0; i < 20_000; i++) {
             members.put(String.format("m%06d", i), HealthStatus.HEALTHY);
@@ -70,7 +71,7 @@ public class StoreWriteBenchmark {
         return stateSerde.serializer().serialize("", stateSerde.deserializer().deserialize("", state));
     }
 
-    /** The row an applied result adds to the history ring (its key and value; the head's 12 bytes come on top). */
+    /** The row an applied result adds to the history ring (its key and value; the next number is in the state). */
     @Benchmark
     public void historyRow(Blackhole bh) {
         clockMs += 1_000;
