@@ -472,8 +472,21 @@ public final class LoadDriver implements Callable<Integer> {
             }
         }
         if (!figures.isEmpty()) {
-            report.aggregatorInstances(figures, specs.size());
+            report.aggregatorInstances(figures, specs.size(), aggregatorStreamThreads());
         }
+    }
+
+    /** Threads per aggregator instance: {@code --aggregator-setting kafka.num.stream.threads=N}, or Kafka Streams' 1. */
+    private int aggregatorStreamThreads() {
+        String set = aggregatorSettings.get("kafka.num.stream.threads");
+        if (set != null) {
+            try {
+                return Math.max(1, Integer.parseInt(set.trim()));
+            } catch (NumberFormatException e) {
+                // the aggregator refuses to start with it; the figures say so
+            }
+        }
+        return 1;
     }
 
     private void publishCost(BenchReport report) {

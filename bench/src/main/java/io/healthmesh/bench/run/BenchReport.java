@@ -217,21 +217,22 @@ public final class BenchReport {
     }
 
     /** Section 5b: aggregator throughput with several instances sharing the partitions. */
-    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets) {
+    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets, int threadsPerInstance) {
         StringBuilder t = section(5).append("\n#### Results per aggregator thread, one and more instances\n\n")
                 .append(String.format(Locale.ROOT, "The same catch-up measurement, the results pre-produced for "
-                        + "%d targets, with N aggregator instances (one stream thread each, one application id, "
+                        + "%d targets, with N aggregator instances (%d stream thread%s each, one application id, "
                         + "6 partitions) started together; timed from the group's first committed progress to no "
-                        + "lag. On 2 cores two instances share the CPU with the broker.%n%n", targets))
+                        + "lag. On 2 cores two instances share the CPU with the broker.%n%n", targets,
+                        threadsPerInstance, threadsPerInstance == 1 ? "" : "s"))
                 .append("| instances | stream threads | results | catch-up time | results/s | results/s per thread |\n"
                         + "|---|---|---|---|---|---|\n");
         for (AggregatorThroughputPhase.Figure f : figures) {
             t.append(f.finished()
                     ? String.format(Locale.ROOT, "| %d | %d | %d | %.1f s | %.0f | %.0f |%n", f.instances(),
-                    f.instances(), f.results(), f.catchUpSeconds(), f.resultsPerSecond(),
-                    f.resultsPerSecond() / f.instances())
+                    f.instances() * threadsPerInstance, f.results(), f.catchUpSeconds(), f.resultsPerSecond(),
+                    f.resultsPerSecond() / (f.instances() * threadsPerInstance))
                     : String.format(Locale.ROOT, "| %d | %d | %d | did not catch up within 10 min | - | - |%n",
-                    f.instances(), f.instances(), f.results()));
+                    f.instances(), f.instances() * threadsPerInstance, f.results()));
         }
     }
 

@@ -73,7 +73,8 @@ class BenchReportTest {
         report.aggregatorInstances(List.of(
                 new AggregatorThroughputPhase.Figure(300_000, 20, 30, 0, true, 1, 12, 150_000),
                 new AggregatorThroughputPhase.Figure(300_000, 20, 20, 0, true, 2, 8, 150_000),
-                new AggregatorThroughputPhase.Figure(300_000, Double.NaN, Double.NaN, 0, false, 3, Double.NaN, 0)), 100_000);
+                new AggregatorThroughputPhase.Figure(300_000, Double.NaN, Double.NaN, 0, false, 3, Double.NaN, 0)), 100_000,
+                1);
         report.publishCost(List.of(new PublishCostPhase.Figure(new io.healthmesh.prober.PublishTuning("lz4", 10, 16_384),
                 10_000, 43.4, 42.6, 169.2, 938, 0.463, 132, 6.89, 7.07, 1.71, 0)), 10_000, "load average 1.00");
         String md = report.markdown();
@@ -84,6 +85,13 @@ class BenchReportTest {
                 .contains("| 3 | 3 | 300000 | did not catch up within 10 min | - | - |")
                 .contains("| lz4 | 10 | 16384 | 10000 | 43.4 | 42.6 | 169.2 | 938 | 0.463 | 132.0 | 6.89 | 7.07 | 1.71 | 0 |")
                 .contains("load average 1.00");
+
+        BenchReport twoThreads = new BenchReport("cmd", "d", "m", "full");
+        twoThreads.aggregatorInstances(List.of(new AggregatorThroughputPhase.Figure(300_000, 20, 20, 0, true, 2, 8,
+                150_000)), 100_000, 2);
+        // two instances of two threads each: 15000/s over four threads
+        assertThat(twoThreads.markdown()).contains("(2 stream threads each,")
+                .contains("| 2 | 4 | 300000 | 20.0 s | 15000 | 3750 |");
     }
 
     @Test
