@@ -25,9 +25,4 @@ public record StoredTarget(TargetHealthState state, long historyNext) {
             throw new IllegalArgumentException("historyNext: " + historyNext + " (expected: -1 or more)");
         }
     }
-
-    /** A target that has no history yet. */
-    static StoredTarget fresh(TargetHealthState state) {
-        return new StoredTarget(state, 0);
-    }
 }
