@@ -476,7 +476,7 @@ public final class LoadDriver implements Callable<Integer> {
         }
     }
 
-    /** Threads per aggregator instance: {@code --aggregator-setting kafka.num.stream.threads=N}, or Kafka Streams' 1. */
+    /** Threads per aggregator instance: {@code --aggregator-setting kafka.num.stream.threads=N}, or Streams' 1. */
     private int aggregatorStreamThreads() {
         String set = aggregatorSettings.get("kafka.num.stream.threads");
         if (set != null) {

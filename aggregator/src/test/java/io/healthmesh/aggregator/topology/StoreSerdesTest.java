@@ -71,7 +71,8 @@ class StoreSerdesTest {
         byte[] v3 = serde.serializer().serialize("t", s);
         assertThat(stored.deserializer().deserialize("t", v3)).isEqualTo(new StoredTarget(s, StoredTarget.UNKNOWN));
         // a number cut off, or below -1, is a corrupt row with a clear error
-        assertThatThrownBy(() -> stored.deserializer().deserialize("t", java.util.Arrays.copyOf(bytes, bytes.length - 3)))
+        byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 3);
+        assertThatThrownBy(() -> stored.deserializer().deserialize("t", cut))
                 .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class)
                 .hasMessageContaining("target-health state: truncated or corrupt");
         byte[] negative = stored.serializer().serialize("t", new StoredTarget(s, StoredTarget.UNKNOWN));

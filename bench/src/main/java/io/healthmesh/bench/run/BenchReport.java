@@ -217,7 +217,8 @@ public final class BenchReport {
     }
 
     /** Section 5b: aggregator throughput with several instances sharing the partitions. */
-    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets, int threadsPerInstance) {
+    public void aggregatorInstances(List<AggregatorThroughputPhase.Figure> figures, int targets,
+                                    int threadsPerInstance) {
         StringBuilder t = section(5).append("\n#### Results per aggregator thread, one and more instances\n\n")
                 .append(String.format(Locale.ROOT, "The same catch-up measurement, the results pre-produced for "
                         + "%d targets, with N aggregator instances (%d stream thread%s each, one application id, "
