@@ -51,14 +51,17 @@ final class ProbeRunner {
                 InconclusiveCause.boundMs(stallFraction, target.intervalMs(), target.timeoutMs()));
         ProbeContext probe = new ProbeContext(target, loop, System.nanoTime(), watch.of(loop), stallBound);
         inFlight.add(probe);
-        probe.result().whenComplete((report, failure) -> inFlight.remove(probe));
+        // the caller gets the stage after the removal, not the probe's own future: a future runs its last-registered
+        // dependants first, so a caller waiting on the probe's future could see its report while the probe still
+        // counted as in flight (EpollConnectCheckTest read 1 once)
+        CompletableFuture<ProbeReport> report = probe.result().whenComplete((r, failure) -> inFlight.remove(probe));
         try {
             loop.execute(() -> start(probe));
         } catch (RuntimeException e) {
             probe.result().complete(ProbeReport.of(Outcome.INCONCLUSIVE, 0,
                     InconclusiveCause.INTERNAL_ERROR.detail("engine is shutting down")));
         }
-        return probe.result();
+        return report;
     }
 
     /** Probes started and not yet ended. */
