@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,7 +54,7 @@ class ProbeContextTest {
 
     @Test
     void whatAProbeOpenedWithoutAChannelIsClosedOnceWhenItEndsHoweverItEnds() {
-        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
         probe.closeAtEnd(closed::incrementAndGet);
         assertThat(closed).hasValue(0);
         loopOwner.advanceTimeBy(2, TimeUnit.SECONDS); // the deadline decides
@@ -63,7 +64,7 @@ class ProbeContextTest {
         assertThat(closed).hasValue(1);
 
         // registered after the verdict: closed at once
-        java.util.concurrent.atomic.AtomicInteger late = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger late = new AtomicInteger();
         ProbeContext ended = new ProbeContext(Targets.tcp(9, 2000), loopOwner.eventLoop(), System.nanoTime());
         ended.finish(Outcome.CONNECTION_REFUSED, "refused");
         ended.closeAtEnd(late::incrementAndGet);
