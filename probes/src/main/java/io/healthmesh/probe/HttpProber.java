@@ -5,7 +5,6 @@ import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.probe.ProbeBootstraps.TcpOpening;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 
 import java.net.InetAddress;
@@ -20,7 +19,8 @@ import java.util.Locale;
  * Redirects (when on) are followed here, each hop checked against the egress policy again (another host is
  * resolved first); custom headers are not sent again once a redirect changed the host or the port or went from
  * https to http. A {@code Location} appears in a detail without its user info, query and fragment. The response
- * handling itself is {@link HttpResponseHandler}'s.
+ * handling itself is {@link HttpResponseJudge}'s. Plain HTTP on the epoll transport runs without a channel
+ * ({@link EpollHttpCheck}); HTTPS, and every other transport, through a channel ({@link HttpResponseHandler}).
  */
 final class HttpProber implements Prober {
 
@@ -60,6 +60,13 @@ final class HttpProber implements Prober {
     private void connect(ProbeContext probe, HttpHop hop, ExpectedStatuses expected, int redirectsFollowed) {
         probe.beginHop();
         probe.phase(hop.tls() ? "connecting, then TLS handshake" : "connecting");
+        if (!hop.tls() && bootstraps.checksWithoutChannel()) {
+            EpollHttpCheck.start(probe, new InetSocketAddress(hop.address(), hop.port()), bootstraps.localAddress(),
+                    HttpRequests.build(hop, probe.target().http(), config.userAgent(), sendsHost(probe, hop)),
+                    new HttpResponseJudge(probe, hop, expected, config.maxBodyBytes(), redirectsFollowed, this),
+                    config.maxHeaderBytes());
+            return;
+        }
         HttpResponseHandler handler = new HttpResponseHandler(probe, hop, expected,
                 HttpRequests.build(hop, probe.target().http(), config.userAgent(), sendsHost(probe, hop)),
                 config.maxBodyBytes(), redirectsFollowed, this);
@@ -134,10 +141,12 @@ final class HttpProber implements Prober {
         return HttpHop.defaultPort(tls);
     }
 
-    /** Called by the handler on a redirect status with a Location, with redirects on. */
+    /**
+     * Called by the hop's {@link HttpResponseJudge} on a redirect status with a Location, with redirects on, once the
+     * hop's connection is released.
+     */
     void followRedirect(ProbeContext probe, HttpHop from, String location, ExpectedStatuses expected,
-                        int redirectsFollowed, Channel previous) {
-        probe.release(previous);
+                        int redirectsFollowed) {
         if (redirectsFollowed >= config.maxRedirects()) {
             probe.finish(Outcome.TOO_MANY_REDIRECTS, "more than " + config.maxRedirects() + " redirects; next: "
                     + SafeLocation.of(location));

@@ -77,8 +77,8 @@ final class ProbeBootstraps {
     }
 
     /**
-     * True when a connect-only TCP check runs without a channel ({@link EpollConnectCheck}, same options, half the
-     * system calls): on the epoll transport. io_uring's channel already submits its connect and close as ring
+     * True when a connect-only TCP check and a plain HTTP hop run without a channel ({@link EpollConnectCheck},
+     * {@link EpollHttpCheck}: same options, about half the system calls): on the epoll transport. io_uring's channel already submits its connect and close as ring
      * entries; NIO has no such path.
      */
     boolean checksWithoutChannel() {

@@ -130,11 +130,12 @@ final class ProbeContext {
 
     /**
      * Runs {@code close} when the probe ends, however it ends, or at once if it has ended: for what a probe opens
-     * without a channel ({@link EpollConnectCheck}). One per probe.
+     * without a channel ({@link EpollConnectCheck}, {@link EpollHttpCheck}). One at a time: an HTTP redirect's next
+     * hop registers its own once the previous one was {@link #release(Runnable) released}.
      */
     void closeAtEnd(Runnable close) {
         if (closer != null) {
-            throw new IllegalStateException("closeAtEnd: one per probe");
+            throw new IllegalStateException("closeAtEnd: one at a time");
         }
         if (done) {
             close.run();
@@ -147,6 +148,14 @@ final class ProbeContext {
     void release(Channel channel) {
         channels.remove(channel);
         channel.close();
+    }
+
+    /** Runs and forgets a {@link #closeAtEnd} closer that the probe no longer needs (a redirect's previous hop). */
+    void release(Runnable close) {
+        if (closer == close) {
+            closer = null;
+        }
+        close.run();
     }
 
     /** Starts a new connection (an HTTP redirect hop): the phases describe the last hop. */

@@ -20,10 +20,14 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * HTTP probes on the engine's default transport: epoll here, where plain HTTP runs without a channel
+ * ({@link EpollHttpCheck}). {@link HttpProberOnNioTest} runs every test again through a Netty channel.
+ */
 class HttpProberTest {
 
     private static final String OK_EMPTY = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
-    private static NettyProbeEngine engine;
+    static NettyProbeEngine engine;
 
     @BeforeAll
     static void startEngine() {

@@ -1,0 +1,13 @@
+package io.healthmesh.probe;
+
+import org.junit.jupiter.api.BeforeAll;
+
+/** {@link HttpProberTest}'s tests through a Netty channel (NIO): the path of HTTPS and of every transport but epoll. */
+class HttpProberOnNioTest extends HttpProberTest {
+
+    @BeforeAll
+    static void startEngine() {
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK)
+                .withEventLoopThreads(2).withTransport(ProbeTransport.NIO), null);
+    }
+}
