@@ -14,11 +14,18 @@ public final class PhaseTimes {
     private final LongSupplier nanoClock;
     private final List<String> names = new ArrayList<>();
     private final List<Long> nanos = new ArrayList<>();
+    private final long start;
     private long last;
 
     public PhaseTimes(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
-        this.last = nanoClock.getAsLong();
+        this.start = nanoClock.getAsLong();
+        this.last = start;
+    }
+
+    /** Wall time since construction. */
+    public java.time.Duration elapsed() {
+        return java.time.Duration.ofNanos(nanoClock.getAsLong() - start);
     }
 
     /** Ends the current step, naming it {@code name}. */
