@@ -339,12 +339,13 @@ public final class LoadDriver implements Callable<Integer> {
             }
             List<FarmTarget> pool = farm.targets(protocol);
             Duration warmupMax = Duration.ofSeconds(warmupMaxSeconds);
-            boolean last = protocol == Protocol.HTTP || httpTargets <= 0;
-            if (shortMode && last && !noPeers) {
-                // the last warm-up gets what the budget leaves (2026-12-03, 15:29: a TCP warm-up at its 50 s bound and
-                // an HTTP one of 25.6 s made a run of 126 s)
-                warmupMax = WarmupBudget.lastWarmup(WarmupBudget.SHORT_RUN, times.elapsed(),
-                        WarmupBudget.AFTER_LAST_WARMUP, warmupMax);
+            if (shortMode && !noPeers) {
+                // each warm-up gets what the budget leaves after the steps that follow it (2026-12-03, 15:29: a TCP
+                // warm-up at its 50 s bound and an HTTP one of 25.6 s made a run of 126 s)
+                boolean last = protocol == Protocol.HTTP || httpTargets <= 0;
+                warmupMax = WarmupBudget.bound(WarmupBudget.SHORT_RUN, times.elapsed(), last
+                        ? WarmupBudget.AFTER_LAST_WARMUP
+                        : WarmupBudget.AFTER_LAST_WARMUP.plus(WarmupBudget.NEXT_PROTOCOL), warmupMax);
             }
             ThroughputPhase.Figure hm;
             try {
