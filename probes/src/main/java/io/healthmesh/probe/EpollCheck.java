@@ -56,6 +56,7 @@ abstract class EpollCheck implements EpollIoHandle {
             socket = new CheckSocket(remote.getAddress() instanceof Inet6Address);
         } catch (RuntimeException noSocket) {
             probe.internalError(noSocket); // no descriptor, no buffer: the prober's trouble, not the target's
+            close(); // what the check holds besides a socket (an HTTP check's buffers)
             return;
         }
         probe.closeAtEnd(closer);
@@ -144,6 +145,9 @@ abstract class EpollCheck implements EpollIoHandle {
             return;
         }
         closed = true;
+        if (socket == null) {
+            return; // it never opened
+        }
         try {
             socket.close();
         } catch (IOException ignored) {

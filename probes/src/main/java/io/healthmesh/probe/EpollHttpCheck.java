@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One plain-HTTP hop on the epoll transport, without a Netty channel ({@link EpollCheck}): the request is written
@@ -138,11 +139,15 @@ final class EpollHttpCheck extends EpollCheck {
                 return;
             }
         }
-        probe.loop().execute(() -> { // more may be waiting, and no new edge comes for it
-            if (!isClosed() && !judge.settled()) {
-                read();
-            }
-        });
+        try {
+            probe.loop().execute(() -> { // more may be waiting, and no new edge comes for it
+                if (!isClosed() && !judge.settled()) {
+                    read();
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            probe.internalError(stopping); // the engine is closing: not the target's doing
+        }
     }
 
     /** Hands what the decoder makes of the bytes read so far to the judge, until it has a verdict. */
@@ -217,7 +222,10 @@ final class EpollHttpCheck extends EpollCheck {
         return socket.recv(nio, nio.position(), nio.limit());
     }
 
-    /** Netty's request encoder, for the request line and headers it writes on a channel (the request has no body). */
+    /**
+     * Netty's request encoder, for the request line and headers it writes on a channel (the request has no body).
+     * The two methods called keep no state, so one encoder serves every event loop.
+     */
     private static final class RequestEncoder extends HttpRequestEncoder {
         private static final int CRLF = ('\r' << 8) | '\n';
 
