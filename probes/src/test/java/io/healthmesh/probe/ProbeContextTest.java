@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The deadline/verdict race, on an embedded event loop with frozen time: timers fire only when the test says. */
 class ProbeContextTest {
@@ -69,6 +70,21 @@ class ProbeContextTest {
         ended.finish(Outcome.CONNECTION_REFUSED, "refused");
         ended.closeAtEnd(late::incrementAndGet);
         assertThat(late).hasValue(1);
+    }
+
+    @Test
+    void aRedirectReleasesItsHopsCloserAndTheNextHopRegistersItsOwn() {
+        AtomicInteger first = new AtomicInteger();
+        Runnable firstHop = first::incrementAndGet;
+        probe.closeAtEnd(firstHop);
+        assertThatThrownBy(() -> probe.closeAtEnd(() -> { })).isInstanceOf(IllegalStateException.class);
+        probe.release(firstHop);
+        assertThat(first).hasValue(1);
+        AtomicInteger second = new AtomicInteger();
+        probe.closeAtEnd(second::incrementAndGet);
+        probe.succeed("status 200");
+        assertThat(first).hasValue(1); // released: not closed again at the end
+        assertThat(second).hasValue(1);
     }
 
     @Test
