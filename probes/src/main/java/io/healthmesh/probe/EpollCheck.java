@@ -17,10 +17,11 @@ import java.net.InetSocketAddress;
 /**
  * A TCP check on the epoll transport run on the probe's event loop without a Netty channel: one socket of the
  * target's family, the options the probe's bootstrap would give a channel ({@code SO_LINGER} 0, {@code TCP_QUICKACK}
- * 0, the source address), a non-blocking {@code connect} and one {@code epoll_ctl} for the socket's whole life; then
- * {@link #onConnected()} and {@link #onReady} are the subclass's. A Netty channel makes about twice the system calls
- * for the same exchange (docs/BENCHMARKS.md, "Syscalls per probe"): it records the local and remote addresses, reads
- * {@code SO_LINGER} back before closing and moves the socket's epoll interest up to four times.
+ * 0, the source address) but {@code TCP_NODELAY}, which neither a check that only connects nor a request written
+ * with one {@code send} needs, a non-blocking {@code connect} and one {@code epoll_ctl} for the socket's whole
+ * life; then {@link #onConnected()} and {@link #onReady} are the subclass's. A Netty channel makes about twice the
+ * system calls for the same exchange (docs/BENCHMARKS.md, "Syscalls per probe"): it records the local and remote
+ * addresses, reads {@code SO_LINGER} back before closing and moves the socket's epoll interest up to four times.
  *
  * <p>The kernel's answers about the target (refused, unreachable, reset) go to {@link ProbeContext#fail}; what fails
  * on the prober's side (no socket, an option or the epoll registration refused) is {@code INCONCLUSIVE}

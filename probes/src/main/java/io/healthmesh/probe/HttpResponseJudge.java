@@ -36,7 +36,8 @@ final class HttpResponseJudge {
         this.hop = hop;
         this.expected = expected;
         String bodyContains = probe.target().http().bodyContains();
-        this.body = bodyContains == null ? null : new ByteWindow(maxBodyBytes, bodyContains.getBytes(StandardCharsets.UTF_8));
+        this.body = bodyContains == null ? null
+                : new ByteWindow(maxBodyBytes, bodyContains.getBytes(StandardCharsets.UTF_8));
         this.redirectsFollowed = redirectsFollowed;
         this.prober = prober;
     }

@@ -78,8 +78,8 @@ final class ProbeBootstraps {
 
     /**
      * True when a connect-only TCP check and a plain HTTP hop run without a channel ({@link EpollConnectCheck},
-     * {@link EpollHttpCheck}: same options, about half the system calls): on the epoll transport. io_uring's channel already submits its connect and close as ring
-     * entries; NIO has no such path.
+     * {@link EpollHttpCheck}: the same options but {@code TCP_NODELAY}, about half the system calls): on the epoll
+     * transport. io_uring's channel already submits its connect and close as ring entries; NIO has no such path.
      */
     boolean checksWithoutChannel() {
         return checksWithoutChannel;

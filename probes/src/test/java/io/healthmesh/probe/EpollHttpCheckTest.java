@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +80,7 @@ class EpollHttpCheckTest {
             }
             ByteBuf actual = EpollHttpCheck.requestBytes(ByteBufAllocator.DEFAULT, request);
             try {
-                assertThat(ByteBufUtil.getBytes(actual)).as(expected.toString(java.nio.charset.StandardCharsets.ISO_8859_1))
+                assertThat(ByteBufUtil.getBytes(actual)).as(expected.toString(StandardCharsets.ISO_8859_1))
                         .isEqualTo(ByteBufUtil.getBytes(expected));
             } finally {
                 actual.release();
@@ -101,7 +101,8 @@ class EpollHttpCheckTest {
         r.put("redirect not followed, HEAD", "HTTP/1.1 302 Found\r\nLocation: /elsewhere\r\n\r\n");
         r.put("100 then 204, HEAD", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n");
         r.put("103 then 200 with body, GET ok",
-                "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
+                        + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
         r.put("leading empty lines, HEAD", "\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
         r.put("folded header, HEAD", "HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 0\r\n\r\n");
         r.put("bare LF line ends, HEAD", "HTTP/1.1 200 OK\nContent-Length: 0\n\n");
@@ -114,7 +115,8 @@ class EpollHttpCheckTest {
         r.put("Content-Length not a number, GET ok", "HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\nok");
         r.put("chunked, needle across chunks, GET needle",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nnee\r\n3\r\ndle\r\n0\r\n\r\n");
-        r.put("chunked, bad chunk size, GET needle", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nneedle\r\n");
+        r.put("chunked, bad chunk size, GET needle",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nneedle\r\n");
         r.put("chunked and Content-Length, GET needle",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 6\r\n\r\n6\r\nneedle\r\n0\r\n\r\n");
         r.put("body until close, GET needle", "HTTP/1.0 200 OK\r\n\r\nthe needle is here");
@@ -124,7 +126,8 @@ class EpollHttpCheckTest {
         r.put("closed in the status line, HEAD", "HTTP/1.1 200");
         r.put("closed before a byte, HEAD", "");
         r.put("status line too long, HEAD", "HTTP/1.1 200 " + "x".repeat(5000) + "\r\n\r\n");
-        r.put("headers too long, HEAD", "HTTP/1.1 200 OK\r\nX-Long: " + "y".repeat(ProbeEngineConfig.DEFAULT_MAX_HEADER_BYTES) + "\r\n\r\n");
+        r.put("headers too long, HEAD",
+                "HTTP/1.1 200 OK\r\nX-Long: " + "y".repeat(ProbeEngineConfig.DEFAULT_MAX_HEADER_BYTES) + "\r\n\r\n");
         r.put("NUL in a header value, HEAD", "HTTP/1.1 200 OK\r\nX-A: a\u0000b\r\nContent-Length: 0\r\n\r\n");
         return r;
     }
@@ -134,7 +137,7 @@ class EpollHttpCheckTest {
         for (Map.Entry<String, String> c : responses().entrySet()) {
             for (boolean trickled : new boolean[] {false, true}) {
                 String name = c.getKey() + (trickled ? ", a byte at a time" : "");
-                byte[] bytes = c.getValue().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                byte[] bytes = c.getValue().getBytes(StandardCharsets.ISO_8859_1);
                 try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> {
                     s.setTcpNoDelay(true);
                     if (!trickled) {
@@ -174,7 +177,8 @@ class EpollHttpCheckTest {
             HttpSpec follow = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false);
             long before = openDescriptors();
             for (int i = 0; i < 50; i++) {
-                ProbeReport report = run(channelFree, Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(follow));
+                ProbeReport report = run(channelFree,
+                        Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(follow));
                 assertThat(report.outcome()).as(report.detail()).isEqualTo(Outcome.SUCCESS);
             }
             assertThat(server.connections()).isEqualTo(100);
@@ -203,7 +207,7 @@ class EpollHttpCheckTest {
              ScriptedServer endless = ScriptedServer.http((s, head, srv) -> {
                  srv.write(s, "HTTP/1.1 200 OK\r\n\r\n");
                  byte[] filler = new byte[8192];
-                 java.util.Arrays.fill(filler, (byte) '.');
+                 Arrays.fill(filler, (byte) '.');
                  for (int i = 0; i < 10_000 && !srv.awaitClose(0); i++) {
                      srv.write(s, filler);
                  }
