@@ -1,6 +1,9 @@
 package io.healthmesh.probe;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link HttpProberTest}'s tests through a Netty channel (NIO): the path of HTTPS and of every transport but epoll. */
 class HttpProberOnNioTest extends HttpProberTest {
@@ -9,5 +12,10 @@ class HttpProberOnNioTest extends HttpProberTest {
     static void startEngine() {
         engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK)
                 .withEventLoopThreads(2).withTransport(ProbeTransport.NIO), null);
+    }
+
+    @Test
+    void theseTestsRunThroughAChannel() {
+        assertThat(engine.transport().kind()).isEqualTo(ProbeTransport.NIO);
     }
 }

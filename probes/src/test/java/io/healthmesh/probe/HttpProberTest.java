@@ -19,6 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * HTTP probes on the engine's default transport: epoll here, where plain HTTP runs without a channel
@@ -37,6 +38,13 @@ class HttpProberTest {
     @AfterAll
     static void closeEngine() {
         engine.close();
+    }
+
+    @Test
+    void theseTestsRunOnTheDefaultTransport() {
+        assumeTrue(getClass() == HttpProberTest.class, "a subclass chooses its own transport");
+        assertThat(engine.transport().kind()).isEqualTo(ChosenTransport.isAvailable(ProbeTransport.EPOLL)
+                ? ProbeTransport.EPOLL : ProbeTransport.NIO);
     }
 
     static ProbeReport run(TargetSpec target) throws Exception {
