@@ -6,6 +6,7 @@ import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.probe.ProbeBootstraps.TcpOpening;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.codec.http.FullHttpRequest;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,16 +61,17 @@ final class HttpProber implements Prober {
     private void connect(ProbeContext probe, HttpHop hop, ExpectedStatuses expected, int redirectsFollowed) {
         probe.beginHop();
         probe.phase(hop.tls() ? "connecting, then TLS handshake" : "connecting");
+        FullHttpRequest request = HttpRequests.build(hop, probe.target().http(), config.userAgent(),
+                sendsHost(probe, hop));
         if (!hop.tls() && bootstraps.checksWithoutChannel()) {
+            HttpResponseJudge judge = new HttpResponseJudge(probe, hop, expected, config.maxBodyBytes(),
+                    redirectsFollowed, this);
             EpollHttpCheck.start(probe, new InetSocketAddress(hop.address(), hop.port()), bootstraps.localAddress(),
-                    HttpRequests.build(hop, probe.target().http(), config.userAgent(), sendsHost(probe, hop)),
-                    new HttpResponseJudge(probe, hop, expected, config.maxBodyBytes(), redirectsFollowed, this),
-                    config.maxHeaderBytes());
+                    request, judge, config.maxHeaderBytes());
             return;
         }
-        HttpResponseHandler handler = new HttpResponseHandler(probe, hop, expected,
-                HttpRequests.build(hop, probe.target().http(), config.userAgent(), sendsHost(probe, hop)),
-                config.maxBodyBytes(), redirectsFollowed, this);
+        HttpResponseHandler handler = new HttpResponseHandler(probe, hop, expected, request, config.maxBodyBytes(),
+                redirectsFollowed, this);
         HttpProbeInitializer initializer = new HttpProbeInitializer(probe, hop,
                 tls.forVerification(probe.target().http().tlsVerify()), config.maxHeaderBytes(), handler);
         ChannelFuture connect = bootstraps.tcp(probe, hop.address(), initializer, TcpOpening.PROBE_WRITES_FIRST)

@@ -1,5 +1,6 @@
 package io.healthmesh.probe;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -21,6 +22,8 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
     private final HttpResponseJudge judge;
 
     private boolean handshakeDone;
+    /** Closes this hop's channel when a redirect hands the probe to its next hop. */
+    private Runnable releaseChannel;
 
     HttpResponseHandler(ProbeContext probe, HttpHop hop, ExpectedStatuses expected, FullHttpRequest request,
                         int maxBodyBytes, int redirectsFollowed, HttpProber prober) {
@@ -66,7 +69,11 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-        judge.onObject(msg, () -> probe.release(ctx.channel()));
+        if (releaseChannel == null) {
+            Channel channel = ctx.channel();
+            releaseChannel = () -> probe.release(channel); // made once, not per decoded object
+        }
+        judge.onObject(msg, releaseChannel);
     }
 
     @Override

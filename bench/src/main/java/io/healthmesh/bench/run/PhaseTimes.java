@@ -1,5 +1,6 @@
 package io.healthmesh.bench.run;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,8 +25,8 @@ public final class PhaseTimes {
     }
 
     /** Wall time since construction. */
-    public java.time.Duration elapsed() {
-        return java.time.Duration.ofNanos(nanoClock.getAsLong() - start);
+    public Duration elapsed() {
+        return Duration.ofNanos(nanoClock.getAsLong() - start);
     }
 
     /** Ends the current step, naming it {@code name}. */

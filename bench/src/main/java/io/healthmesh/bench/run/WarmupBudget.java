@@ -34,9 +34,7 @@ public final class WarmupBudget {
     /** A warm-up's bound: {@code budget - elapsed - after}, at least {@link #FLOOR}, at most {@code cap}. */
     public static Duration bound(Duration budget, Duration elapsed, Duration after, Duration cap) {
         Duration left = budget.minus(elapsed).minus(after);
-        if (left.compareTo(FLOOR) < 0) {
-            return FLOOR.compareTo(cap) < 0 ? FLOOR : cap;
-        }
-        return left.compareTo(cap) < 0 ? left : cap;
+        Duration atLeastFloor = left.compareTo(FLOOR) < 0 ? FLOOR : left;
+        return atLeastFloor.compareTo(cap) < 0 ? atLeastFloor : cap;
     }
 }
