@@ -192,7 +192,7 @@ class EpollHttpCheckTest {
         long before = openDescriptors();
         burstOfEveryEnding(100);
         // the servers run in this process and close every socket they accepted when they close, so both counts are
-        // taken with them closed; 1,010 client sockets were opened, so a leak of even one per ending would show
+        // taken with them closed; 510 checks opened a socket each, so a leak of even one per ending would show
         assertThat(openDescriptors()).isLessThanOrEqualTo(before + 2);
     }
 
