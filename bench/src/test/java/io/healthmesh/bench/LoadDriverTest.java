@@ -1,0 +1,40 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.core.target.Protocol;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LoadDriverTest {
+
+    private static LoadDriver parsed(String... args) {
+        LoadDriver driver = new LoadDriver();
+        new CommandLine(driver).parseArgs(args);
+        driver.applyModeDefaults();
+        return driver;
+    }
+
+    @Test
+    void bothModesMeasureTcpFirst() {
+        // HTTP first was tried in the short mode on 2026-12-03 (18:0x UTC) and read no closer to the full run
+        assertThat(parsed().protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
+        assertThat(parsed("--short").protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
+    }
+
+    @Test
+    void anOrderGivenIsKeptWithoutRepeats() {
+        assertThat(parsed("--short", "--protocol-order", "TCP,HTTP,TCP").protocolOrder)
+                .containsExactly(Protocol.TCP, Protocol.HTTP);
+        assertThat(parsed("--protocol-order", "HTTP").protocolOrder).containsExactly(Protocol.HTTP);
+    }
+
+    @Test
+    void aProtocolWithoutAThroughputPhaseIsRefusedByName() {
+        assertThatThrownBy(() -> parsed("--protocol-order", "TCP,UDP"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--protocol-order")
+                .hasMessageContaining("UDP");
+    }
+}
