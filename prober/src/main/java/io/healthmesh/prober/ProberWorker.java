@@ -10,6 +10,7 @@ import io.healthmesh.prober.assign.GroupPeers;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.prober.health.CpuSteal;
+import io.healthmesh.prober.health.FileLimit;
 import io.healthmesh.prober.health.SelfMonitor;
 import io.healthmesh.prober.metrics.ProberMetrics;
 import io.healthmesh.prober.publish.ResultPublisher;
@@ -109,6 +110,7 @@ public final class ProberWorker implements AutoCloseable {
 
             List<String> clusterEndpoints = ClusterEndpoints.of(config, ops.port());
             logEgress(config, clusterEndpoints);
+            FileLimit.check(config.maxInFlight(), FileLimit.ofThisProcess()).ifPresent(LOG::warn);
             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
                     .withUserAgent(config.userAgent())
                     .withDenyList(config.denyList())
