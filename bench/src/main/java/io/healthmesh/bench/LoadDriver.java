@@ -326,7 +326,7 @@ public final class LoadDriver implements Callable<Integer> {
         aggregatorInstances = aggregatorInstances != null ? aggregatorInstances : List.of(1, 2);
         publishCost = publishCost != null ? publishCost : !shortMode;
         // HTTP first in the short mode (2026-12-03, 17:52-18:24 UTC, three runs against two TCP-first ones) gave HTTP a
-        // longer warm-up but did not settle it either (JIT 318-350 ms/s at its 41 s bound), and TCP, measured second
+        // longer warm-up but did not settle it either (JIT 248-350 ms/s at its 41-42 s bound), and TCP, measured second
         // on a path HTTP had warmed, read 15 % above the full run in two of the three: both orders stay in the flag
         protocolOrder = protocolOrder != null ? List.copyOf(new java.util.LinkedHashSet<>(protocolOrder))
                 : List.of(Protocol.TCP, Protocol.HTTP);
