@@ -18,7 +18,7 @@ class LoadDriverTest {
 
     @Test
     void bothModesMeasureTcpFirst() {
-        // HTTP first was tried in the short mode on 2026-12-03 (18:0x UTC) and read no closer to the full run
+        // HTTP first was tried in the short mode on 2026-12-03 (17:52-18:24 UTC) and read no closer to the full run
         assertThat(parsed().protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
         assertThat(parsed("--short").protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
     }
