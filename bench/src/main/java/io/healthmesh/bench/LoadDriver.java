@@ -192,6 +192,38 @@ public final class LoadDriver implements Callable<Integer> {
     public Integer call() throws Exception {
         applyModeDefaults();
         Path work = Files.createTempDirectory("healthmesh-bench-");
+        try {
+            return run(work);
+        } finally {
+            // the aggregators' RocksDB state is a full run's bulk (about 120 MB); the logs stay for a look afterwards
+            dropAggregatorState(work);
+            LOG.info("logs of the run's JVMs and peers kept in {}", work);
+        }
+    }
+
+    /**
+     * Deletes the aggregators' state directories ({@code aggregator-state}, {@code aggregator-state-N}) under the
+     * run's work directory, once their JVMs are gone; anything else there (logs, peers' files) stays.
+     */
+    static void dropAggregatorState(Path work) throws IOException {
+        if (!Files.isDirectory(work)) {
+            return;
+        }
+        List<Path> states;
+        try (var entries = Files.list(work)) {
+            states = entries.filter(p -> p.getFileName().toString().matches("aggregator-state(-\\d+)?"))
+                    .filter(Files::isDirectory).toList();
+        }
+        for (Path state : states) {
+            try (var tree = Files.walk(state)) {
+                for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private Integer run(Path work) throws Exception {
         if (jfrDir != null) {
             Files.createDirectories(jfrDir);
         }

@@ -2,7 +2,12 @@ package io.healthmesh.bench;
 
 import io.healthmesh.core.target.Protocol;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,5 +41,23 @@ class LoadDriverTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--protocol-order")
                 .hasMessageContaining("UDP");
+    }
+
+    @Test
+    void dropsTheAggregatorsStateButKeepsTheLogs(@TempDir Path work) throws IOException {
+        Files.createDirectories(work.resolve("aggregator-state/bench-aggregator/0_1/rocksdb"));
+        Files.writeString(work.resolve("aggregator-state/bench-aggregator/0_1/rocksdb/000001.sst"), "sst");
+        Files.createDirectories(work.resolve("aggregator-state-2/bench-aggregator"));
+        Files.createDirectories(work.resolve("haproxy-TCP"));
+        Files.writeString(work.resolve("aggregator.log"), "log");
+        Files.writeString(work.resolve("aggregator-state-notes"), "a file, not a state directory");
+
+        LoadDriver.dropAggregatorState(work);
+
+        assertThat(work.resolve("aggregator-state")).doesNotExist();
+        assertThat(work.resolve("aggregator-state-2")).doesNotExist();
+        assertThat(work.resolve("haproxy-TCP")).isDirectory();
+        assertThat(work.resolve("aggregator.log")).hasContent("log");
+        assertThat(work.resolve("aggregator-state-notes")).exists();
     }
 }
