@@ -145,8 +145,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                             + " group, targets and recent probe-results topics)."),
             new Setting("status.max.clients", "32", "1..1000",
                     "Browsers connected to the status page's event stream at once; more get 503."),
-            new Setting("status.history.size", "20", "1..200",
-                    "Recent probe results kept per target for the page's latency history."),
+            new Setting("status.history.size", "20", "0..200",
+                    "Recent probe results kept per target for the page's latency history; 0 keeps none and reads"
+                            + " no probe results (less heap and CPU per instance for very many targets)."),
             new Setting("metrics.per.target", "false", "true or false",
                     "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per target"
                             + " (needs status.page.enabled).")),
@@ -205,7 +206,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         int routableMax = r.integer("group.routable.max", RoutableList.DEFAULT_MAX_IDS, 1, 10_000);
         int rocksdbMemory = r.integer("rocksdb.memory.mb", DEFAULT_ROCKSDB_MEMORY_MB, 8, 65_536);
         StatusSettings status = new StatusSettings(r.bool("status.page.enabled", true),
-                r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 1, 200),
+                r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 0, 200),
                 r.bool("metrics.per.target", false));
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);

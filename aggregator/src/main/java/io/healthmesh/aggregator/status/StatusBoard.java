@@ -58,12 +58,20 @@ public final class StatusBoard {
     private Map<String, GroupRow> sentGroups = Map.of();
     private long seq;
 
-    /** @param historySize how many recent results each target keeps (1..1000) */
+    /**
+     * @param historySize how many recent results each target keeps (0..1000); 0 keeps no latency history, and
+     *     the feed then reads no probe results at all ({@link #keepsHistory()})
+     */
     public StatusBoard(int historySize) {
-        if (historySize < 1 || historySize > 1000) {
-            throw new IllegalArgumentException("historySize: " + historySize + " (expected: 1..1000)");
+        if (historySize < 0 || historySize > 1000) {
+            throw new IllegalArgumentException("historySize: " + historySize + " (expected: 0..1000)");
         }
         this.historySize = historySize;
+    }
+
+    /** Whether the board keeps latency histories, so whether probe results are worth reading for it. */
+    public boolean keepsHistory() {
+        return historySize > 0;
     }
 
     /** A target's new state event. */
@@ -99,7 +107,7 @@ public final class StatusBoard {
 
     /** One probe result; kept only for targets the board knows (a state event or a definition). */
     public synchronized void addResult(String id, LatencyPoint point) {
-        if (!rows.containsKey(id) && !labels.containsKey(id)) {
+        if (historySize == 0 || !rows.containsKey(id) && !labels.containsKey(id)) {
             return;
         }
         ArrayDeque<LatencyPoint> points = history.computeIfAbsent(id, k -> new ArrayDeque<>(historySize));

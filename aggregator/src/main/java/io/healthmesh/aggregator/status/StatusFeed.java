@@ -41,10 +41,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * Fills a {@link StatusBoard} from Kafka on its own thread: the compacted {@code health-state}, {@code group-state}
  * and {@code targets} topics from the beginning (the whole current state), and {@code probe-results} from
- * {@link #RESULTS_LOOKBACK} ago (the recent latencies). It reads every partition without a consumer group
- * ({@code read_committed}), so every aggregator instance has the whole picture, not only the targets its tasks own.
- * A record that cannot be decoded is skipped and counted; a registry that cannot be reached pauses the feed and
- * the record is read again.
+ * {@link #RESULTS_LOOKBACK} ago (the recent latencies; not at all when the board keeps no history). It reads every
+ * partition without a consumer group ({@code read_committed}), so every aggregator instance has the whole picture,
+ * not only the targets its tasks own. A record that cannot be decoded is skipped and counted; a registry that
+ * cannot be reached pauses the feed and the record is read again.
  * <p>
  * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
  * {@code latencyMicros} and {@code outcome} and decodes nothing else. A result whose record timestamp is older than
@@ -76,6 +76,7 @@ public final class StatusFeed implements AutoCloseable {
     private final AtomicLong lookbackSeeks = new AtomicLong();
     private final Thread thread;
     private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile List<TopicPartition> assigned = List.of();
 
     /**
      * @param kafka client settings (bootstrap servers, security); group, offsets and isolation are set here
@@ -122,6 +123,11 @@ public final class StatusFeed implements AutoCloseable {
         return lookbackSkipped.get();
     }
 
+    /** The partitions the feed reads, once it has started (for tests). */
+    List<TopicPartition> assigned() {
+        return assigned;
+    }
+
     /** How often a results partition was sought forward (for tests). */
     long lookbackSeeks() {
         return lookbackSeeks.get();
@@ -165,10 +171,12 @@ public final class StatusFeed implements AutoCloseable {
         compacted.addAll(partitionsOf(topics.healthState()));
         compacted.addAll(partitionsOf(topics.groupState()));
         compacted.addAll(partitionsOf(topics.targets()));
-        List<TopicPartition> results = partitionsOf(topics.probeResults());
+        // a board without latency histories needs no probe result: the feed then reads the compacted topics only
+        List<TopicPartition> results = board.keepsHistory() ? partitionsOf(topics.probeResults()) : List.of();
         List<TopicPartition> all = new ArrayList<>(compacted);
         all.addAll(results);
         consumer.assign(all);
+        assigned = List.copyOf(all);
         consumer.seekToBeginning(compacted);
         Map<TopicPartition, Long> since = new HashMap<>();
         long from = clock.millis() - RESULTS_LOOKBACK.toMillis();

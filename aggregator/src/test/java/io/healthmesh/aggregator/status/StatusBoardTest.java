@@ -169,6 +169,22 @@ class StatusBoardTest {
 
     @Test
     void historySizeIsBounded() {
-        assertThatThrownBy(() -> new StatusBoard(0)).hasMessage("historySize: 0 (expected: 1..1000)");
+        assertThatThrownBy(() -> new StatusBoard(-1)).hasMessage("historySize: -1 (expected: 0..1000)");
+        assertThatThrownBy(() -> new StatusBoard(1001)).hasMessage("historySize: 1001 (expected: 0..1000)");
+        assertThat(new StatusBoard(1).keepsHistory()).isTrue();
+    }
+
+    @Test
+    void aBoardOfHistorySizeZeroKeepsStatesButNoLatencies() {
+        StatusBoard board = new StatusBoard(0);
+        board.putTarget(row("t-1", "g", "HEALTHY", false));
+        board.drain();
+        board.addResult("t-1", new LatencyPoint(1_000, 5, true));
+
+        assertThat(board.keepsHistory()).isFalse();
+        assertThat(board.snapshot().targets()).singleElement()
+                .satisfies(t -> assertThat(t.history()).isEmpty())
+                .satisfies(t -> assertThat(t.row().status()).isEqualTo("HEALTHY"));
+        assertThat(board.drain().isEmpty()).as("a result is no change to send").isTrue();
     }
 }

@@ -11,6 +11,7 @@ import io.healthmesh.testkit.TestKafka;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The status feed on the real broker: results are charted, and a backlog of results older than the lookback that
- * arrives while the feed runs (the feed is that far behind) is passed over undecoded: sought forward past, counted.
+ * arrives while the feed runs (the feed is that far behind) is passed over undecoded: sought forward past, counted;
+ * a board that keeps no latency history ({@code status.history.size=0}) has the feed read no result at all.
  */
 @ExtendWith(KafkaExtension.class)
 class StatusFeedIT {
@@ -113,6 +115,31 @@ class StatusFeedIT {
             // at most 500 records a poll (the consumer's default): the first batch of the backlog is all old
             assertThat(feed.lookbackSeeks()).as("partitions sought forward").isPositive();
             assertThat(micros(board)).containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void aBoardWithoutHistoryReadsTheStatesButNoProbeResult(TestKafka kafka) throws Exception {
+        Topics topics = new Topics(kafka.uniqueTopic("nohistory") + ".");
+        kafka.createTopic(topics.healthState(), 2, true);
+        kafka.createTopic(topics.groupState(), 1, true);
+        kafka.createTopic(topics.targets(), 1, true);
+        kafka.createTopic(topics.probeResults(), 3, false);
+        StatusBoard board = new StatusBoard(0);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+                new ByteArraySerializer());
+             StatusFeed feed = new StatusFeed(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+                     kafka.serdeConfig(), topics, board, Clock.systemUTC()).start()) {
+            // bytes that are no record: whatever the feed reads of them it counts as skipped
+            producer.send(new ProducerRecord<>(topics.probeResults(), 0, "t-1", new byte[] {9, 9, 9})).get();
+            producer.send(new ProducerRecord<>(topics.healthState(), 0, "t-1", new byte[] {9, 9, 9})).get();
+
+            Await.until(PATIENCE, () -> feed.skipped() >= 1, () -> "the state record read: " + feed.skipped());
+            assertThat(feed.assigned()).extracting(TopicPartition::topic)
+                    .containsOnly(topics.healthState(), topics.groupState(), topics.targets())
+                    .hasSize(4);
         }
     }
 
