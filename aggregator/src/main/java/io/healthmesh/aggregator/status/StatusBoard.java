@@ -1,6 +1,5 @@
 package io.healthmesh.aggregator.status;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -50,7 +49,7 @@ public final class StatusBoard {
     private final int historySize;
     private final Map<String, TargetRow> rows = new HashMap<>();
     private final Map<String, Map<String, String>> labels = new HashMap<>();
-    private final Map<String, ArrayDeque<LatencyPoint>> history = new HashMap<>();
+    private final Map<String, LatencyRing> history = new HashMap<>();
     private final Map<String, GroupEvent> groupEvents = new HashMap<>();
     private final Set<String> changed = new HashSet<>();
     private final Set<String> removed = new HashSet<>();
@@ -110,14 +109,11 @@ public final class StatusBoard {
         if (historySize == 0 || !rows.containsKey(id) && !labels.containsKey(id)) {
             return;
         }
-        ArrayDeque<LatencyPoint> points = history.computeIfAbsent(id, k -> new ArrayDeque<>(historySize));
-        if (!points.isEmpty() && points.peekLast().atMs() > point.atMs()) {
+        LatencyRing points = history.computeIfAbsent(id, k -> new LatencyRing(historySize));
+        if (!points.isEmpty() && points.lastAtMs() > point.atMs()) {
             return; // an older result (another region's, late): the history is in time order
         }
-        if (points.size() == historySize) {
-            points.removeFirst();
-        }
-        points.addLast(point);
+        points.add(point);
         if (rows.containsKey(id) && !changed.contains(id)) {
             List<LatencyPoint> pending = newPoints.computeIfAbsent(id, k -> new ArrayList<>(2));
             if (pending.size() == historySize) {
@@ -223,9 +219,9 @@ public final class StatusBoard {
     }
 
     private TargetEntry entry(TargetRow row) {
-        ArrayDeque<LatencyPoint> points = history.get(row.id());
+        LatencyRing points = history.get(row.id());
         return new TargetEntry(row, labels.getOrDefault(row.id(), Map.of()),
-                points == null ? List.of() : List.copyOf(points));
+                points == null ? List.of() : points.toList());
     }
 
     private Map<String, GroupRow> groupRows() {
