@@ -6,14 +6,18 @@ import java.util.List;
 /**
  * A target's latency history on the {@link StatusBoard}: the newest {@code capacity} points in time order, kept in
  * primitive arrays (17 bytes a point) rather than as {@link LatencyPoint} objects in a deque (about 36 bytes a point
- * and the deque's own array), because every aggregator instance keeps one for every target of the fleet.
- * Not thread-safe: the board's lock guards it.
+ * and the deque's own array), because every aggregator instance keeps one for every target of the fleet. The
+ * arrays start small and double up to the capacity, so a target with few results costs little whatever the
+ * capacity. Not thread-safe: the board's lock guards it.
  */
 final class LatencyRing {
 
-    private final long[] atMs;
-    private final long[] micros;
-    private final boolean[] ok;
+    private static final int FIRST_LENGTH = 4;
+
+    private final int capacity;
+    private long[] atMs;
+    private long[] micros;
+    private boolean[] ok;
     private int first;
     private int size;
 
@@ -22,9 +26,16 @@ final class LatencyRing {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity: " + capacity + " (expected: at least 1)");
         }
-        atMs = new long[capacity];
-        micros = new long[capacity];
-        ok = new boolean[capacity];
+        this.capacity = capacity;
+        int length = Math.min(capacity, FIRST_LENGTH);
+        atMs = new long[length];
+        micros = new long[length];
+        ok = new boolean[length];
+    }
+
+    /** The length of the arrays now (for tests). */
+    int allocated() {
+        return atMs.length;
     }
 
     boolean isEmpty() {
@@ -41,6 +52,9 @@ final class LatencyRing {
 
     /** Appends {@code point} as the newest, dropping the oldest when the ring is full. */
     void add(LatencyPoint point) {
+        if (size == atMs.length && size < capacity) {
+            grow();
+        }
         int slot;
         if (size == atMs.length) {
             slot = first;
@@ -62,6 +76,24 @@ final class LatencyRing {
             points.add(new LatencyPoint(atMs[slot], micros[slot], ok[slot]));
         }
         return List.copyOf(points);
+    }
+
+    /** Doubles the arrays (up to the capacity), the points moved to the front in order. */
+    private void grow() {
+        int length = (int) Math.min(capacity, 2L * atMs.length);
+        long[] newAtMs = new long[length];
+        long[] newMicros = new long[length];
+        boolean[] newOk = new boolean[length];
+        for (int i = 0; i < size; i++) {
+            int slot = index(i);
+            newAtMs[i] = atMs[slot];
+            newMicros[i] = micros[slot];
+            newOk[i] = ok[slot];
+        }
+        atMs = newAtMs;
+        micros = newMicros;
+        ok = newOk;
+        first = 0;
     }
 
     private int index(int i) {

@@ -30,6 +30,29 @@ class LatencyRingTest {
     }
 
     @Test
+    void growsAsPointsComeUpToItsCapacityAndWrapsInOrderAfterwards() {
+        LatencyRing ring = new LatencyRing(10);
+        assertThat(ring.allocated()).isEqualTo(4);
+        for (long at = 1; at <= 4; at++) {
+            ring.add(point(at));
+        }
+        assertThat(ring.allocated()).isEqualTo(4);
+        ring.add(point(5));
+        assertThat(ring.allocated()).isEqualTo(8);
+        for (long at = 6; at <= 9; at++) {
+            ring.add(point(at));
+        }
+        assertThat(ring.allocated()).as("doubled, but never past the capacity").isEqualTo(10);
+        for (long at = 10; at <= 23; at++) {
+            ring.add(point(at));
+        }
+        assertThat(ring.allocated()).isEqualTo(10);
+        assertThat(ring.toList()).extracting(LatencyPoint::atMs).containsExactly(14L, 15L, 16L, 17L, 18L, 19L, 20L,
+                21L, 22L, 23L);
+        assertThat(ring.lastAtMs()).isEqualTo(23);
+    }
+
+    @Test
     void aFailedPointKeepsItsLatencyAndItsWireForm() {
         LatencyRing ring = new LatencyRing(1);
         ring.add(new LatencyPoint(5, 700, false));
