@@ -23,6 +23,7 @@ import io.healthmesh.bench.run.ThroughputPhase;
 import io.healthmesh.bench.run.TopicSizes;
 import io.healthmesh.bench.run.WarmupBudget;
 import io.healthmesh.bench.run.WarmupGate;
+import io.healthmesh.bench.run.WorkFiles;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.prober.PublishTuning;
@@ -215,11 +216,7 @@ public final class LoadDriver implements Callable<Integer> {
                     .filter(Files::isDirectory).toList();
         }
         for (Path state : states) {
-            try (var tree = Files.walk(state)) {
-                for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            WorkFiles.deleteTree(state);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator.status;
 
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -70,12 +71,12 @@ final class LatencyRing {
 
     /** The points, oldest first, as a new list. */
     List<LatencyPoint> toList() {
-        List<LatencyPoint> points = new ArrayList<>(size);
+        LatencyPoint[] points = new LatencyPoint[size];
         for (int i = 0; i < size; i++) {
             int slot = index(i);
-            points.add(new LatencyPoint(atMs[slot], micros[slot], ok[slot]));
+            points[i] = new LatencyPoint(atMs[slot], micros[slot], ok[slot]);
         }
-        return List.copyOf(points);
+        return Collections.unmodifiableList(Arrays.asList(points));
     }
 
     /** Doubles the arrays (up to the capacity), the points moved to the front in order. */

@@ -106,7 +106,7 @@ public final class StatusBoard {
 
     /** One probe result; kept only for targets the board knows (a state event or a definition). */
     public synchronized void addResult(String id, LatencyPoint point) {
-        if (historySize == 0 || !rows.containsKey(id) && !labels.containsKey(id)) {
+        if (!keepsHistory() || !rows.containsKey(id) && !labels.containsKey(id)) {
             return;
         }
         LatencyRing points = history.computeIfAbsent(id, k -> new LatencyRing(historySize));

@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -70,7 +69,7 @@ public final class RestorePhase {
             marker.add(specs.get(i));
         }
         starts.add(timedStart("restart with its local state", stack, group, stateDir, startAggregator, marker));
-        deleteTree(stateDir);
+        WorkFiles.deleteTree(stateDir);
         starts.add(timedStart("start on an empty state directory: every store restored from its changelog", stack,
                 group, stateDir, startAggregator, marker));
         return new Figure(specs.size(), loadSeconds, starts);
@@ -129,17 +128,6 @@ public final class RestorePhase {
                     return 0;   // a RocksDB file removed while walking
                 }
             }).sum();
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }
