@@ -151,7 +151,8 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
             // ("CompletionQueue overflow detected"): every probe is a connect, maybe a write and a read, and a close
             case IO_URING -> IoUringIoHandler.newFactory(new IoUringIoHandlerConfig()
                     .setRingSize(IO_URING_RING_SIZE).setCqSize(IO_URING_CQ_SIZE));
-            case EPOLL -> EpollIoHandler.newFactory();
+            // Netty's loop, with its registrations indexed by descriptor (FdTable: no cost growing with sockets in flight)
+            case EPOLL -> EpollRegistrations.factory();
             case NIO, AUTO -> NioIoHandler.newFactory();
         };
     }
