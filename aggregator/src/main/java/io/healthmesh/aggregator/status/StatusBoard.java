@@ -19,6 +19,10 @@ import static java.util.Objects.requireNonNull;
  * and every group's fail-open flag and routable count. Changes since the last {@link #drain()} are collected, so
  * that browsers receive one small {@link Delta} per push instead of the whole board. Thread-safe (one lock; every
  * method is short, a snapshot of 10,000 targets copies references only).
+ *
+ * <p>Everything the board knows of one target lives in one {@link Target} under one key, so that a probe result,
+ * the feed's most frequent input, costs one lookup in the fleet-sized map (it cost five or six in separate maps of
+ * rows, labels, histories and pending points: {@code StatusBoardBenchmark}).
  */
 public final class StatusBoard {
 
@@ -46,16 +50,31 @@ public final class StatusBoard {
     private record GroupEvent(boolean failOpen, int routable) {
     }
 
+    /**
+     * One target: present while the board has its state event or its labels (or both). {@code pending} is its
+     * list in {@link #newPoints}, {@code changed} whether it is in {@link #changed}.
+     */
+    private static final class Target {
+        private TargetRow row;
+        private Map<String, String> labels;
+        private LatencyRing history;
+        private List<LatencyPoint> pending;
+        private boolean changed;
+    }
+
     private final int historySize;
-    private final Map<String, TargetRow> rows = new HashMap<>();
-    private final Map<String, Map<String, String>> labels = new HashMap<>();
-    private final Map<String, LatencyRing> history = new HashMap<>();
+    private final Map<String, Target> targets = new HashMap<>();
     private final Map<String, GroupEvent> groupEvents = new HashMap<>();
     private final Set<String> changed = new HashSet<>();
     private final Set<String> removed = new HashSet<>();
     private final Map<String, List<LatencyPoint>> newPoints = new LinkedHashMap<>();
     private Map<String, GroupRow> sentGroups = Map.of();
     private long seq;
+    /**
+     * Whether changes are collected for the next {@link #drain()}: not between a {@link #discardChanges()} (nobody
+     * watches) and the next drain or snapshot, so that an unwatched board spends nothing per result on deltas.
+     */
+    private boolean collecting = true;
 
     /**
      * @param historySize how many recent results each target keeps (0..1000); 0 keeps no latency history, and
@@ -76,18 +95,21 @@ public final class StatusBoard {
     /** A target's new state event. */
     public synchronized void putTarget(TargetRow row) {
         requireNonNull(row, "row");
-        rows.put(row.id(), row);
-        markChanged(row.id());
+        Target target = targets.computeIfAbsent(row.id(), id -> new Target());
+        target.row = row;
+        markChanged(row.id(), target);
     }
 
     /** A target's tombstone: it was deleted. */
     public synchronized void removeTarget(String id) {
-        if (rows.remove(id) != null) {
-            labels.remove(id);
-            history.remove(id);
+        Target target = targets.get(id);
+        if (target != null && target.row != null) {
+            targets.remove(id);
             changed.remove(id);
             newPoints.remove(id);
-            removed.add(id);
+            if (collecting) {
+                removed.add(id);
+            }
         }
     }
 
@@ -95,27 +117,42 @@ public final class StatusBoard {
     public synchronized void putLabels(String id, Map<String, String> newLabels) {
         requireNonNull(id, "id");
         Map<String, String> value = newLabels == null ? null : Map.copyOf(new TreeMap<>(newLabels));
-        Map<String, String> before = value == null ? labels.remove(id) : labels.put(id, value);
-        if (!Objects.equals(before, value) && rows.containsKey(id)) {
-            markChanged(id);
+        Target target = value == null ? targets.get(id) : targets.computeIfAbsent(id, k -> new Target());
+        if (target == null) {
+            return;
         }
-        if (value == null && !rows.containsKey(id)) {
-            history.remove(id);
+        Map<String, String> before = target.labels;
+        target.labels = value;
+        if (target.row == null) {
+            if (value == null) {
+                targets.remove(id);   // neither a state event nor a definition: forgotten, history included
+            }
+        } else if (!Objects.equals(before, value)) {
+            markChanged(id, target);
         }
     }
 
     /** One probe result; kept only for targets the board knows (a state event or a definition). */
     public synchronized void addResult(String id, LatencyPoint point) {
-        if (!keepsHistory() || !rows.containsKey(id) && !labels.containsKey(id)) {
+        Target target = keepsHistory() ? targets.get(id) : null;
+        if (target == null) {
             return;
         }
-        LatencyRing points = history.computeIfAbsent(id, k -> new LatencyRing(historySize));
-        if (!points.isEmpty() && points.lastAtMs() > point.atMs()) {
+        LatencyRing points = target.history;
+        if (points == null) {
+            points = new LatencyRing(historySize);
+            target.history = points;
+        } else if (!points.isEmpty() && points.lastAtMs() > point.atMs()) {
             return; // an older result (another region's, late): the history is in time order
         }
         points.add(point);
-        if (rows.containsKey(id) && !changed.contains(id)) {
-            List<LatencyPoint> pending = newPoints.computeIfAbsent(id, k -> new ArrayList<>(2));
+        if (collecting && target.row != null && !target.changed) {
+            List<LatencyPoint> pending = target.pending;
+            if (pending == null) {
+                pending = new ArrayList<>(2);
+                target.pending = pending;
+                newPoints.put(id, pending);
+            }
             if (pending.size() == historySize) {
                 pending.remove(0);
             }
@@ -140,14 +177,23 @@ public final class StatusBoard {
 
     /** Every target's last state event, unordered. */
     public synchronized List<TargetRow> targets() {
-        return new ArrayList<>(rows.values());
+        List<TargetRow> rows = new ArrayList<>(targets.size());
+        for (Target target : targets.values()) {
+            if (target.row != null) {
+                rows.add(target.row);
+            }
+        }
+        return rows;
     }
 
     /** How many targets each region is stale for (only regions with at least one stale target). */
     public synchronized Map<String, Integer> staleRegions() {
         Map<String, Integer> stale = new TreeMap<>();
-        for (TargetRow row : rows.values()) {
-            for (RegionRow region : row.regions()) {
+        for (Target target : targets.values()) {
+            if (target.row == null) {
+                continue;
+            }
+            for (RegionRow region : target.row.regions()) {
                 if (region.stale()) {
                     stale.merge(region.region(), 1, Integer::sum);
                 }
@@ -158,33 +204,38 @@ public final class StatusBoard {
 
     /** The whole board; also the starting point of the next deltas a new browser receives. */
     public synchronized Snapshot snapshot() {
-        List<TargetEntry> targets = new ArrayList<>(rows.size());
-        for (TargetRow row : rows.values()) {
-            targets.add(entry(row));
+        collecting = true;   // a browser starts from this: what changes after it goes into the next delta
+        List<TargetEntry> entries = new ArrayList<>(targets.size());
+        for (Target target : targets.values()) {
+            if (target.row != null) {
+                entries.add(entry(target));
+            }
         }
-        targets.sort(Comparator.comparing(e -> e.row().id()));
-        return new Snapshot(seq, new ArrayList<>(groupRows().values()), targets);
+        entries.sort(Comparator.comparing(e -> e.row().id()));
+        return new Snapshot(seq, new ArrayList<>(groupRows().values()), entries);
     }
 
     /**
      * Forgets the changes collected so far without building a delta: what the push does while no browser is
-     * connected, so that an unwatched board costs no per-push work over all its targets and groups. The next
-     * {@link #drain()} then sends every group again (a browser that connects gets a snapshot first).
+     * connected, so that an unwatched board costs no per-push work over all its targets and groups, and stops
+     * collecting changes until the next {@link #drain()} or {@link #snapshot()}, so that it costs no per-result
+     * work for them either. The next drain then sends every group again (a browser that connects gets a snapshot
+     * first).
      */
     public synchronized void discardChanges() {
-        changed.clear();
-        removed.clear();
-        newPoints.clear();
+        clearChanges();
         sentGroups = Map.of();
+        collecting = false;
     }
 
     /** The changes since the previous drain (empty when nothing changed), and starts collecting anew. */
     public synchronized Delta drain() {
-        List<TargetEntry> targets = new ArrayList<>(changed.size());
+        collecting = true;
+        List<TargetEntry> entries = new ArrayList<>(changed.size());
         for (String id : changed) {
-            TargetRow row = rows.get(id);
-            if (row != null) {
-                targets.add(entry(row));
+            Target target = targets.get(id);
+            if (target != null && target.row != null) {
+                entries.add(entry(target));
             }
         }
         Map<String, GroupRow> now = groupRows();
@@ -200,28 +251,53 @@ public final class StatusBoard {
                 removedGroups.add(id);
             }
         }
-        Delta delta = new Delta(seq + 1, targets, new ArrayList<>(removed), new LinkedHashMap<>(newPoints), groups,
+        Delta delta = new Delta(seq + 1, entries, new ArrayList<>(removed), new LinkedHashMap<>(newPoints), groups,
                 removedGroups);
         sentGroups = now;
-        changed.clear();
-        removed.clear();
-        newPoints.clear();
+        clearChanges();
         if (!delta.isEmpty()) {
             seq++;
         }
         return delta;
     }
 
-    private void markChanged(String id) {
-        changed.add(id);
+    private void markChanged(String id, Target target) {
+        if (!collecting) {
+            return;
+        }
+        if (!target.changed) {
+            target.changed = true;
+            changed.add(id);
+        }
         removed.remove(id);
-        newPoints.remove(id); // the whole entry, history included, goes out
+        if (target.pending != null) {
+            newPoints.remove(id); // the whole entry, history included, goes out
+            target.pending = null;
+        }
     }
 
-    private TargetEntry entry(TargetRow row) {
-        LatencyRing points = history.get(row.id());
-        return new TargetEntry(row, labels.getOrDefault(row.id(), Map.of()),
-                points == null ? List.of() : points.toList());
+    /** Starts collecting changes anew: the targets' flags and pending lists too (each of them is in a set here). */
+    private void clearChanges() {
+        for (String id : changed) {
+            Target target = targets.get(id);
+            if (target != null) {
+                target.changed = false;
+            }
+        }
+        for (String id : newPoints.keySet()) {
+            Target target = targets.get(id);
+            if (target != null) {
+                target.pending = null;
+            }
+        }
+        changed.clear();
+        removed.clear();
+        newPoints.clear();
+    }
+
+    private static TargetEntry entry(Target target) {
+        return new TargetEntry(target.row, target.labels == null ? Map.of() : target.labels,
+                target.history == null ? List.of() : target.history.toList());
     }
 
     private Map<String, GroupRow> groupRows() {
@@ -229,7 +305,11 @@ public final class StatusBoard {
         for (String id : groupEvents.keySet()) {
             counts.put(id, new int[6]);
         }
-        for (TargetRow row : rows.values()) {
+        for (Target target : targets.values()) {
+            TargetRow row = target.row;
+            if (row == null) {
+                continue;
+            }
             int[] c = counts.computeIfAbsent(row.group(), k -> new int[6]);
             c[0]++;
             switch (row.status()) {

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 class StatusBoardTest {
 
@@ -186,5 +187,76 @@ class StatusBoardTest {
                 .satisfies(t -> assertThat(t.history()).isEmpty())
                 .satisfies(t -> assertThat(t.row().status()).isEqualTo("HEALTHY"));
         assertThat(board.drain().isEmpty()).as("a result is no change to send").isTrue();
+    }
+
+    @Test
+    void newPointsStartAfreshAfterEachDrainAndEachDiscard() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.drain();
+        board.addResult("a", new LatencyPoint(1, 1, true));
+        assertThat(board.drain().latency().get("a")).extracting(LatencyPoint::micros).containsExactly(1L);
+        board.addResult("a", new LatencyPoint(2, 2, true));
+        board.discardChanges();
+        board.drain();   // collecting again (a browser connected)
+        board.addResult("a", new LatencyPoint(3, 3, true));
+
+        assertThat(board.drain().latency().get("a")).extracting(LatencyPoint::micros).containsExactly(3L);
+    }
+
+    @Test
+    void aDefinitionAloneKeepsHistoryAndItsDeletionForgetsIt() {
+        board.putLabels("a", Map.of("env", "prod"));
+        board.addResult("a", new LatencyPoint(1, 7, true));
+        board.putLabels("b", Map.of("env", "prod"));
+        board.addResult("b", new LatencyPoint(1, 8, true));
+        board.putLabels("b", null);   // deleted before its first state event
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.putTarget(row("b", "g", "HEALTHY", false));
+
+        assertThat(board.snapshot().targets()).extracting(e -> e.row().id(), e -> e.history().size(),
+                e -> e.labels().size()).containsExactly(tuple("a", 1, 1), tuple("b", 0, 0));
+    }
+
+    @Test
+    void aTargetDeletedAndBackWithinOnePushIsSentWholeWithOnlyItsNewHistory() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.drain();
+        board.addResult("a", new LatencyPoint(1, 1, true));
+        board.removeTarget("a");
+        board.putTarget(row("a", "g", "UNHEALTHY", false));
+        board.addResult("a", new LatencyPoint(2, 2, false));
+
+        StatusBoard.Delta d = board.drain();
+
+        assertThat(d.removedTargets()).isEmpty();
+        assertThat(d.latency()).isEmpty();
+        assertThat(d.targets()).singleElement().satisfies(e -> {
+            assertThat(e.row().status()).isEqualTo("UNHEALTHY");
+            assertThat(e.history()).extracting(LatencyPoint::micros).containsExactly(2L);
+        });
+    }
+
+    @Test
+    void anUnwatchedBoardCollectsNothingUntilABrowserTakesASnapshot() {
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.discardChanges();   // the push found nobody watching
+        board.addResult("a", new LatencyPoint(1, 1, true));
+        board.putTarget(row("b", "g", "HEALTHY", false));
+        board.removeTarget("a");
+        board.putTarget(row("a", "g", "UNHEALTHY", false));
+        board.addResult("a", new LatencyPoint(2, 2, true));
+
+        StatusBoard.Delta first = board.drain();   // a browser connected: the push drains, then snapshots
+        assertThat(first.targets()).isEmpty();
+        assertThat(first.removedTargets()).isEmpty();
+        assertThat(first.latency()).isEmpty();
+        assertThat(board.snapshot().targets()).extracting(e -> e.row().id(), e -> e.row().status())
+                .containsExactly(tuple("a", "UNHEALTHY"), tuple("b", "HEALTHY"));
+
+        board.addResult("a", new LatencyPoint(3, 3, true));
+        board.putTarget(row("b", "g", "UNHEALTHY", false));
+        StatusBoard.Delta next = board.drain();
+        assertThat(next.latency().get("a")).extracting(LatencyPoint::micros).containsExactly(3L);
+        assertThat(next.targets()).extracting(e -> e.row().id()).containsExactly("b");
     }
 }
