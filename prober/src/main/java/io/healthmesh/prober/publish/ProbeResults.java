@@ -1,34 +1,52 @@
 package io.healthmesh.prober.publish;
 
+import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.Protocol;
 
-/** Maps a finished probe to the Avro {@link ProbeResult} of the contract. */
+/**
+ * Maps a finished probe to the Avro {@link ProbeResult} of the contract. Once per published result, so it uses the
+ * record's all-fields constructor (the builder checks every field's value against the schema on each build) and
+ * tables from the engine's enums to the contract's (no lookup by name per result).
+ */
 public final class ProbeResults {
+
+    private static final Protocol[] PROTOCOLS = mapped(io.healthmesh.core.target.Protocol.values(), Protocol.class);
+    private static final ProbeOutcome[] OUTCOMES = mapped(Outcome.values(), ProbeOutcome.class);
 
     private ProbeResults() {
     }
 
     public static ProbeResult toAvro(CompletedProbe probe, String region, String proberId) {
         ProbeReport report = probe.report();
-        return ProbeResult.newBuilder()
-                .setTargetId(probe.target().id())
-                .setGeneration(probe.generation())
-                .setRegion(region)
-                .setProberId(proberId)
-                .setProtocol(Protocol.valueOf(probe.target().protocol().name()))
-                .setStartedAtMs(probe.startedAtMs())
-                .setOutcome(ProbeOutcome.valueOf(report.outcome().name()))
-                .setLatencyMicros(report.latencyMicros())
-                .setConnectMicros(report.connectMicros())
-                .setTlsMicros(report.tlsMicros())
-                .setFirstByteMicros(report.firstByteMicros())
-                .setHttpStatus(report.httpStatus())
-                .setDetail(report.detail())
-                .setSchedulingLagMicros(probe.schedulingLagMicros())
-                .build();
+        // the constructor takes the fields in the schema's order; ResultPublisherTest sets each to its own value
+        return new ProbeResult(
+                probe.target().id(),
+                probe.generation(),
+                region,
+                proberId,
+                PROTOCOLS[probe.target().protocol().ordinal()],
+                probe.startedAtMs(),
+                OUTCOMES[report.outcome().ordinal()],
+                report.latencyMicros(),
+                report.connectMicros(),
+                report.tlsMicros(),
+                report.firstByteMicros(),
+                report.httpStatus(),
+                report.detail(),
+                probe.schedulingLagMicros());
+    }
+
+    /** The contract's constant of each engine constant, by ordinal; fails at class load if one has no namesake. */
+    private static <E extends Enum<E>> E[] mapped(Enum<?>[] from, Class<E> to) {
+        @SuppressWarnings("unchecked")
+        E[] table = (E[]) java.lang.reflect.Array.newInstance(to, from.length);
+        for (Enum<?> constant : from) {
+            table[constant.ordinal()] = Enum.valueOf(to, constant.name());
+        }
+        return table;
     }
 }

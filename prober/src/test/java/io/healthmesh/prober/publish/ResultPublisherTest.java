@@ -52,6 +52,23 @@ class ResultPublisherTest {
     }
 
     @Test
+    void everyOutcomeAndProtocolMapsToItsNamesakeAndNoTwoFieldsAreSwapped() {
+        for (Protocol protocol : Protocol.values()) {
+            for (Outcome outcome : Outcome.values()) {
+                TargetSpec spec = TargetSpec.of("t", "g", "127.0.0.1", 443, protocol);
+                ProbeResult r = ProbeResults.toAvro(new CompletedProbe(spec, 1L, 2L, 3L, new ProbeReport(outcome,
+                        4L, 5L, 6L, 7L, 8, "d", 0)), "r", "p");
+                assertThat(r.getProtocol().name()).isEqualTo(protocol.name());
+                assertThat(r.getOutcome().name()).isEqualTo(outcome.name());
+                assertThat(java.util.List.of(r.getGeneration(), r.getStartedAtMs(), r.getSchedulingLagMicros(),
+                        r.getLatencyMicros(), r.getConnectMicros(), r.getTlsMicros(), r.getFirstByteMicros()))
+                        .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+                assertThat(r.getHttpStatus()).isEqualTo(8);
+            }
+        }
+    }
+
+    @Test
     void whileKafkaIsAwayOfferNeverBlocksAndTheBufferDropsTheOldest() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
