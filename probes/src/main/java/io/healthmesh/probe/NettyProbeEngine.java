@@ -104,8 +104,8 @@ public final class NettyProbeEngine implements ProbeEngine {
         probers.put(Protocol.ICMP, icmp);
         probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source, bootstraps));
         LoopWatch watch = LoopWatch.start(loops);
-        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction()),
-                pinger, watch, transport);
+        return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction(),
+                DeadlineLanes.forEach(loops)), pinger, watch, transport);
     }
 
     /** The transport the engine's TCP, UDP and HTTP(S) probes run on, and why it was chosen. */

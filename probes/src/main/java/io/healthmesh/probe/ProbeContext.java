@@ -38,7 +38,10 @@ final class ProbeContext {
     /** What else the probe opened that its end must close (a channel-less connect check), or {@code null}. */
     private Runnable closer;
 
+    /** The loop's deadline lanes, or {@code null}: then the deadline is a task scheduled on the loop. */
+    private final DeadlineLanes lanes;
     private ScheduledFuture<?> deadline;
+    private DeadlineLanes.Entry laneEntry;
     private boolean done;
     private boolean inConnectListener;
     private String phase = "starting";
@@ -52,15 +55,23 @@ final class ProbeContext {
     private long bytesRead;
 
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
-        this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE);
+        this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE, null);
+    }
+
+    /** A probe whose deadline is a task of its own on {@code loop} (no deadline lanes). */
+    ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos) {
+        this(target, loop, startNanos, stalls, stallBoundNanos, null);
     }
 
     /**
      * @param stalls the stalls the {@link LoopWatch} records for {@code loop}
      * @param stallBoundNanos a stall longer than this while the probe runs makes a timeout or error inconclusive
+     * @param lanes {@code loop}'s deadline lanes, or {@code null} to schedule the deadline as a task of its own
      */
-    ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos) {
+    ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos,
+                 DeadlineLanes lanes) {
         this.target = target;
+        this.lanes = lanes;
         this.loop = loop;
         this.startNanos = startNanos;
         this.hopStartNanos = startNanos;
@@ -103,7 +114,11 @@ final class ProbeContext {
     /** Schedules the deadline; whichever of the deadline and a verdict comes first decides. */
     void armDeadline() {
         deadlineTick = loop.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(target.timeoutMs());
-        deadline = loop.schedule(this::onDeadline, target.timeoutMs(), TimeUnit.MILLISECONDS);
+        if (lanes != null) {
+            laneEntry = lanes.arm(this, target.timeoutMs(), deadlineTick);
+        } else {
+            deadline = loop.schedule(this::expire, target.timeoutMs(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -222,6 +237,9 @@ final class ProbeContext {
                 outcome = Outcome.INCONCLUSIVE;
             }
         }
+        if (laneEntry != null) {
+            laneEntry.cancel();
+        }
         if (deadline != null) {
             deadline.cancel(false);
         }
@@ -267,7 +285,8 @@ final class ProbeContext {
         }
     }
 
-    private void onDeadline() {
+    /** The deadline passed: the verdict it means, unless one came first. */
+    void expire() {
         String detail = deadlineDetail != null ? deadlineDetail
                 : "no verdict within " + target.timeoutMs() + " ms (" + phase + ")";
         finish(deadlineOutcome, detail);

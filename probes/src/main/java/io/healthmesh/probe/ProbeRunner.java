@@ -5,6 +5,7 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -28,28 +29,34 @@ final class ProbeRunner {
     private final LoopWatch watch;
     private final double stallFraction;
     private final Set<ProbeContext> inFlight = ConcurrentHashMap.newKeySet();
+    /** Each loop's deadline lanes; a loop not in it (a runner built for tests) schedules a task per deadline. */
+    private final Map<EventExecutor, DeadlineLanes> deadlines;
 
     /** A runner that watches no loop (no stall makes a probe inconclusive). */
     ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate) {
-        this(probers, gate, LoopWatch.none(), ProbeEngineConfig.DEFAULT_STALL_FRACTION);
+        this(probers, gate, LoopWatch.none(), ProbeEngineConfig.DEFAULT_STALL_FRACTION, Map.of());
     }
 
     /**
      * @param watch the stalls of the event loops probes run on
      * @param stallFraction share of {@code min(interval, timeout)} a loop may stall before a timeout is inconclusive
+     * @param deadlines each loop's deadline lanes ({@link DeadlineLanes#forEach}), never changed afterwards
      */
-    ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate, LoopWatch watch, double stallFraction) {
+    ProbeRunner(Map<Protocol, Prober> probers, AddressGate gate, LoopWatch watch, double stallFraction,
+                Map<EventExecutor, DeadlineLanes> deadlines) {
         this.probers = new EnumMap<>(probers);
         this.gate = requireNonNull(gate, "gate");
         this.watch = requireNonNull(watch, "watch");
         this.stallFraction = stallFraction;
+        this.deadlines = requireNonNull(deadlines, "deadlines");
     }
 
     /** Starts a probe on {@code loop}; the future completes on that loop and never exceptionally. */
     CompletableFuture<ProbeReport> run(TargetSpec target, EventLoop loop) {
         long stallBound = TimeUnit.MILLISECONDS.toNanos(
                 InconclusiveCause.boundMs(stallFraction, target.intervalMs(), target.timeoutMs()));
-        ProbeContext probe = new ProbeContext(target, loop, System.nanoTime(), watch.of(loop), stallBound);
+        ProbeContext probe = new ProbeContext(target, loop, System.nanoTime(), watch.of(loop), stallBound,
+                deadlines.get(loop));
         inFlight.add(probe);
         // the caller gets the stage after the removal, not the probe's own future: a future runs its last-registered
         // dependants first, so a caller waiting on the probe's future could see its report while the probe still

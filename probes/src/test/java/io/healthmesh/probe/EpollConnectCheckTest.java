@@ -5,13 +5,10 @@ import io.healthmesh.core.target.TargetSpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -43,11 +39,6 @@ class EpollConnectCheckTest {
                 .withEventLoopThreads(1).withTransport(transport), null, source);
     }
 
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
-    }
 
     @Test
     void everyCheckReleasesItsSocketHoweverItEnds() throws Exception {
@@ -64,7 +55,7 @@ class EpollConnectCheckTest {
                 for (TargetSpec target : List.of(open, refused, silent)) {
                     engine.probe(target).get(Targets.GENEROUS_MS, TimeUnit.MILLISECONDS);
                 }
-                long before = openDescriptors();
+                OpenDescriptors before = OpenDescriptors.now();
 
                 List<CompletableFuture<ProbeReport>> reports = new ArrayList<>();
                 for (int i = 0; i < 500; i++) {
@@ -81,7 +72,9 @@ class EpollConnectCheckTest {
                 assertThat(outcomes(timeouts)).containsExactlyInAnyOrderEntriesOf(Map.of(Outcome.TIMEOUT, 10L));
                 assertThat(engine.inFlight()).isZero();
                 // 1,010 sockets opened: a leak of even one per outcome kind would show
-                assertThat(openDescriptors()).isLessThanOrEqualTo(before + 2);
+                OpenDescriptors after = OpenDescriptors.now();
+                assertThat(after.count()).as("descriptors opened meanwhile: %s", after.addedSince(before))
+                        .isLessThanOrEqualTo(before.count() + 2);
             } finally {
                 for (Socket s : fillers) {
                     s.close();

@@ -14,11 +14,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -27,7 +24,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -175,25 +171,29 @@ class EpollHttpCheckTest {
                 ? "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
                 : "HTTP/1.1 301 Moved\r\nLocation: /next\r\nContent-Length: 0\r\n\r\n"))) {
             HttpSpec follow = new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false);
-            long before = openDescriptors();
+            OpenDescriptors before = OpenDescriptors.now();
             for (int i = 0; i < 50; i++) {
                 ProbeReport report = run(channelFree,
                         Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(follow));
                 assertThat(report.outcome()).as(report.detail()).isEqualTo(Outcome.SUCCESS);
             }
             assertThat(server.connections()).isEqualTo(100);
-            assertThat(openDescriptors()).isLessThanOrEqualTo(before + 2);
+            OpenDescriptors after = OpenDescriptors.now();
+                assertThat(after.count()).as("descriptors opened meanwhile: %s", after.addedSince(before))
+                        .isLessThanOrEqualTo(before.count() + 2);
         }
     }
 
     @Test
     void everyCheckReleasesItsSocketHoweverItEnds() throws Exception {
         burstOfEveryEnding(1); // the engine's own descriptors and first class loads before counting
-        long before = openDescriptors();
+        OpenDescriptors before = OpenDescriptors.now();
         burstOfEveryEnding(100);
         // the servers run in this process and close every socket they accepted when they close, so both counts are
         // taken with them closed; 510 checks opened a socket each, so a leak of even one per ending would show
-        assertThat(openDescriptors()).isLessThanOrEqualTo(before + 2);
+        OpenDescriptors after = OpenDescriptors.now();
+                assertThat(after.count()).as("descriptors opened meanwhile: %s", after.addedSince(before))
+                        .isLessThanOrEqualTo(before.count() + 2);
     }
 
     private static void burstOfEveryEnding(int each) throws Exception {
@@ -250,9 +250,4 @@ class EpollHttpCheckTest {
                 .collect(Collectors.groupingBy(ProbeReport::outcome, Collectors.counting()));
     }
 
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
-    }
 }
