@@ -412,7 +412,8 @@ public final class LoadDriver implements Callable<Integer> {
                 // overloaded the farm on the VM of 2026-12-03 (HTTP checks timed out, so HAProxy read cheap); the
                 // short mode reads each over 4 s (tens of thousands of checks) to stay in its budget
                 peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
-                        intervalMs, shortMode ? Duration.ofSeconds(Math.min(4, windowSeconds)) : window));
+                        intervalMs, shortMode ? Duration.ofSeconds(Math.min(4, windowSeconds)) : window,
+                        prober::cpuNanos));
                 times.mark("HAProxy " + protocol);
             } catch (IOException | RuntimeException e) {
                 report.failed(1, "HAProxy " + protocol, e);

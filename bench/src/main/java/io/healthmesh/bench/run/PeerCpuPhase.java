@@ -56,6 +56,17 @@ public final class PeerCpuPhase {
     /** HAProxy checking {@code servers} servers (round robin over the farm's targets) every {@code intervalMs}. */
     public static Figure haproxy(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers, int intervalMs,
                                  Duration window) throws IOException, InterruptedException {
+        return haproxy(workDir, farm, protocol, servers, intervalMs, window, null);
+    }
+
+    /**
+     * Like {@link #haproxy(Path, List, Protocol, int, int, Duration)}, and reads {@code prober}'s CPU time over the same
+     * window into the note: the prober should be idle by then (its targets drained), and a prober still compiling
+     * or collecting shares the cores with HAProxy and the farm, which makes HAProxy's check read dearer.
+     */
+    public static Figure haproxy(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers, int intervalMs,
+                                 Duration window, java.util.function.LongSupplier prober)
+            throws IOException, InterruptedException {
         List<FarmTarget> list = new ArrayList<>(servers);
         for (int i = 0; i < servers; i++) {
             list.add(farm.get(i % farm.size()));
@@ -68,17 +79,21 @@ public final class PeerCpuPhase {
                 throw new IOException("haproxy exited; see " + workDir.resolve("haproxy.cfg"));
             }
             long before = haproxy.cpuNanos();
+            long proberBefore = prober == null ? 0 : prober.getAsLong();
             long failedBefore = haproxy.failedChecks();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos());
             long cpu = haproxy.cpuNanos() - before;
+            long proberCpu = prober == null ? 0 : prober.getAsLong() - proberBefore;
             long elapsed = System.nanoTime() - start;
             double rate = servers * 1000.0 / intervalMs;
             long downs = haproxy.changes().stream().filter(c -> !c.up()).count();
             long failed = haproxy.failedChecks();
             Figure f = new Figure("haproxy", protocol, rate, rate, (double) cpu / elapsed,
                     failed + " failed checks since its start; "
-                            + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN"),
+                            + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN")
+                            + (prober == null ? "" : String.format(java.util.Locale.ROOT,
+                            "; healthmesh's prober used %.2f cores meanwhile", (double) proberCpu / elapsed)),
                     disturbed(failed - failedBefore));
             LOG.info("peer {}", f);
             return f;
