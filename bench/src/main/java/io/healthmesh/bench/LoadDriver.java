@@ -59,13 +59,13 @@ public final class LoadDriver implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(LoadDriver.class);
     static final String AGGREGATOR_GROUP = "bench-aggregator";
 
-    @Option(names = "--short", description = "The short mode (< 2 minutes on 2 cores): half the targets on "
-            + "the same farm, short windows, a shorter warm-up bound; no detection, capacity, "
+    @Option(names = "--short", description = "The short mode (< 2 minutes on 2 cores): three quarters of the "
+            + "targets on the same farm, short windows, a shorter warm-up bound; no detection, capacity, "
             + "aggregator-throughput or publishing-cost phase unless asked.")
     boolean shortMode;
-    @Option(names = "--tcp-targets", description = "TCP targets of the throughput phase (default 16000, short 8000).")
+    @Option(names = "--tcp-targets", description = "TCP targets of the throughput phase (default 16000, short 12000).")
     Integer tcpTargets;
-    @Option(names = "--http-targets", description = "HTTP targets of the throughput phase (default 8000, short 4000).")
+    @Option(names = "--http-targets", description = "HTTP targets of the throughput phase (default 8000, short 6000).")
     Integer httpTargets;
     @Option(names = "--protocol-order", split = ",", description = "The order of the throughput phases, each "
             + "protocol at most once (default TCP,HTTP).")
@@ -338,8 +338,14 @@ public final class LoadDriver implements Callable<Integer> {
         // tried on 2026-12-01: the short mode with the full mode's 16,000 / 8,000 targets and no detection phase
         // read further from the full run (TCP -9 %, HTTP +20 %, 147 s) than with half of them and a short detection
         // phase (+1.4 %, +12.6 %, 139 s): the detection phase's HTTP probes warm the HTTP path before its window
-        tcpTargets = orDefault(tcpTargets, 16_000, 8_000);
-        httpTargets = orDefault(httpTargets, 8_000, 4_000);
+        // three quarters of the full rates since 2026-12-04: at half of them the prober's CPU per probe reads higher
+        // than at the full mode's (its per-tick and per-batch work is shared by fewer probes), so the TCP ratio read
+        // 9-15 % above the full run's; at the full rates the prober fell behind while its compilers still ran (TCP
+        // -7 to -27 %); at three quarters both ratios were within 10 % of the 08:55 full run in 5 of 7 runs, with the
+        // half rate in 1 of 3 and the full rates in 0 of 5, and of the 09:39 full run (the same code, its TCP ratio
+        // 12 % from the 08:55 one's) in 0 of 2 (docs/BENCHMARKS.md, "Runs of 2026-12-04, morning")
+        tcpTargets = orDefault(tcpTargets, 16_000, 12_000);
+        httpTargets = orDefault(httpTargets, 8_000, 6_000);
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 50);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
