@@ -29,6 +29,18 @@ class LoadDriverTest {
     }
 
     @Test
+    void theShortModeProbesAtThreeQuartersOfTheFullRatesUnlessTold() {
+        // at half of them the TCP ratio read 9-15 % high, at the full rates the prober fell behind while compiling
+        // (docs/BENCHMARKS.md, "Runs of 2026-12-04, morning")
+        assertThat(parsed().tcpTargets).isEqualTo(16_000);
+        assertThat(parsed().httpTargets).isEqualTo(8_000);
+        assertThat(parsed("--short").tcpTargets).isEqualTo(12_000);
+        assertThat(parsed("--short").httpTargets).isEqualTo(6_000);
+        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").tcpTargets).isEqualTo(8_000);
+        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").httpTargets).isEqualTo(4_000);
+    }
+
+    @Test
     void anOrderGivenIsKeptWithoutRepeats() {
         assertThat(parsed("--short", "--protocol-order", "TCP,HTTP,TCP").protocolOrder)
                 .containsExactly(Protocol.TCP, Protocol.HTTP);
