@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /** CPU per check of the peers on the same farm: HAProxy at the same targets and interval, blackbox_exporter at the same rate. */
 public final class PeerCpuPhase {
@@ -53,19 +55,14 @@ public final class PeerCpuPhase {
     private PeerCpuPhase() {
     }
 
-    /** HAProxy checking {@code servers} servers (round robin over the farm's targets) every {@code intervalMs}. */
-    public static Figure haproxy(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers, int intervalMs,
-                                 Duration window) throws IOException, InterruptedException {
-        return haproxy(workDir, farm, protocol, servers, intervalMs, window, null);
-    }
-
     /**
-     * Like {@link #haproxy(Path, List, Protocol, int, int, Duration)}, and reads {@code prober}'s CPU time over the same
-     * window into the note: the prober should be idle by then (its targets drained), and a prober still compiling
-     * or collecting shares the cores with HAProxy and the farm, which makes HAProxy's check read dearer.
+     * HAProxy checking {@code servers} servers (round robin over the farm's targets) every {@code intervalMs}; reads
+     * {@code prober}'s CPU time (nanoseconds) over the same window into the note: the prober should be idle by then
+     * (its targets drained), and a prober still compiling or collecting shares the cores with HAProxy and the farm,
+     * which makes HAProxy's check read dearer.
      */
     public static Figure haproxy(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers, int intervalMs,
-                                 Duration window, java.util.function.LongSupplier prober)
+                                 Duration window, LongSupplier prober)
             throws IOException, InterruptedException {
         List<FarmTarget> list = new ArrayList<>(servers);
         for (int i = 0; i < servers; i++) {
@@ -79,12 +76,12 @@ public final class PeerCpuPhase {
                 throw new IOException("haproxy exited; see " + workDir.resolve("haproxy.cfg"));
             }
             long before = haproxy.cpuNanos();
-            long proberBefore = prober == null ? 0 : prober.getAsLong();
+            long proberBefore = prober.getAsLong();
             long failedBefore = haproxy.failedChecks();
             long start = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos());
             long cpu = haproxy.cpuNanos() - before;
-            long proberCpu = prober == null ? 0 : prober.getAsLong() - proberBefore;
+            long proberCpu = prober.getAsLong() - proberBefore;
             long elapsed = System.nanoTime() - start;
             double rate = servers * 1000.0 / intervalMs;
             long downs = haproxy.changes().stream().filter(c -> !c.up()).count();
@@ -92,8 +89,8 @@ public final class PeerCpuPhase {
             Figure f = new Figure("haproxy", protocol, rate, rate, (double) cpu / elapsed,
                     failed + " failed checks since its start; "
                             + (downs == 0 ? "every server stayed UP" : downs + " servers went DOWN")
-                            + (prober == null ? "" : String.format(java.util.Locale.ROOT,
-                            "; healthmesh's prober used %.2f cores meanwhile", (double) proberCpu / elapsed)),
+                            + String.format(Locale.ROOT, "; healthmesh's prober used %.2f cores meanwhile",
+                            (double) proberCpu / elapsed),
                     disturbed(failed - failedBefore));
             LOG.info("peer {}", f);
             return f;
