@@ -1,15 +1,14 @@
 package io.healthmesh.bench;
 
 import io.healthmesh.bench.farm.FarmLayout;
-import io.healthmesh.bench.farm.FarmTarget;
 import io.healthmesh.bench.farm.TargetFarm;
 import io.healthmesh.bench.peers.HaproxyPeer;
+import io.healthmesh.bench.run.PeerCpuPhase;
+import io.healthmesh.bench.run.WorkFiles;
 import io.healthmesh.core.target.Protocol;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -24,41 +23,45 @@ public final class HaproxyAlone {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: HaproxyAlone TCP|HTTP SERVERS SECONDS");
+        Protocol protocol;
+        int servers;
+        int seconds;
+        try {
+            if (args.length != 3) {
+                throw new IllegalArgumentException(args.length + " arguments");
+            }
+            protocol = Protocol.valueOf(args[0].toUpperCase(Locale.ROOT));
+            servers = Integer.parseInt(args[1]);
+            seconds = Integer.parseInt(args[2]);
+            if (protocol != Protocol.TCP && protocol != Protocol.HTTP || servers < 1 || servers > 100_000
+                    || seconds < 1 || seconds > 600) {
+                throw new IllegalArgumentException(String.join(" ", args));
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("usage: HaproxyAlone TCP|HTTP SERVERS SECONDS (1..100000 servers, 1..600 seconds); got: "
+                    + e.getMessage());
             System.exit(2);
+            return;
         }
-        Protocol protocol = Protocol.valueOf(args[0].toUpperCase(Locale.ROOT));
-        int servers = Integer.parseInt(args[1]);
-        int seconds = Integer.parseInt(args[2]);
-        if (protocol != Protocol.TCP && protocol != Protocol.HTTP || servers < 1 || servers > 100_000
-                || seconds < 1 || seconds > 600) {
-            System.err.println("expected: TCP or HTTP, 1..100000 servers, 1..600 seconds");
-            System.exit(2);
-        }
+        Path dir = Files.createTempDirectory("haproxy-alone");
         // the load driver's farm: 200 TCP listeners, 10 HTTP listeners of 20 paths, one event-loop thread
-        try (TargetFarm farm = TargetFarm.start(FarmLayout.of(200, 10, 20, 0), 1)) {
-            List<FarmTarget> pool = farm.targets(protocol);
-            List<FarmTarget> list = new ArrayList<>(servers);
-            for (int i = 0; i < servers; i++) {
-                list.add(pool.get(i % pool.size()));
+        try (TargetFarm farm = TargetFarm.start(FarmLayout.of(200, 10, 20, 0), 1);
+             HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, dir,
+                     PeerCpuPhase.roundRobin(farm.targets(protocol), servers), 1_000, 1_000, 3, 3, 1_000)) {
+            long cpu = haproxy.cpuNanos();
+            long at = System.nanoTime();
+            for (int s = 1; s <= seconds; s++) {
+                Thread.sleep(1_000); // one reading a second; each is divided by the time that really passed
+                long cpuNow = haproxy.cpuNanos();
+                long now = System.nanoTime();
+                double checks = servers * (now - at) / 1e9;
+                System.out.printf(Locale.ROOT, "%3d s: %.1f µs of HAProxy CPU per check, %d failed checks%n", s,
+                        (cpuNow - cpu) / 1e3 / checks, haproxy.failedChecks());
+                cpu = cpuNow;
+                at = now;
             }
-            Path dir = Files.createTempDirectory("haproxy-alone");
-            try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, dir, list, 1_000, 1_000, 3, 3,
-                    1_000)) {
-                long cpu = haproxy.cpuNanos();
-                long at = System.nanoTime();
-                for (int s = 1; s <= seconds; s++) {
-                    Thread.sleep(1_000);
-                    long cpuNow = haproxy.cpuNanos();
-                    long now = System.nanoTime();
-                    double checks = servers * (now - at) / 1e9;
-                    System.out.printf(Locale.ROOT, "%3d s: %.1f µs of HAProxy CPU per check, %d failed checks%n", s,
-                            (cpuNow - cpu) / 1e3 / checks, haproxy.failedChecks());
-                    cpu = cpuNow;
-                    at = now;
-                }
-            }
+        } finally {
+            WorkFiles.deleteTree(dir);
         }
     }
 }

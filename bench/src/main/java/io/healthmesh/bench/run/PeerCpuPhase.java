@@ -64,10 +64,7 @@ public final class PeerCpuPhase {
     public static Figure haproxy(Path workDir, List<FarmTarget> farm, Protocol protocol, int servers, int intervalMs,
                                  Duration window, LongSupplier prober)
             throws IOException, InterruptedException {
-        List<FarmTarget> list = new ArrayList<>(servers);
-        for (int i = 0; i < servers; i++) {
-            list.add(farm.get(i % farm.size()));
-        }
+        List<FarmTarget> list = roundRobin(farm, servers);
         try (HaproxyPeer haproxy = HaproxyPeer.start(HaproxyPeer.DEFAULT_BINARY, workDir, list, intervalMs,
                 Math.min(intervalMs, 1_000), 3, 3, 1_000)) {
             // HAProxy spreads the first checks over one interval: measure from the second on
@@ -95,6 +92,15 @@ public final class PeerCpuPhase {
             LOG.info("peer {}", f);
             return f;
         }
+    }
+
+    /** {@code servers} servers for HAProxy, round robin over {@code farm}'s targets (a target may be checked many times). */
+    public static List<FarmTarget> roundRobin(List<FarmTarget> farm, int servers) {
+        List<FarmTarget> list = new ArrayList<>(servers);
+        for (int i = 0; i < servers; i++) {
+            list.add(farm.get(i % farm.size()));
+        }
+        return list;
     }
 
     /** The void reason of a HAProxy window in which {@code failedInWindow} checks failed against a farm that is up. */
