@@ -1,11 +1,12 @@
 package io.healthmesh.aggregator.status;
 
-import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.RegionHealth;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.GroupRouting;
+import io.healthmesh.contract.serde.GroupRoutingDeserializer;
 import io.healthmesh.contract.serde.ProbeSample;
 import io.healthmesh.contract.serde.ProbeSampleDeserializer;
 import io.healthmesh.contract.serde.RecordDecodeException;
@@ -47,7 +48,8 @@ import static java.util.Objects.requireNonNull;
  * cannot be reached pauses the feed and the record is read again.
  * <p>
  * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
- * {@code latencyMicros} and {@code outcome} and decodes nothing else. A result whose record timestamp is older than
+ * {@code latencyMicros} and {@code outcome} and decodes nothing else; a group event only for its id, fail-open flag
+ * and counts ({@link GroupRoutingDeserializer}: its routable ids are skipped). A result whose record timestamp is older than
  * {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself that far
  * behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
  * {@link #lookbackSkipped()}.
@@ -66,7 +68,7 @@ public final class StatusFeed implements AutoCloseable {
     private final StatusBoard board;
     private final Clock clock;
     private final AvroSerde<TargetHealth> healthSerde;
-    private final AvroSerde<GroupHealth> groupSerde;
+    private final GroupRoutingDeserializer groups;
     private final AvroSerde<TargetDefinition> definitionSerde;
     private final ProbeSampleDeserializer samples;
     private final ResultsLookback lookback = new ResultsLookback(RESULTS_LOOKBACK);
@@ -96,7 +98,7 @@ public final class StatusFeed implements AutoCloseable {
         props.put(ConsumerConfig.CLIENT_ID_CONFIG,
                 "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
         healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
-        groupSerde = AvroSerde.forValues(GroupHealth.class, serdeConfig);
+        groups = GroupRoutingDeserializer.fromConfig(serdeConfig);
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
         samples = ProbeSampleDeserializer.fromConfig(serdeConfig);
         thread = new Thread(this::run, "healthmesh-status-feed");
@@ -318,11 +320,9 @@ public final class StatusFeed implements AutoCloseable {
             if (r.value() == null) {
                 board.removeGroup(r.key());
             } else {
-                GroupHealth g = groupSerde.deserializer().deserialize(topic, r.value());
-                // a truncated list (a huge group) holds only the first ids: the counts say how many are routed to
-                int routable = !g.getRoutableTruncated() ? g.getRoutable().size()
-                        : g.getFailOpen() ? g.getMembers() : g.getHealthy() + g.getDisabled();
-                board.putGroup(g.getGroupId(), g.getFailOpen(), routable);
+                // the counts say how many members are routed to; the ids are not decoded (up to group.routable.max)
+                GroupRouting g = groups.deserialize(topic, r.value());
+                board.putGroup(g.groupId(), g.failOpen(), g.routable());
             }
         } else if (topic.equals(topics.targets())) {
             if (r.value() == null) {
@@ -378,7 +378,7 @@ public final class StatusFeed implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         healthSerde.close();
-        groupSerde.close();
+        groups.close();
         definitionSerde.close();
         samples.close();
     }

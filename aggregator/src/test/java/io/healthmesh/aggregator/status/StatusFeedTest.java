@@ -3,6 +3,7 @@ package io.healthmesh.aggregator.status;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.MemoryRegistries;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.Protocol;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The feed's handling of a polled batch (no broker: the records are built here, as the consumer returns them). */
 class StatusFeedTest {
@@ -52,8 +54,23 @@ class StatusFeedTest {
     }
 
     private ConsumerRecord<String, byte[]> record(int partition, long timestamp, String key, byte[] value) {
-        return new ConsumerRecord<>(TOPICS.probeResults(), partition, offset++, timestamp, TimestampType.CREATE_TIME,
+        return record(TOPICS.probeResults(), partition, timestamp, key, value);
+    }
+
+    private ConsumerRecord<String, byte[]> record(String topic, int partition, long timestamp, String key,
+                                                  byte[] value) {
+        return new ConsumerRecord<>(topic, partition, offset++, timestamp, TimestampType.CREATE_TIME,
                 -1, -1, key, value, new RecordHeaders(), Optional.empty());
+    }
+
+    private ConsumerRecord<String, byte[]> groupEvent(AvroSerde<GroupHealth> groups, String id, boolean failOpen,
+                                                      int healthy, int unhealthy, int disabled, List<String> routable,
+                                                      boolean truncated) {
+        GroupHealth event = GroupHealth.newBuilder().setGroupId(id).setFailOpen(failOpen)
+                .setMembers(healthy + unhealthy + disabled).setHealthy(healthy).setUnhealthy(unhealthy)
+                .setDetecting(0).setDisabled(disabled).setRoutable(routable).setRoutableTruncated(truncated)
+                .setUpdatedAtMs(NOW).build();
+        return record(TOPICS.groupState(), 0, NOW, id, groups.serializer().serialize(TOPICS.groupState(), event));
     }
 
     private List<LatencyPoint> history() {
@@ -78,6 +95,27 @@ class StatusFeedTest {
                 new LatencyPoint(NOW - 500, 1_500, false));
         assertThat(feed.skipped()).isZero();
         assertThat(feed.lookbackSkipped()).isZero();
+    }
+
+    @Test
+    void aGroupEventGivesTheGroupsFlagAndRoutableCountFromItsCountsWithoutItsIds() {
+        try (AvroSerde<GroupHealth> groups = AvroSerde.forValues(GroupHealth.class, serdeConfig)) {
+            byte[] undecodable = {0, 0, 0, 0x7f, 0x7f, 2};
+            StatusFeed.Batch done = feed.apply(List.of(
+                    groupEvent(groups, "web", false, 2, 1, 1, List.of("a", "b", "d"), false),
+                    groupEvent(groups, "down", true, 0, 4, 0, List.of("e", "f", "g", "h"), false),
+                    // a huge group's event lists only its first ids: the counts still say how many are routed to
+                    groupEvent(groups, "huge", false, 5_000, 10, 0, List.of("h-0001", "h-0002"), true),
+                    groupEvent(groups, "gone", false, 1, 0, 0, List.of("z"), false),
+                    record(TOPICS.groupState(), 0, NOW, "gone", null),
+                    record(TOPICS.groupState(), 0, NOW, "broken", undecodable)), NOW);
+
+            assertThat(done.retryFrom()).isEqualTo(-1);
+            assertThat(feed.skipped()).isEqualTo(1);
+            assertThat(board.groups()).extracting(GroupRow::id, GroupRow::failOpen, GroupRow::routable)
+                    .containsExactlyInAnyOrder(tuple("web", false, 3), tuple("down", true, 4),
+                            tuple("huge", false, 5_000));
+        }
     }
 
     @Test

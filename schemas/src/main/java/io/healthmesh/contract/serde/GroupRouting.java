@@ -1,0 +1,22 @@
+package io.healthmesh.contract.serde;
+
+/**
+ * What a status page shows of a {@link io.healthmesh.schema.GroupHealth}, read by {@link GroupRoutingDeserializer}
+ * without decoding its routable list.
+ *
+ * @param groupId  the group
+ * @param failOpen true when no member is HEALTHY or DISABLED, so every member is routed to
+ * @param members  how many members the group has
+ * @param healthy  how many are HEALTHY
+ * @param disabled how many are DISABLED
+ */
+public record GroupRouting(String groupId, boolean failOpen, int members, int healthy, int disabled) {
+
+    /**
+     * How many members the group routes to, as the contract defines it: every member when it fails open, else its
+     * HEALTHY and DISABLED ones (what the event's routable list holds, or its first ids when truncated).
+     */
+    public int routable() {
+        return failOpen ? members : healthy + disabled;
+    }
+}
