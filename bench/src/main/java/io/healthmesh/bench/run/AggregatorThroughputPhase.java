@@ -39,9 +39,18 @@ public final class AggregatorThroughputPhase {
      * @param catchUpSeconds from its first committed progress to no lag
      * @param secondHalfSeconds from the committed progress passing half of the results to no lag: the rate once the
      *     JIT has had the first half to compile the path (NaN when not seen)
+     * @param secondHalfCpuSeconds CPU time of the aggregator JVMs (every thread: stream threads, their producers,
+     *     the status feed, GC, JIT) over the second half (NaN when not seen)
      */
     public record Figure(long results, double startupSeconds, double catchUpSeconds, long progressAtFirstCommit,
-                         boolean finished, int instances, double secondHalfSeconds, long secondHalfResults) {
+                         boolean finished, int instances, double secondHalfSeconds, long secondHalfResults,
+                         double secondHalfCpuSeconds) {
+
+        public Figure(long results, double startupSeconds, double catchUpSeconds, long progressAtFirstCommit,
+                      boolean finished, int instances, double secondHalfSeconds, long secondHalfResults) {
+            this(results, startupSeconds, catchUpSeconds, progressAtFirstCommit, finished, instances, secondHalfSeconds,
+                    secondHalfResults, Double.NaN);
+        }
 
         /** Results per second from the first committed progress to no lag. */
         public double resultsPerSecond() {
@@ -51,6 +60,14 @@ public final class AggregatorThroughputPhase {
         /** Results per second over the second half of the catch-up (the warm rate). */
         public double secondHalfPerSecond() {
             return secondHalfResults / secondHalfSeconds;
+        }
+
+        /**
+         * The aggregator JVMs' CPU per result over the second half, in microseconds: what a result costs once warm,
+         * whatever limits the rate (one stream thread, the cores, the broker).
+         */
+        public double secondHalfCpuMicrosPerResult() {
+            return secondHalfCpuSeconds * 1e6 / secondHalfResults;
         }
     }
 
@@ -103,6 +120,7 @@ public final class AggregatorThroughputPhase {
             long lagAtFirst = total;
             long halfAt = -1;
             long lagAtHalf = 0;
+            long cpuAtHalf = 0;
             long deadline = start + TimeUnit.MINUTES.toNanos(10);
             while (System.nanoTime() < deadline) {
                 long lag = GroupLag.lag(stack.admin(), group, topic);
@@ -114,11 +132,12 @@ public final class AggregatorThroughputPhase {
                 if (halfAt < 0 && lag > 0 && lag <= total / 2) {
                     halfAt = now;
                     lagAtHalf = lag;
+                    cpuAtHalf = cpuNanos(started);
                 }
                 if (lag == 0) {
                     Figure f = new Figure(total, (firstProgressAt - start) / 1e9, (now - firstProgressAt) / 1e9,
                             total - lagAtFirst, true, instances, halfAt < 0 ? Double.NaN : (now - halfAt) / 1e9,
-                            lagAtHalf);
+                            lagAtHalf, halfAt < 0 ? Double.NaN : (cpuNanos(started) - cpuAtHalf) / 1e9);
                     LOG.info("aggregator throughput {} ({} results/s; second half {} results/s)", f,
                             f.resultsPerSecond(), f.secondHalfPerSecond());
                     return f;
@@ -127,6 +146,15 @@ public final class AggregatorThroughputPhase {
             }
             return new Figure(count, Double.NaN, Double.NaN, 0, false, instances, Double.NaN, 0);
         }
+    }
+
+    /** The CPU time of {@code jvms} together, in nanoseconds. */
+    private static long cpuNanos(List<ChildJvm> jvms) {
+        long sum = 0;
+        for (ChildJvm jvm : jvms) {
+            sum += jvm.cpuNanos();
+        }
+        return sum;
     }
 
     static void produce(BenchStack stack, List<TargetSpec> specs, long count) {

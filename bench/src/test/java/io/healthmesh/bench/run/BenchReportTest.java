@@ -95,6 +95,22 @@ class BenchReportTest {
     }
 
     @Test
+    void theAggregatorsRowGivesItsRatesAndItsCpuPerResultOverTheSecondHalf() {
+        List<io.healthmesh.core.target.TargetSpec> specs = io.healthmesh.bench.run.FarmSpecs.over(
+                List.of(new io.healthmesh.bench.farm.FarmTarget("tcp-0", Protocol.TCP, "127.0.0.1", 1, null)), 10, "agg",
+                10_000, 1_000, 3, 3);
+        BenchReport report = new BenchReport("cmd", "d", "m", "full");
+        // 1,000,000 results, 10 before the first commit, caught up 50 s later; the last 400,000 in 10 s and 12 s of CPU
+        report.aggregator(new AggregatorThroughputPhase.Figure(1_000_000, 5, 50, 10, true, 1, 10, 400_000, 12), specs);
+        assertThat(report.markdown()).contains("| 1000000 | 5.0 s | 50.0 s | 20000 | 40000 | 30.0 µs |");
+
+        BenchReport stuck = new BenchReport("cmd", "d", "m", "full");
+        stuck.aggregator(new AggregatorThroughputPhase.Figure(1_000_000, Double.NaN, Double.NaN, 0, false, 1,
+                Double.NaN, 0), specs);
+        assertThat(stuck.markdown()).contains("| 1000000 | - | did not catch up within 10 min | - | - | - |");
+    }
+
+    @Test
     void aWarmUpThatDidNotSettleGetsAVerdictLine() {
         BenchReport report = new BenchReport("cmd", "d", "m", "short");
         report.throughput(new ThroughputPhase.Figure(Protocol.TCP, 8_000, 1_000, 8_000, 8_000, 0.5, 0, Map.of(),
