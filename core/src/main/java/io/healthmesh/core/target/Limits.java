@@ -20,6 +20,7 @@ public final class Limits {
     public static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** Human-readable form of {@link #REGION}. */
     public static final String REGION_RULE = "1-64 of [A-Za-z0-9._-]";
+    private static final int MAX_REGION_LENGTH = 64;
     /** Most regions a target may list. */
     public static final int MAX_REGIONS = 16;
     /** Most labels per target. */
@@ -38,6 +39,25 @@ public final class Limits {
     public static final int MAX_DETAIL_LENGTH = 200;
     /** Longest prober id in a result, in characters. */
     public static final int MAX_PROBER_ID_LENGTH = 255;
+
+    /**
+     * Whether {@code name} is a region name ({@link #REGION}), without a regular expression: the aggregator checks
+     * the region of every probe result, and a matcher per result was 1.5 % of its stream thread (JFR, 2026-12-04).
+     */
+    public static boolean isRegion(String name) {
+        if (name == null || name.isEmpty() || name.length() > MAX_REGION_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-';
+            if (!allowed) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private Limits() {
     }

@@ -45,7 +45,7 @@ public final class ResultBounds {
     /** Every violation of the result's text fields, in field order; empty when within bounds. */
     public static List<Violation> validate(String region, String proberId, String detail) {
         List<Violation> out = new ArrayList<>();
-        if (region == null || !Limits.REGION.matcher(region).matches()) {
+        if (!Limits.isRegion(region)) {
             out.add(Violation.of("region", Texts.show(region), Limits.REGION_RULE));
         }
         if (proberId != null && (proberId.length() > Limits.MAX_PROBER_ID_LENGTH || !Texts.wellFormed(proberId))) {
