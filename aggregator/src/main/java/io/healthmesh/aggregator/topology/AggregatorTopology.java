@@ -5,11 +5,11 @@ import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
 import io.healthmesh.schema.GroupHealth;
-import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.ResultFieldsDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -87,11 +87,10 @@ public final class AggregatorTopology {
         requireNonNull(serdeConfig, "serdeConfig");
         Topics topics = config.topics();
         AvroSerde<TargetDefinition> definitions = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
-        AvroSerde<ProbeResult> results = AvroSerde.forValues(ProbeResult.class, serdeConfig);
         AvroSerde<TargetHealth> targetHealth = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         AvroSerde<GroupHealth> groupHealth = AvroSerde.forValues(GroupHealth.class, serdeConfig);
         InputDecoder decoder = new InputDecoder(definitionsWrapper.apply(definitions.deserializer()),
-                results.deserializer());
+                ResultFieldsDeserializer.fromConfig(serdeConfig));
         long maxRejectedBytes = RecordSafeHandlers.maxRejectedBytes(config.kafka());
 
         StreamsBuilder builder = new StreamsBuilder();

@@ -6,10 +6,10 @@ import io.healthmesh.core.target.ResultBounds;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
-import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.TargetSpecs;
 import io.healthmesh.contract.serde.RecordDecodeException;
+import io.healthmesh.contract.serde.ResultFields;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -32,9 +32,13 @@ import static java.util.Objects.requireNonNull;
 public final class InputDecoder {
 
     private final Deserializer<TargetDefinition> definitions;
-    private final Deserializer<ProbeResult> results;
+    private final Deserializer<ResultFields> results;
 
-    public InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ProbeResult> results) {
+    /**
+     * @param results reads the fields of a {@code ProbeResult} that are applied and checked
+     *     ({@link io.healthmesh.contract.serde.ResultFieldsDeserializer}); shared by every task, so thread-safe
+     */
+    public InputDecoder(Deserializer<TargetDefinition> definitions, Deserializer<ResultFields> results) {
         this.definitions = requireNonNull(definitions, "definitions");
         this.results = requireNonNull(results, "results");
     }
@@ -92,25 +96,25 @@ public final class InputDecoder {
         if (!oversized.isEmpty()) {
             return Decoded.rejected(Rejection.INVALID_RESULT, oversized.get(0).toString());
         }
-        Decoded<ProbeResult> decoded = decode(results, topic, value);
+        Decoded<ResultFields> decoded = decode(results, topic, value);
         if (decoded.isRejected()) {
             return Decoded.rejected(decoded.rejection().reason(), decoded.rejection().detail());
         }
-        ProbeResult r = decoded.value();
-        if (!key.equals(r.getTargetId())) {
+        ResultFields r = decoded.value();
+        if (!key.equals(r.targetId())) {
             return Decoded.rejected(Rejection.INVALID_RESULT,
-                    "targetId: " + r.getTargetId() + " (expected: the record key " + key + ")");
+                    "targetId: " + r.targetId() + " (expected: the record key " + key + ")");
         }
-        List<Violation> bounds = new ArrayList<>(ResultBounds.validateNumbers(r.getGeneration(), r.getStartedAtMs(),
-                r.getLatencyMicros()));
-        bounds.addAll(ResultBounds.validate(r.getRegion(), r.getProberId(), r.getDetail()));
-        if (!bounds.isEmpty()) {
+        List<Violation> numbers = ResultBounds.validateNumbers(r.generation(), r.startedAtMs(), r.latencyMicros());
+        List<Violation> texts = ResultBounds.validate(r.region(), r.proberId(), r.detail());
+        if (!numbers.isEmpty() || !texts.isEmpty()) {
+            List<Violation> bounds = new ArrayList<>(numbers);
+            bounds.addAll(texts);
             return Decoded.rejected(Rejection.INVALID_RESULT,
                     bounds.stream().map(Violation::toString).collect(Collectors.joining("; ")));
         }
-        String detail = r.getDetail();
-        return Decoded.ok(new ProbeObservation(r.getRegion(), r.getGeneration(), Outcome.valueOf(r.getOutcome().name()),
-                r.getStartedAtMs(), r.getLatencyMicros(), detail));
+        return Decoded.ok(new ProbeObservation(r.region(), r.generation(), Outcome.valueOf(r.outcome().name()),
+                r.startedAtMs(), r.latencyMicros(), r.detail()));
     }
 
     private static <T> Decoded<T> decode(Deserializer<T> deserializer, String topic, byte[] value) {

@@ -21,11 +21,11 @@ import io.healthmesh.replay.ReplayEngine;
 import io.healthmesh.replay.ReplayReport;
 import io.healthmesh.replay.ReplayResult;
 import io.healthmesh.replay.ReplayWindow;
-import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.ResultFieldsDeserializer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -161,12 +161,12 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         Topics topics = kafka.topics();
         try (AvroSerde<TargetDefinition> defSerde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
-             AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig());
+             ResultFieldsDeserializer resultFields = ResultFieldsDeserializer.fromConfig(kafka.serdeConfig());
              AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, kafka.serdeConfig());
              KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
                      TopicRange.consumerProperties(kafka.clientProperties()), new StringDeserializer(),
                      new ByteArrayDeserializer())) {
-            InputDecoder decoder = new InputDecoder(defSerde.deserializer(), resultSerde.deserializer());
+            InputDecoder decoder = new InputDecoder(defSerde.deserializer(), resultFields);
             TopicRange results = TopicRange.of(consumer, topics.probeResults(), readFromMs, toMs, TIMEOUT);
             if (results.size() == 0) {
                 throw new BadInputException("no probe results in " + topics.probeResults() + " between "

@@ -15,9 +15,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
  * directly ({@link #direct(Schema)}: every writer of the contract so far), the bounded pass notes where the
  * writer's fields start and the subclass reads them there: one pass over the bytes. Any other compatible writer
  * (a field written as a union, say) is read by Avro's resolving decoder against the projection, which skips the
- * rest. The per-id state is reused between records, so this is <b>not thread-safe</b>: one instance per thread.
+ * rest. Thread-safe: the aggregator's stream threads share one instance (the direct path keeps nothing between
+ * records; the resolving path, which no writer of ours takes, reads one record of a writer id at a time).
  *
  * @param <T> what is read
  * @param <D> what the direct path needs to know of one writer schema (where its fields are)
@@ -43,21 +44,21 @@ import static java.util.Objects.requireNonNull;
 abstract class FieldsDeserializer<T, D> implements Deserializer<T> {
 
     /**
-     * How to read the records of one writer id: the direct path's {@code D} and room for the field starts, or a
-     * decoder resolved against the projection, or why they cannot be read.
+     * How to read the records of one writer id: the direct path's {@code D}, or a decoder resolved against the
+     * projection (used under the plan's lock), or why they cannot be read.
      */
     private static final class Plan<D> {
         final Schema writerSchema;
         final String refusal;
         final D direct;
-        final int[] fieldStarts;
+        final int fields;
         final ResolvingDecoder resolver;
 
         Plan(Schema writerSchema, String refusal, D direct, ResolvingDecoder resolver) {
             this.writerSchema = writerSchema;
             this.refusal = refusal;
             this.direct = direct;
-            this.fieldStarts = direct == null ? null : new int[writerSchema.getFields().size()];
+            this.fields = direct == null ? 0 : writerSchema.getFields().size();
             this.resolver = resolver;
         }
     }
@@ -67,8 +68,7 @@ abstract class FieldsDeserializer<T, D> implements Deserializer<T> {
     private final String typeName;
     private final SchemaRegistryClient client;
     private final boolean ownsClient;
-    private final Map<Integer, Plan<D>> plans = new HashMap<>();
-    private BinaryDecoder decoder;
+    private final Map<Integer, Plan<D>> plans = new ConcurrentHashMap<>();
 
     /**
      * @param full       the whole record's schema, which every writer must be compatible with
@@ -126,7 +126,7 @@ abstract class FieldsDeserializer<T, D> implements Deserializer<T> {
 
     /** One pass: the bounded scan notes where the writer's fields start, the subclass reads its fields there. */
     private T direct(Plan<D> plan, byte[] bytes) {
-        int[] starts = plan.fieldStarts;
+        int[] starts = new int[plan.fields];
         // as in AvroDeserializer: prove every length, count and depth within bounds, the whole body used
         BoundedScan.check(plan.writerSchema, bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE, starts);
         return readDirect(plan.direct, plan.writerSchema, bytes, starts);
@@ -135,13 +135,15 @@ abstract class FieldsDeserializer<T, D> implements Deserializer<T> {
     /** Two passes: the bounded scan, then Avro's resolving decoder, which skips what the projection lacks. */
     private T resolved(Plan<D> plan, byte[] bytes) throws IOException {
         BoundedScan.check(plan.writerSchema, bytes, WireFormat.HEADER_SIZE, bytes.length - WireFormat.HEADER_SIZE);
-        decoder = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE,
-                bytes.length - WireFormat.HEADER_SIZE, decoder);
-        ResolvingDecoder in = plan.resolver;
-        in.configure(decoder);
-        T read = readResolved(in);
-        in.drain();
-        return read;
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, WireFormat.HEADER_SIZE,
+                bytes.length - WireFormat.HEADER_SIZE, null);
+        synchronized (plan) {
+            ResolvingDecoder in = plan.resolver;
+            in.configure(decoder);
+            T read = readResolved(in);
+            in.drain();
+            return read;
+        }
     }
 
     private Plan<D> plan(int id) {

@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
  * which shows that number and not the ids: a group event carries up to {@code group.routable.max} ids (1,000 by
  * default), and decoding them into strings was most of what the aggregator's status feed spent on group events.
  * Checks and errors are those of {@link AvroSerde}'s deserializer ({@link FieldsDeserializer}); the list is walked
- * by the bounded pass like every other byte and skipped. <b>Not thread-safe</b>: one instance per thread.
+ * by the bounded pass like every other byte and skipped. Thread-safe.
  */
 public final class GroupRoutingDeserializer extends FieldsDeserializer<GroupRouting, GroupRoutingDeserializer.Direct> {
 

@@ -21,8 +21,8 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * When the writer has the three fields as an int or long and an enum (every ProbeResult schema so far), they are
  * read where the bounded pass found them, with a symbol table for the outcome (an unknown symbol reads as the
- * reader's default, {@code INCONCLUSIVE}); any other compatible writer through Avro's resolving decoder. <b>Not
- * thread-safe</b>: one instance per thread.
+ * reader's default, {@code INCONCLUSIVE}); any other compatible writer through Avro's resolving decoder.
+ * Thread-safe.
  */
 public final class ProbeSampleDeserializer extends FieldsDeserializer<ProbeSample, ProbeSampleDeserializer.Direct> {
 
@@ -92,7 +92,7 @@ public final class ProbeSampleDeserializer extends FieldsDeserializer<ProbeSampl
     }
 
     /** Per writer symbol index, the reader's outcome: the same symbol, else the reader's default, else null. */
-    private static ProbeOutcome[] outcomes(Schema writerEnum) {
+    static ProbeOutcome[] outcomes(Schema writerEnum) {
         Schema reader = ProbeOutcome.getClassSchema();
         List<String> symbols = writerEnum.getEnumSymbols();
         ProbeOutcome[] table = new ProbeOutcome[symbols.size()];
