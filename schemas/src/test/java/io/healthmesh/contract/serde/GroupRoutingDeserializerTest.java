@@ -5,11 +5,7 @@ import io.healthmesh.contract.registry.MemoryRegistries;
 import io.healthmesh.contract.serde.RecordDecodeException.Reason;
 import io.healthmesh.schema.GroupHealth;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +21,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
+import static io.healthmesh.contract.serde.WriterSchemas.encode;
+import static io.healthmesh.contract.serde.WriterSchemas.generic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -178,36 +176,8 @@ class GroupRoutingDeserializerTest {
         return MemoryRegistries.scope(scope).register(subject, writer.toString());
     }
 
-    /** GroupHealth's schema with its fields (copies) changed by {@code change}. */
+    /** {@link GroupHealth}'s schema with its fields changed by {@code change}. */
     private static Schema writer(UnaryOperator<List<Schema.Field>> change) {
-        Schema full = GroupHealth.getClassSchema();
-        List<Schema.Field> fields = new ArrayList<>();
-        for (Schema.Field f : full.getFields()) {
-            fields.add(new Schema.Field(f, f.schema()));
-        }
-        List<Schema.Field> changed = new ArrayList<>();
-        for (Schema.Field f : change.apply(fields)) {
-            changed.add(new Schema.Field(f, f.schema())); // a field belongs to one schema: copy again
-        }
-        return Schema.createRecord(full.getName(), null, full.getNamespace(), false, changed);
-    }
-
-    private static GenericRecord generic(Schema writer, GroupHealth from) {
-        GenericRecord record = new GenericData.Record(writer);
-        for (Schema.Field f : writer.getFields()) {
-            if (from.getSchema().getField(f.name()) != null) {
-                record.put(f.name(), from.get(f.name()));
-            }
-        }
-        return record;
-    }
-
-    private static byte[] encode(int id, Schema writer, GenericRecord record) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-        new GenericDatumWriter<GenericRecord>(writer).write(record, encoder);
-        encoder.flush();
-        return out.toByteArray();
+        return WriterSchemas.writer(GroupHealth.getClassSchema(), change);
     }
 }

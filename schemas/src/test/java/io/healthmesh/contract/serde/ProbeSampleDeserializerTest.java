@@ -10,10 +10,7 @@ import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +27,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.healthmesh.contract.serde.WriterSchemas.encode;
+import static io.healthmesh.contract.serde.WriterSchemas.generic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -296,24 +295,5 @@ class ProbeSampleDeserializerTest {
         try (ProbeSampleDeserializer configured = ProbeSampleDeserializer.fromConfig(config)) {
             assertThat(configured.deserialize(TOPIC, bytes).outcome()).isEqualTo(ProbeOutcome.UNEXPECTED_STATUS);
         }
-    }
-
-    /** {@code from}'s values in a record of {@code writer} (same field names; enums by symbol). */
-    private static GenericRecord generic(Schema writer, ProbeResult from) {
-        GenericRecord record = new GenericData.Record(writer);
-        for (Schema.Field f : writer.getFields()) {
-            Object value = from.get(f.name());
-            record.put(f.name(), value instanceof Enum<?> e ? new GenericData.EnumSymbol(f.schema(), e.name()) : value);
-        }
-        return record;
-    }
-
-    private static byte[] encode(int id, Schema writer, GenericRecord record) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-        new GenericDatumWriter<GenericRecord>(writer).write(record, encoder);
-        encoder.flush();
-        return out.toByteArray();
     }
 }

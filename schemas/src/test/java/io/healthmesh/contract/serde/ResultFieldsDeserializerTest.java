@@ -7,15 +7,11 @@ import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +25,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
+import static io.healthmesh.contract.serde.WriterSchemas.encode;
+import static io.healthmesh.contract.serde.WriterSchemas.generic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -215,39 +213,8 @@ class ResultFieldsDeserializerTest {
         return MemoryRegistries.scope(scope).register(subject, writer.toString());
     }
 
-    /** ProbeResult's schema with its fields (copies) changed by {@code change}. */
+    /** {@link ProbeResult}'s schema with its fields changed by {@code change}. */
     private static Schema writer(UnaryOperator<List<Schema.Field>> change) {
-        Schema full = ProbeResult.getClassSchema();
-        List<Schema.Field> copies = new ArrayList<>();
-        for (Schema.Field f : full.getFields()) {
-            copies.add(new Schema.Field(f, f.schema()));
-        }
-        List<Schema.Field> changed = new ArrayList<>();
-        for (Schema.Field f : change.apply(copies)) {
-            changed.add(new Schema.Field(f, f.schema())); // a field belongs to one schema: copy again
-        }
-        return Schema.createRecord(full.getName(), null, full.getNamespace(), false, changed);
-    }
-
-    /** {@code from}'s values in a record of {@code writer} (same field names; enums by symbol). */
-    private static GenericRecord generic(Schema writer, ProbeResult from) {
-        GenericRecord record = new GenericData.Record(writer);
-        for (Schema.Field f : writer.getFields()) {
-            if (from.getSchema().getField(f.name()) == null) {
-                continue;
-            }
-            Object value = from.get(f.name());
-            record.put(f.name(), value instanceof Enum<?> e ? new GenericData.EnumSymbol(f.schema(), e.name()) : value);
-        }
-        return record;
-    }
-
-    private static byte[] encode(int id, Schema writer, GenericRecord record) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id});
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-        new GenericDatumWriter<GenericRecord>(writer).write(record, encoder);
-        encoder.flush();
-        return out.toByteArray();
+        return WriterSchemas.writer(ProbeResult.getClassSchema(), change);
     }
 }
