@@ -49,9 +49,9 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
  * {@code latencyMicros} and {@code outcome} and decodes nothing else; a group event only for its id, fail-open flag
- * and counts ({@link GroupRoutingDeserializer}: its routable ids are skipped). A result whose record timestamp is older than
- * {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself that far
- * behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
+ * and counts ({@link GroupRoutingDeserializer}: its routable ids are skipped). A result whose record timestamp is
+ * older than {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself
+ * that far behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
  * {@link #lookbackSkipped()}.
  */
 public final class StatusFeed implements AutoCloseable {

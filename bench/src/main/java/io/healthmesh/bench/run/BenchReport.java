@@ -192,10 +192,11 @@ public final class BenchReport {
                         + "changes a state), then the aggregator started (exactly-once, RocksDB stores).%n%n", f.results(),
                         specs.size(), largestGroup))
                 .append("| results | start-up to first commit | catch-up time | results/s | results/s over the second "
-                        + "half (JIT warm) | aggregator CPU per result over the second half |\n|---|---|---|---|---|---|\n")
+                        + "half (JIT warm) | aggregator CPU per result over the second half |\n"
+                        + "|---|---|---|---|---|---|\n")
                 .append(f.finished()
-                        ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f | %.0f | %.1f µs |%n", f.results(),
-                        f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond(), f.secondHalfPerSecond(),
+                        ? String.format(Locale.ROOT, "| %d | %.1f s | %.1f s | %.0f | %.0f | %.1f µs |%n",
+                        f.results(), f.startupSeconds(), f.catchUpSeconds(), f.resultsPerSecond(), f.secondHalfPerSecond(),
                         f.secondHalfCpuMicrosPerResult())
                         : "| " + f.results() + " | - | did not catch up within 10 min | - | - | - |\n");
     }
