@@ -1,12 +1,8 @@
 package io.healthmesh.contract.serde;
 
-import io.healthmesh.contract.registry.RegistryException;
-import io.healthmesh.contract.registry.SchemaRegistry;
 import io.healthmesh.contract.registry.SchemaRegistryClient;
 import io.healthmesh.contract.serde.RecordDecodeException.Reason;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificData;
@@ -79,28 +75,15 @@ final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T
     }
 
     private WriterReader<T> writerReader(int id) {
-        String schemaText = WireFormat.writerSchema(client, id);
+        WriterCheck check = WriterCheck.of(client, id, readerSchema, type.getSimpleName());
+        if (check.refusal() != null) {
+            return new WriterReader<>(check.writer(), null, check.refusal());
+        }
         try {
-            return resolve(id, schemaText);
+            return new WriterReader<>(check.writer(), new SpecificDatumReader<>(check.writer(), readerSchema, model), null);
         } catch (RuntimeException | StackOverflowError e) {
             // a hostile schema (absurdly nested, say) must be refused like any unreadable one, not stop the worker
-            return new WriterReader<>(null, null, "Schema id " + id + " cannot be used: " + e);
+            return new WriterReader<>(null, null, WriterCheck.unusable(id, e).refusal());
         }
-    }
-
-    private WriterReader<T> resolve(int id, String schemaText) {
-        Schema writerSchema;
-        try {
-            writerSchema = SchemaRegistry.parse(schemaText);
-        } catch (RegistryException e) {
-            return new WriterReader<>(null, null, "Schema id " + id + " is not a valid Avro schema: " + e.getMessage());
-        }
-        SchemaPairCompatibility compatibility = SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writerSchema);
-        if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return new WriterReader<>(writerSchema, null, "Records written with schema id " + id + " cannot be read as "
-                    + type.getSimpleName() + ": " + compatibility.getResult().getIncompatibilities().stream()
-                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).toList());
-        }
-        return new WriterReader<>(writerSchema, new SpecificDatumReader<>(writerSchema, readerSchema, model), null);
     }
 }

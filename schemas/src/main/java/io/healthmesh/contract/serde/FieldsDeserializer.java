@@ -1,12 +1,8 @@
 package io.healthmesh.contract.serde;
 
-import io.healthmesh.contract.registry.RegistryException;
-import io.healthmesh.contract.registry.SchemaRegistry;
 import io.healthmesh.contract.registry.SchemaRegistryClient;
 import io.healthmesh.contract.serde.RecordDecodeException.Reason;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.ResolvingDecoder;
@@ -147,33 +143,21 @@ abstract class FieldsDeserializer<T, D> implements Deserializer<T> {
     }
 
     private Plan<D> plan(int id) {
-        String schemaText = WireFormat.writerSchema(client, id);
+        WriterCheck check = WriterCheck.of(client, id, full, typeName);
+        if (check.refusal() != null) {
+            return new Plan<>(check.writer(), check.refusal(), null, null);
+        }
+        Schema writerSchema = check.writer();
         try {
-            return resolve(id, schemaText);
+            D direct = writerSchema.getType() == Schema.Type.RECORD ? direct(writerSchema) : null;
+            if (direct != null) {
+                return new Plan<>(writerSchema, null, direct, null);
+            }
+            return new Plan<>(writerSchema, null, null,
+                    DecoderFactory.get().resolvingDecoder(writerSchema, projection, null));
         } catch (IOException | RuntimeException | StackOverflowError e) {
-            // a hostile schema (absurdly nested, say) is refused like any unreadable one
-            return new Plan<>(null, "Schema id " + id + " cannot be used: " + e, null, null);
+            return new Plan<>(null, WriterCheck.unusable(id, e).refusal(), null, null);
         }
-    }
-
-    private Plan<D> resolve(int id, String schemaText) throws IOException {
-        Schema writerSchema;
-        try {
-            writerSchema = SchemaRegistry.parse(schemaText);
-        } catch (RegistryException e) {
-            return new Plan<>(null, "Schema id " + id + " is not a valid Avro schema: " + e.getMessage(), null, null);
-        }
-        SchemaPairCompatibility compatibility = SchemaCompatibility.checkReaderWriterCompatibility(full, writerSchema);
-        if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
-            return new Plan<>(writerSchema, "Records written with schema id " + id + " cannot be read as "
-                    + typeName + ": " + compatibility.getResult().getIncompatibilities().stream()
-                    .map(i -> i.getType() + " at " + i.getLocation() + ": " + i.getMessage()).toList(), null, null);
-        }
-        D direct = writerSchema.getType() == Schema.Type.RECORD ? direct(writerSchema) : null;
-        if (direct != null) {
-            return new Plan<>(writerSchema, null, direct, null);
-        }
-        return new Plan<>(writerSchema, null, null, DecoderFactory.get().resolvingDecoder(writerSchema, projection, null));
     }
 
     /** {@code full} with only {@code names}, in that order (each a copy of the field: type, doc and default). */
