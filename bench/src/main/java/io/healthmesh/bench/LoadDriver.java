@@ -11,6 +11,7 @@ import io.healthmesh.bench.run.ChildJvm;
 import io.healthmesh.bench.run.DetectionPhase;
 import io.healthmesh.bench.run.FarmSpecs;
 import io.healthmesh.bench.run.GroupLag;
+import io.healthmesh.bench.run.JitQuiet;
 import io.healthmesh.bench.run.KeepingUp;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.PeerCpuPhase;
@@ -103,6 +104,17 @@ public final class LoadDriver implements Callable<Integer> {
     Integer detectTargets;
     @Option(names = "--detect-interval-ms", defaultValue = "1000", description = "Interval of the detection phase.")
     int detectIntervalMs;
+    @Option(names = "--detect-rehearsal", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Flip the detection targets once, unmeasured, before the measured round, so that the paths a "
+                    + "state change takes are compiled (default on).")
+    boolean detectRehearsal;
+    @Option(names = "--detect-jit-ms-per-s", defaultValue = "50", description = "Before the detection phase's flips, "
+            + "wait until the JIT compilers of the driver, prober and aggregator JVMs together use at most this many "
+            + "ms of CPU per second (3 samples in a row); 0 waits for none.")
+    double detectJitMillis;
+    @Option(names = "--detect-jit-wait-max-s", defaultValue = "180", description = "Upper bound of that wait; the "
+            + "flips start after it whatever the compilers do, and the report says so.")
+    int detectJitWaitMaxSeconds;
     @Option(names = "--threshold", defaultValue = "3", description = "Healthy and unhealthy thresholds of the detection phase.")
     int threshold;
     @Option(names = "--capacity-targets", description = "Targets of the heap and capacity phase (default 100000, short 0 = skipped).")
@@ -257,7 +269,7 @@ public final class LoadDriver implements Callable<Integer> {
                 // detection first, on a fresh aggregator with no backlog; it is stopped for the throughput phases,
                 // which measure the prober alone
                 if (detectTargets > 0) {
-                    detection(report, stack, farm, loader, results, states, work);
+                    detection(report, stack, farm, loader, results, states, work, prober, aggregator);
                 }
                 Thread stopping = null;
                 if (aggregator != null) {
@@ -475,15 +487,20 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     private void detection(BenchReport report, BenchStack stack, TargetFarm farm, TargetLoader loader,
-                           ResultTap results, StateTap states, Path work) throws InterruptedException {
+                           ResultTap results, StateTap states, Path work, ChildJvm prober, ChildJvm aggregator)
+            throws InterruptedException {
         try {
             DetectionPhase.Result r = DetectionPhase.run(farm, loader, results, states, work.resolve("haproxy-detect"),
                     detectTargets, detectIntervalMs, threshold, Duration.ofMillis(
                             Math.max(4_000L, (long) detectIntervalMs * (threshold + 2))),
-                    Duration.ofSeconds(shortMode ? 4 : 15), times, shortMode
+                    Duration.ofSeconds(shortMode ? 4 : 15), detectRehearsal, times, shortMode
                             ? new DetectionPhase.Overlap(noPeers ? null : blackboxWhileStarting(report, farm, work),
                             true)
                             : DetectionPhase.Overlap.NONE,
+                    detectJitMillis <= 0 ? null : new DetectionPhase.JitGate(JitQuiet.of(List.of(
+                            JitQuiet.self("driver"), new JitQuiet.Jvm("prober", prober::compilerCpuMillis),
+                            new JitQuiet.Jvm("aggregator", aggregator::compilerCpuMillis))), detectJitMillis, 3,
+                            Duration.ofSeconds(detectJitWaitMaxSeconds)),
                     new DetectionPhase.AggregatorGate(KeepingUp.of(() -> GroupLag.lag(stack.admin(), AGGREGATOR_GROUP,
                             stack.topics().probeResults())), Duration.ofSeconds(shortMode ? 20 : 120)));
             report.latency(r.latencyMicros(), r.toResultMicros(), r.toAggregatorMicros(), r.toConsumerMicros(),

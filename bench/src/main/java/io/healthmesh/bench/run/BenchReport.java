@@ -124,19 +124,29 @@ public final class BenchReport {
                         + "targets, inter %d rise %d fall %d, at the same time): flip to its log line.%n%n",
                         r.intervalMs(), r.thresholds(), r.thresholds(), r.intervalMs(), r.thresholds(), r.thresholds()))
                 .append("| protocol | to | flips | healthmesh flip->event p50 / p99 / max (ms) | error vs formula p50 / "
-                        + "p99 / max (ms) | formula window | HAProxy flip->log p50 / p99 / max (ms) | healthmesh / "
-                        + "HAProxy (p50) | missed (hm / HAProxy) |\n")
-                .append("|---|---|---|---|---|---|---|---|---|\n");
+                        + "p99 / max (ms) | of which: deciding probe's start vs schedule p50 / p99 | of which: its "
+                        + "completion -> event p50 / p99 | formula window | HAProxy flip->log p50 / p99 / max (ms) | "
+                        + "healthmesh / HAProxy (p50) | missed (hm / HAProxy) |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         long worstError = Long.MIN_VALUE;
         for (DetectionPhase.Figure f : r.figures()) {
             double ratio = LongSamples.percentile(f.healthmeshMs(), 50) / LongSamples.percentile(f.haproxyMs(), 50);
-            section(3).append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %d / %d |%n",
+            section(3).append(String.format(Locale.ROOT,
+                    "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %.2f | %d / %d |%n",
                     f.protocol(), f.toUp() ? "HEALTHY" : "UNHEALTHY", f.flips(), triple(f.healthmeshMs()),
-                    triple(f.healthmeshErrorMs()), f.formula(), triple(f.haproxyMs()), ratio, f.missedHealthmesh(),
-                    f.missedHaproxy()));
+                    triple(f.healthmeshErrorMs()), pair(f.scheduleMs()), pair(f.pipelineMs()), f.formula(),
+                    triple(f.haproxyMs()), ratio, f.missedHealthmesh(), f.missedHaproxy()));
             if (f.healthmeshErrorMs().length > 0) {
                 worstError = Math.max(worstError, (long) LongSamples.percentile(f.healthmeshErrorMs(), 99));
             }
+        }
+        if (r.rehearsal() != null) {
+            section(3).append("\nAn unmeasured first round of the same flips came before (so that the paths a state "
+                    + "change takes were compiled, as in a checker that has run for a while): ").append(r.rehearsal())
+                    .append(".\n");
+        }
+        if (r.jitGate() != null) {
+            section(3).append("\nBefore the flips, ").append(r.jitGate()).append(".\n");
         }
         if (r.aggregatorGate() != null) {
             section(3).append("\nBefore the flips, ").append(r.aggregatorGate()).append(".\n");
@@ -313,6 +323,14 @@ public final class BenchReport {
         }
         return String.format(Locale.ROOT, "%.0f / %.0f / %.0f", LongSamples.percentile(sortedMs, 50),
                 LongSamples.percentile(sortedMs, 99), LongSamples.percentile(sortedMs, 100));
+    }
+
+    private static String pair(long[] sortedMs) {
+        if (sortedMs.length == 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.0f / %.0f", LongSamples.percentile(sortedMs, 50),
+                LongSamples.percentile(sortedMs, 99));
     }
 
     private static String ms(double micros) {

@@ -38,9 +38,17 @@ public final class DetectionPhase {
 
     private static final Logger LOG = LoggerFactory.getLogger(DetectionPhase.class);
 
-    /** Detection of one protocol and direction, in milliseconds, for healthmesh and HAProxy. */
+    /**
+     * Detection of one protocol and direction, in milliseconds, for healthmesh and HAProxy.
+     *
+     * @param scheduleMs the error's first part: the deciding probe's start against the first probe's start plus
+     *     {@code interval x (threshold - 1)} (0 at a fixed rate but for the timer's jitter; at a fixed delay it also
+     *     holds the earlier probes' response times and the timer's rounding)
+     * @param pipelineMs the error's second part: the deciding probe's completion to the event at the consumer
+     */
     public record Figure(Protocol protocol, boolean toUp, int flips, long[] healthmeshMs, long[] healthmeshErrorMs,
-                         long[] haproxyMs, String formula, int missedHealthmesh, int missedHaproxy) {
+                         long[] scheduleMs, long[] pipelineMs, long[] haproxyMs, String formula, int missedHealthmesh,
+                         int missedHaproxy) {
     }
 
     /**
@@ -52,9 +60,27 @@ public final class DetectionPhase {
      * @param toResultMicros from the probe's completion to the driver's consumer reading its result (the prober's
      *     publishing and the broker; part of {@code toAggregatorMicros}), for the changes whose result it read
      * @param aggregatorGate what the wait for the aggregator to keep up found, {@code null} when not asked
+     * @param jitGate what the wait for the JIT compilers to go quiet found, {@code null} when not asked
+     * @param rehearsal the unmeasured first round's figures in a sentence ({@link #summary()}), {@code null} when
+     *     there was none
      */
     public record Result(List<Figure> figures, long[] latencyMicros, long[] toResultMicros, long[] toAggregatorMicros,
-                         long[] toConsumerMicros, int intervalMs, int thresholds, String aggregatorGate) {
+                         long[] toConsumerMicros, int intervalMs, int thresholds, String aggregatorGate,
+                         String jitGate, String rehearsal) {
+
+        /** probe -> event p50 / p99 and the worst case's error p99, in one sentence. */
+        public String summary() {
+            long worst = Long.MIN_VALUE;
+            for (Figure f : figures) {
+                if (f.healthmeshErrorMs().length > 0) {
+                    worst = Math.max(worst, (long) LongSamples.percentile(f.healthmeshErrorMs(), 99));
+                }
+            }
+            return String.format(java.util.Locale.ROOT, "%d state changes, probe -> event p50 %.1f / p99 %.1f ms, "
+                            + "detection error p99 (worst case of the four) %s", latencyMicros.length,
+                    LongSamples.percentile(latencyMicros, 50) / 1000, LongSamples.percentile(latencyMicros, 99) / 1000,
+                    worst == Long.MIN_VALUE ? "without a sample" : worst + " ms");
+        }
     }
 
     /**
@@ -63,6 +89,15 @@ public final class DetectionPhase {
      * @param within the longest wait; the flips start after it whatever the lag, and the report says so
      */
     public record AggregatorGate(KeepingUp keepingUp, Duration within) {
+    }
+
+    /**
+     * The wait, after the steady probing and before the aggregator gate, for the JVMs' JIT compilers to go quiet
+     * ({@link JitQuiet}).
+     *
+     * @param within the longest wait; the flips start after it whatever the compilers do, and the report says so
+     */
+    public record JitGate(JitQuiet quiet, double maxMillisPerSecond, int consecutive, Duration within) {
     }
 
     private DetectionPhase() {
@@ -85,7 +120,7 @@ public final class DetectionPhase {
 
     public static Result run(TargetFarm farm, TargetLoader loader, ResultTap results, StateTap states, Path workDir,
                              int perProtocol, int intervalMs, int threshold, Duration downFor, Duration warmup,
-                             PhaseTimes times, Overlap overlap, AggregatorGate gate)
+                             boolean rehearsal, PhaseTimes times, Overlap overlap, JitGate jit, AggregatorGate gate)
             throws IOException, InterruptedException {
         int timeoutMs = Math.min(intervalMs, 1_000);
         List<FarmTarget> flipped = new ArrayList<>();
@@ -115,6 +150,30 @@ public final class DetectionPhase {
             // steady probing before the flips, so that neither JVM is still compiling its hot paths
             TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
             times.mark("detection: steady probing");
+            String rehearsalOutcome = null;
+            if (rehearsal) {
+                // one unmeasured round of the same flips: the paths a state change takes (failed probes, state and
+                // group events, the feed, HAProxy's DOWN handling) are compiled before the measured round, as in a
+                // checker that has run for a while; the JIT gate below waits for those compilations
+                long from = flipRound(farm, flipped, specOf, states, haproxy, intervalMs, threshold,
+                        Duration.ofMillis(Math.max(2L * intervalMs, 2_000)), downFor, true);
+                rehearsalOutcome = analyse(from, nowMicros(), specOf, byId, farm, results, states, haproxy, intervalMs,
+                        threshold).summary();
+                LOG.info("detection: rehearsal round: {}", rehearsalOutcome);
+                times.mark("detection: rehearsal round");
+            }
+            String jitOutcome = null;
+            if (jit != null) {
+                JitQuiet.Outcome quiet = jit.quiet().await(jit.maxMillisPerSecond(), jit.consecutive(),
+                        Duration.ofSeconds(1), jit.within());
+                jitOutcome = quiet.describe();
+                if (quiet.quiet()) {
+                    LOG.info("detection: {}", jitOutcome);
+                } else {
+                    LOG.warn("detection: {}", jitOutcome);
+                }
+                times.mark("detection: until the JIT compilers went quiet");
+            }
             String gateOutcome = null;
             if (gate != null) {
                 // a quarter of a second of the flipped targets' results, committed lag included
@@ -128,56 +187,87 @@ public final class DetectionPhase {
                 }
                 times.mark("detection: until the aggregator kept up");
             }
-            long flipStartMicros = nowMicros();
             Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
-            Duration upFor = downFor;
-            try (FlipSchedule ignored = FlipSchedule.start(farm, flipped, Duration.ZERO, Duration.ZERO, spread,
-                    downFor, upFor, 1)) {
-                long settle = spread.toMillis() + downFor.toMillis() + upFor.toMillis()
-                        + (long) intervalMs * (threshold + 1) + 3_000;
-                if (overlap.endOnceRecovered()) {
-                    // every up flip happens by spread + downFor; from then on, poll for the last reports
-                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settle);
-                    TimeUnit.MILLISECONDS.sleep(spread.toMillis() + downFor.toMillis());
-                    while (System.nanoTime() - deadline < 0 && !allRecovered(specOf, flipStartMicros,
-                            farm.transitions().snapshot(), states.events(), haproxy.changes())) {
-                        TimeUnit.MILLISECONDS.sleep(200);
-                    }
-                } else {
-                    TimeUnit.MILLISECONDS.sleep(settle);
-                }
-            }
+            long flipStartMicros = flipRound(farm, flipped, specOf, states, haproxy, intervalMs, threshold, spread,
+                    downFor, overlap.endOnceRecovered());
             times.mark("detection: flips");
-            List<Transition> flips = farm.transitions().snapshot().stream()
-                    .filter(t -> t.epochMicros() >= flipStartMicros && specOf.containsKey(t.target())).toList();
-            List<StateTap.StateEvent> events = states.events();
-            List<PeerStateChange> peer = haproxy.changes();
-            List<Figure> figures = new ArrayList<>();
-            for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
-                for (boolean toUp : List.of(false, true)) {
-                    figures.add(figure(protocol, toUp, flips, specOf, results, events, peer, intervalMs, threshold));
-                }
-            }
-            List<StateTap.StateEvent> changes = events.stream()
-                    .filter(e -> e.receivedEpochMicros() >= flipStartMicros && byId.containsKey(e.targetId()))
-                    .filter(e -> e.previousStatus() != null && !e.previousStatus().equals(e.status()))
-                    .filter(e -> e.lastResultAtMs() != null)
-                    .toList();
-            long[] latency = changes.stream()
-                    .mapToLong(e -> e.receivedEpochMicros() - e.probeCompletedEpochMicros()).sorted().toArray();
-            long[] toResult = changes.stream()
-                    .mapToLong(e -> resultReadAt(results, e) - e.probeCompletedEpochMicros())
-                    .filter(micros -> micros > Long.MIN_VALUE / 2).sorted().toArray();
-            long[] toAggregator = changes.stream()
-                    .mapToLong(e -> e.updatedAtMs() * 1_000 - e.probeCompletedEpochMicros()).sorted().toArray();
-            long[] toConsumer = changes.stream()
-                    .mapToLong(e -> e.receivedEpochMicros() - e.updatedAtMs() * 1_000).sorted().toArray();
-            return new Result(figures, latency, toResult, toAggregator, toConsumer, intervalMs, threshold,
-                    gateOutcome);
+            Result measured = analyse(flipStartMicros, Long.MAX_VALUE, specOf, byId, farm, results, states, haproxy,
+                    intervalMs, threshold);
+            return new Result(measured.figures(), measured.latencyMicros(), measured.toResultMicros(),
+                    measured.toAggregatorMicros(), measured.toConsumerMicros(), intervalMs, threshold, gateOutcome,
+                    jitOutcome, rehearsalOutcome);
         } finally {
             loader.delete(byId.keySet());
             results.track(Set.of());
         }
+    }
+
+    /**
+     * The figures of the flips made from {@code fromMicros} (inclusive) to {@code toMicros} (exclusive), and of the
+     * state changes received in that span.
+     */
+    private static Result analyse(long fromMicros, long toMicros, Map<FarmTarget, TargetSpec> specOf,
+                                  Map<String, FarmTarget> byId, TargetFarm farm, ResultTap results, StateTap states,
+                                  HaproxyPeer haproxy, int intervalMs, int threshold) {
+        List<Transition> flips = farm.transitions().snapshot().stream()
+                .filter(t -> t.epochMicros() >= fromMicros && t.epochMicros() < toMicros
+                        && specOf.containsKey(t.target()))
+                .toList();
+        List<StateTap.StateEvent> events = states.events();
+        List<PeerStateChange> peer = haproxy.changes();
+        List<Figure> figures = new ArrayList<>();
+        for (Protocol protocol : List.of(Protocol.TCP, Protocol.HTTP)) {
+            for (boolean toUp : List.of(false, true)) {
+                figures.add(figure(protocol, toUp, flips, specOf, results, events, peer, intervalMs, threshold));
+            }
+        }
+        List<StateTap.StateEvent> changes = events.stream()
+                .filter(e -> e.receivedEpochMicros() >= fromMicros && e.receivedEpochMicros() < toMicros
+                        && byId.containsKey(e.targetId()))
+                .filter(e -> e.previousStatus() != null && !e.previousStatus().equals(e.status()))
+                .filter(e -> e.lastResultAtMs() != null)
+                .toList();
+        long[] latency = changes.stream()
+                .mapToLong(e -> e.receivedEpochMicros() - e.probeCompletedEpochMicros()).sorted().toArray();
+        long[] toResult = changes.stream()
+                .mapToLong(e -> resultReadAt(results, e) - e.probeCompletedEpochMicros())
+                .filter(micros -> micros > Long.MIN_VALUE / 2).sorted().toArray();
+        long[] toAggregator = changes.stream()
+                .mapToLong(e -> e.updatedAtMs() * 1_000 - e.probeCompletedEpochMicros()).sorted().toArray();
+        long[] toConsumer = changes.stream()
+                .mapToLong(e -> e.receivedEpochMicros() - e.updatedAtMs() * 1_000).sorted().toArray();
+        return new Result(figures, latency, toResult, toAggregator, toConsumer, intervalMs, threshold, null, null,
+                null);
+    }
+
+    /**
+     * Flips every target of {@code flipped} down, at a random instant within {@code spread}, and up again after
+     * {@code downFor}; returns when the fixed settle time has passed or, with {@code endOnceRecovered}, once
+     * healthmesh and HAProxy have both reported every target back up (the settle time stays the bound). Returns the
+     * instant (epoch µs) the round started.
+     */
+    private static long flipRound(TargetFarm farm, List<FarmTarget> flipped, Map<FarmTarget, TargetSpec> specOf,
+                                  StateTap states, HaproxyPeer haproxy, int intervalMs, int threshold, Duration spread,
+                                  Duration downFor, boolean endOnceRecovered) throws InterruptedException {
+        long flipStartMicros = nowMicros();
+        Duration upFor = downFor;
+        try (FlipSchedule ignored = FlipSchedule.start(farm, flipped, Duration.ZERO, Duration.ZERO, spread,
+                downFor, upFor, 1)) {
+            long settle = spread.toMillis() + downFor.toMillis() + upFor.toMillis()
+                    + (long) intervalMs * (threshold + 1) + 3_000;
+            if (endOnceRecovered) {
+                // every up flip happens by spread + downFor; from then on, poll for the last reports
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settle);
+                TimeUnit.MILLISECONDS.sleep(spread.toMillis() + downFor.toMillis());
+                while (System.nanoTime() - deadline < 0 && !allRecovered(specOf, flipStartMicros,
+                        farm.transitions().snapshot(), states.events(), haproxy.changes())) {
+                    TimeUnit.MILLISECONDS.sleep(200);
+                }
+            } else {
+                TimeUnit.MILLISECONDS.sleep(settle);
+            }
+        }
+        return flipStartMicros;
     }
 
     /**
@@ -229,6 +319,8 @@ public final class DetectionPhase {
         List<Long> hm = new ArrayList<>();
         List<Long> hmError = new ArrayList<>();
         List<Long> hp = new ArrayList<>();
+        List<Long> scheduleMs = new ArrayList<>();
+        List<Long> pipelineMs = new ArrayList<>();
         int flipsSeen = 0;
         int missedHm = 0;
         int missedHp = 0;
@@ -256,6 +348,13 @@ public final class DetectionPhase {
                     double windowMicros = (threshold - 1) * intervalMs * 1_000.0
                             + (protocol.isLayer7() ? responseMicros * threshold : 0);
                     hmError.add((long) ((event.receivedEpochMicros() - firstStartMicros - windowMicros) / 1_000));
+                    if (event.lastResultAtMs() != null) {
+                        // the error's two parts: the deciding probe's start against the schedule, then its way
+                        // from completion to the consumer
+                        scheduleMs.add(event.lastResultAtMs() - firstStartMicros / 1_000
+                                - (long) (threshold - 1) * intervalMs);
+                        pipelineMs.add((event.receivedEpochMicros() - event.probeCompletedEpochMicros()) / 1_000);
+                    }
                 }
             }
             PeerStateChange change = peer.stream()
@@ -270,11 +369,17 @@ public final class DetectionPhase {
         String formula = protocol.isLayer7()
                 ? "responseTime x " + threshold + " + " + intervalMs + " ms x " + (threshold - 1)
                 : intervalMs + " ms x " + (threshold - 1);
-        Figure f = new Figure(protocol, toUp, flipsSeen, sorted(hm), sorted(hmError), sorted(hp), formula, missedHm,
-                missedHp);
-        LOG.info("detection {} {}: {} flips, healthmesh p50 {} ms, haproxy p50 {} ms", protocol,
-                toUp ? "up" : "down", flipsSeen, LongSamples.percentile(f.healthmeshMs(), 50),
-                LongSamples.percentile(f.haproxyMs(), 50));
+        Figure f = new Figure(protocol, toUp, flipsSeen, sorted(hm), sorted(hmError), sorted(scheduleMs),
+                sorted(pipelineMs), sorted(hp), formula, missedHm, missedHp);
+        long[] schedule = f.scheduleMs();
+        long[] pipeline = f.pipelineMs();
+        LOG.info("detection {} {}: {} flips, healthmesh p50 {} ms, haproxy p50 {} ms; error p50 / p99 {} / {} ms, of "
+                        + "which the deciding probe's start against the schedule {} / {} ms, its completion to the "
+                        + "consumer {} / {} ms", protocol, toUp ? "up" : "down", flipsSeen,
+                LongSamples.percentile(f.healthmeshMs(), 50), LongSamples.percentile(f.haproxyMs(), 50),
+                LongSamples.percentile(f.healthmeshErrorMs(), 50), LongSamples.percentile(f.healthmeshErrorMs(), 99),
+                LongSamples.percentile(schedule, 50), LongSamples.percentile(schedule, 99),
+                LongSamples.percentile(pipeline, 50), LongSamples.percentile(pipeline, 99));
         return f;
     }
 
