@@ -98,7 +98,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             new Setting("jitter.fraction", Double.toString(DEFAULT_JITTER_FRACTION), "0..1",
                     "First start of a target is uniform in [0, fraction x interval]."),
             new Setting("timer.tick.ms", Integer.toString(DEFAULT_TIMER_TICK_MS), "1..1000",
-                    "Tick of the timer wheel: the resolution of every planned start."),
+                    "Tick of the timer wheel: the resolution of every planned start (a fixed-delay start lands on"
+                            + " the tick nearest its plan, a fixed-rate one at the end of its tick)."),
             new Setting("user.agent", ProbeEngineConfig.DEFAULT_USER_AGENT, "1-200 printable ASCII characters",
                     "User-Agent of HTTP/HTTPS probes."),
             new Setting("deny.list", String.join(",", ProbeEngineConfig.DEFAULT_DENY_LIST),

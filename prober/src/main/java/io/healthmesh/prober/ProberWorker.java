@@ -128,7 +128,8 @@ public final class ProberWorker implements AutoCloseable {
             started.push(timer::stop);
             ProbeScheduler scheduler = new ProbeScheduler(engine, new CountingPublisher(metrics, publisher), timer,
                     Ticker.system(), Clock.systemUTC(), () -> ThreadLocalRandom.current().nextDouble(),
-                    config.maxInFlight(), config.jitterFraction(), config.resilience().inconclusiveFraction());
+                    config.maxInFlight(), config.jitterFraction(), config.resilience().inconclusiveFraction(),
+                    Duration.ofMillis(config.timerTickMs()));
             started.push(scheduler);
 
             AvroSerde<TargetDefinition> definitionSerde =

@@ -5,6 +5,7 @@ import io.healthmesh.probe.ProbeEngine;
 import io.netty.util.Timer;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,9 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ProbeScheduler implements AutoCloseable {
 
+    /** The coarsest timer resolution accepted (the prober's {@code timer.tick.ms} bound). */
+    static final Duration MAX_TIMER_TICK = Duration.ofSeconds(1);
+
     /** Default share of {@code min(interval, timeout)} a probe may start late before its timeout is inconclusive. */
     public static final double DEFAULT_LATE_FRACTION = 0.25;
 
@@ -50,6 +54,7 @@ public final class ProbeScheduler implements AutoCloseable {
     private final int maxInFlight;
     private final double jitterFraction;
     private final double lateFraction;
+    private final long halfTickNanos;
 
     private final ConcurrentHashMap<String, ScheduledTarget> targets = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<ScheduledTarget> waiting = new ConcurrentLinkedQueue<>();
@@ -74,6 +79,19 @@ public final class ProbeScheduler implements AutoCloseable {
      */
     public ProbeScheduler(ProbeEngine engine, ProbeListener listener, Timer timer, Ticker ticker, Clock clock,
                           DoubleSupplier random, int maxInFlight, double jitterFraction, double lateFraction) {
+        this(engine, listener, timer, ticker, clock, random, maxInFlight, jitterFraction, lateFraction, Duration.ZERO);
+    }
+
+    /**
+     * @param timerTick the timer's resolution: a {@link io.netty.util.HashedWheelTimer} runs a task at the end of the
+     *                  tick its deadline falls in, so up to one tick late and half a tick on average. A fixed-delay
+     *                  target asks for its next start half a tick early, which puts that start at the tick nearest
+     *                  its plan (within half a tick either side) instead of adding half a tick per probe to the
+     *                  L7 detection window; {@link Duration#ZERO} for a timer that runs tasks at their deadline
+     */
+    public ProbeScheduler(ProbeEngine engine, ProbeListener listener, Timer timer, Ticker ticker, Clock clock,
+                          DoubleSupplier random, int maxInFlight, double jitterFraction, double lateFraction,
+                          Duration timerTick) {
         this.engine = requireNonNull(engine, "engine");
         this.listener = requireNonNull(listener, "listener");
         this.timer = requireNonNull(timer, "timer");
@@ -89,9 +107,13 @@ public final class ProbeScheduler implements AutoCloseable {
         if (!(lateFraction > 0 && lateFraction <= 1)) {
             throw new IllegalArgumentException("lateFraction: " + lateFraction + " (expected: above 0, at most 1)");
         }
+        if (timerTick == null || timerTick.isNegative() || timerTick.compareTo(MAX_TIMER_TICK) > 0) {
+            throw new IllegalArgumentException("timerTick: " + timerTick + " (expected: 0 to " + MAX_TIMER_TICK + ")");
+        }
         this.maxInFlight = maxInFlight;
         this.jitterFraction = jitterFraction;
         this.lateFraction = lateFraction;
+        this.halfTickNanos = timerTick.toNanos() / 2;
     }
 
     /**
@@ -179,6 +201,11 @@ public final class ProbeScheduler implements AutoCloseable {
 
     Timer timer() {
         return timer;
+    }
+
+    /** Half the timer's resolution: how early a fixed-delay start is asked for. */
+    long halfTickNanos() {
+        return halfTickNanos;
     }
 
     long nanoTime() {

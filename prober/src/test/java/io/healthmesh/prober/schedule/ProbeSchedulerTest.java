@@ -68,6 +68,67 @@ class ProbeSchedulerTest {
         assertThat(endOfResult("web", 3)).isEqualTo(13_000);
     }
 
+    /**
+     * The manual timer run as a {@link io.netty.util.HashedWheelTimer} runs tasks: at the end of the tick their
+     * deadline falls in (a deadline on a tick's boundary falls in the tick that starts there).
+     */
+    private io.netty.util.Timer wheelOf(Duration tick) {
+        long t = tick.toNanos();
+        return new io.netty.util.Timer() {
+            @Override
+            public io.netty.util.Timeout newTimeout(io.netty.util.TimerTask task, long delay,
+                                                    java.util.concurrent.TimeUnit unit) {
+                long deadline = timer.nanoTime() + Math.max(0, unit.toNanos(delay));
+                return timer.newTimeout(task, (deadline / t + 1) * t - timer.nanoTime(),
+                        java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+
+            @Override
+            public java.util.Set<io.netty.util.Timeout> stop() {
+                return timer.stop();
+            }
+        };
+    }
+
+    @Test
+    void aFixedDelayStartsAtTheTickNearestItsPlanOnAWheelTimer() {
+        // 1 s answers, 5 s interval, 10 ms ticks: the first start lands at the end of tick 0 (10 ms), each next one is
+        // planned 5 s after the last answer; asked 5 ms early it falls on its plan, not one tick after it
+        ScriptedEngine engine = new ScriptedEngine(timer, always(Outcome.SUCCESS, Duration.ofSeconds(1)));
+        new ProbeScheduler(engine, listener, wheelOf(Duration.ofMillis(10)), timer, new TickerClock(timer), () -> 0.0,
+                100, 0, ProbeScheduler.DEFAULT_LATE_FRACTION, Duration.ofMillis(10))
+                .schedule(target("web", Protocol.HTTP, 5_000, 2_000));
+
+        timer.advance(Duration.ofSeconds(20));
+
+        assertThat(engine.startMillis("web")).startsWith(10L, 6_010L, 12_010L, 18_010L);
+        assertThat(endOfResult("web", 3) - 10).isEqualTo(13_000);   // the 13 s window of 000, from the first start
+    }
+
+    @Test
+    void withoutItsTickTheWheelAddsOneTickPerFixedDelay() {
+        // the same schedule on a scheduler that does not know the tick: every start one tick after its plan, so the
+        // window grows by a tick per probe (the drift the tick setting removes)
+        ScriptedEngine engine = new ScriptedEngine(timer, always(Outcome.SUCCESS, Duration.ofSeconds(1)));
+        new ProbeScheduler(engine, listener, wheelOf(Duration.ofMillis(10)), timer, new TickerClock(timer), () -> 0.0,
+                100, 0).schedule(target("web", Protocol.HTTP, 5_000, 2_000));
+
+        timer.advance(Duration.ofSeconds(20));
+
+        assertThat(engine.startMillis("web")).startsWith(10L, 6_020L, 12_030L, 18_040L);
+    }
+
+    @Test
+    void aTimerTickOutsideItsBoundsIsRefused() {
+        ScriptedEngine engine = new ScriptedEngine(timer, always(Outcome.SUCCESS, Duration.ofSeconds(1)));
+        assertThatThrownBy(() -> new ProbeScheduler(engine, listener, timer, timer, new TickerClock(timer), () -> 0.0,
+                100, 0, ProbeScheduler.DEFAULT_LATE_FRACTION, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timerTick");
+        assertThatThrownBy(() -> new ProbeScheduler(engine, listener, timer, timer, new TickerClock(timer), () -> 0.0,
+                100, 0, ProbeScheduler.DEFAULT_LATE_FRACTION, Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timerTick");
+    }
+
     @Test
     void edgeOneWindowIs75sAndGlobalAcceleratorWindowIs13s() {
         ScriptedEngine engine = new ScriptedEngine(timer,
