@@ -39,6 +39,33 @@ class BenchReportTest {
     }
 
     @Test
+    void theDetectionTableSplitsEachErrorAndTheReportSaysWhatCameBeforeTheFlips() {
+        long[] none = new long[0];
+        DetectionPhase.Figure httpDown = new DetectionPhase.Figure(Protocol.HTTP, false, 3,
+                new long[] {2_500, 2_600, 2_700}, new long[] {60, 80, 120}, new long[] {0, 5, 20},
+                new long[] {60, 75, 100}, new long[] {2_400, 2_500, 2_600}, "responseTime x 3 + 1000 ms x 2", 0, 0);
+        DetectionPhase.Figure tcpUp = new DetectionPhase.Figure(Protocol.TCP, true, 0, none, none, none, none, none,
+                "1000 ms x 2", 0, 0);
+        DetectionPhase.Result result = new DetectionPhase.Result(List.of(httpDown, tcpUp),
+                new long[] {50_000, 70_000, 140_000}, none, none, none, 1_000, 3, "the aggregator kept up",
+                "the JIT compilers went quiet", "first round: 3 state changes");
+        BenchReport report = new BenchReport("cmd", "d", "m", "full");
+        report.detection(result);
+        String md = report.markdown();
+
+        assertThat(md).contains("| HTTP | UNHEALTHY | 3 | 2600 / 2700 / 2700 | 80 / 120 / 120 | 5 / 20 | 75 / 100 | "
+                + "responseTime x 3 + 1000 ms x 2 | 2500 / 2600 / 2600 | 1.04 | 0 / 0 |");
+        assertThat(md).contains("| TCP | HEALTHY | 0 | - | - | - | - | 1000 ms x 2 | - |");
+        assertThat(md).contains("came before (so that the paths a state change takes were compiled, as in a checker "
+                + "that has run for a while): first round: 3 state changes.");
+        assertThat(md).contains("Before the flips, the JIT compilers went quiet.")
+                .contains("Before the flips, the aggregator kept up.");
+        assertThat(md).contains("detection error p99 (worst case of the four): 120 ms against <= +100 ms (missed by 20 ms)");
+        assertThat(result.summary()).isEqualTo("3 state changes, probe -> event p50 70.0 / p99 140.0 ms, detection "
+                + "error p99 (worst case of the four) 120 ms");
+    }
+
+    @Test
     void aHaproxyWindowWithFailedChecksGivesNoRatio() {
         BenchReport report = new BenchReport("cmd", "d", "m", "short");
         report.throughput(tcp(16_000, 1.0, 10_000, 0));
