@@ -41,6 +41,19 @@ class LoadDriverTest {
     }
 
     @Test
+    void theFullModeMeasuresDetectionOnWarmJvmsAndTheShortModeOnlyWhenTold() {
+        // a first round and the JIT gate cost about a minute (docs/BENCHMARKS.md, "Runs of 2026-12-04, afternoon")
+        assertThat(parsed().detectRehearsal).isTrue();
+        assertThat(parsed().detectJitMillis).isEqualTo(50.0);
+        assertThat(parsed("--short").detectRehearsal).isFalse();
+        assertThat(parsed("--short").detectJitMillis).isZero();
+        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detectRehearsal).isTrue();
+        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detectJitMillis)
+                .isEqualTo(80.0);
+        assertThat(parsed("--no-detect-rehearsal").detectRehearsal).isFalse();
+    }
+
+    @Test
     void anOrderGivenIsKeptWithoutRepeats() {
         assertThat(parsed("--short", "--protocol-order", "TCP,HTTP,TCP").protocolOrder)
                 .containsExactly(Protocol.TCP, Protocol.HTTP);
