@@ -166,12 +166,7 @@ public final class DetectionPhase {
             if (jit != null) {
                 JitQuiet.Outcome quiet = jit.quiet().await(jit.maxMillisPerSecond(), jit.consecutive(),
                         Duration.ofSeconds(1), jit.within());
-                jitOutcome = quiet.describe();
-                if (quiet.quiet()) {
-                    LOG.info("detection: {}", jitOutcome);
-                } else {
-                    LOG.warn("detection: {}", jitOutcome);
-                }
+                jitOutcome = logged(quiet.quiet(), quiet.describe());
                 times.mark("detection: until the JIT compilers went quiet");
             }
             String gateOutcome = null;
@@ -179,12 +174,7 @@ public final class DetectionPhase {
                 // a quarter of a second of the flipped targets' results, committed lag included
                 long atMost = Math.max(20, flipped.size() * 1_000L / intervalMs / 4);
                 KeepingUp.Outcome kept = gate.keepingUp().await(atMost, 3, Duration.ofSeconds(1), gate.within());
-                gateOutcome = kept.describe();
-                if (kept.keptUp()) {
-                    LOG.info("detection: {}", gateOutcome);
-                } else {
-                    LOG.warn("detection: {}", gateOutcome);
-                }
+                gateOutcome = logged(kept.keptUp(), kept.describe());
                 times.mark("detection: until the aggregator kept up");
             }
             Duration spread = Duration.ofMillis(Math.max(2L * intervalMs, 2_000));
@@ -200,6 +190,16 @@ public final class DetectionPhase {
             loader.delete(byId.keySet());
             results.track(Set.of());
         }
+    }
+
+    /** Logs a gate's verdict (a warning when its wait ran out) and returns it for the report. */
+    private static String logged(boolean passed, String verdict) {
+        if (passed) {
+            LOG.info("detection: {}", verdict);
+        } else {
+            LOG.warn("detection: {}", verdict);
+        }
+        return verdict;
     }
 
     /**

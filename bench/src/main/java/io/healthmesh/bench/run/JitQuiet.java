@@ -84,8 +84,9 @@ public final class JitQuiet {
 
     /**
      * Samples every {@code every} until the compilers' CPU per second, summed over the JVMs, is at most
-     * {@code maxMillisPerSecond} in {@code consecutive} samples in a row, or {@code within} has passed. A JVM whose
-     * compiler time cannot be read counts as busy: the gate then runs to its bound and says so.
+     * {@code maxMillisPerSecond} in {@code consecutive} samples in a row, or {@code within} has passed: the streak
+     * and the bound are {@link KeepingUp}'s, with the compilers' rate since the previous sample as the value read. A
+     * JVM whose compiler time cannot be read counts as busy: the gate then runs to its bound and says so.
      */
     public Outcome await(double maxMillisPerSecond, int consecutive, Duration every, Duration within)
             throws InterruptedException {
@@ -93,41 +94,48 @@ public final class JitQuiet {
             throw new IllegalArgumentException("maxMillisPerSecond " + maxMillisPerSecond + ", consecutive "
                     + consecutive);
         }
-        long start = nanoTime.getAsLong();
-        long[] before = read();
-        long at = start;
-        int inARow = 0;
-        Map<String, Double> last = new LinkedHashMap<>();
-        while (true) {
-            Duration waited = Duration.ofNanos(nanoTime.getAsLong() - start);
-            if (waited.compareTo(within) >= 0) {
-                return new Outcome(false, waited, last, maxMillisPerSecond, consecutive);
-            }
-            sleeper.sleep(every);
+        Rates rates = new Rates();
+        KeepingUp.Outcome kept = new KeepingUp(rates::next, sleeper, nanoTime)
+                .await((long) Math.floor(maxMillisPerSecond), consecutive, every, within);
+        return new Outcome(kept.keptUp(), kept.waited(), rates.last, maxMillisPerSecond, consecutive);
+    }
+
+    /**
+     * The compilers' CPU per second since the previous call, summed over the JVMs and rounded up (-1 on the first call,
+     * which has nothing to compare with, and when a JVM cannot be read); each JVM's own rate is kept for the report.
+     */
+    private final class Rates {
+
+        private long[] before;
+        private long at;
+        private Map<String, Double> last = new LinkedHashMap<>();
+
+        long next() {
             long now = nanoTime.getAsLong();
             long[] after = read();
+            long[] previous = before;
             double seconds = (now - at) / 1e9;
+            before = after;
+            at = now;
+            if (previous == null) {
+                return -1;
+            }
             double total = 0;
             boolean readable = seconds > 0;
             last = new LinkedHashMap<>();
             for (int i = 0; i < jvms.size(); i++) {
-                if (before[i] < 0 || after[i] < before[i] || seconds <= 0) {
+                if (previous[i] < 0 || after[i] < previous[i] || seconds <= 0) {
                     readable = false;
                     last.put(jvms.get(i).name(), -1.0);
                 } else {
-                    double rate = (after[i] - before[i]) / seconds;
+                    double rate = (after[i] - previous[i]) / seconds;
                     total += rate;
                     last.put(jvms.get(i).name(), rate);
                 }
             }
-            inARow = readable && total <= maxMillisPerSecond ? inARow + 1 : 0;
             LOG.info("JIT compilers, ms of CPU per second: {} (total {})", last,
                     String.format(Locale.ROOT, "%.0f", total));
-            before = after;
-            at = now;
-            if (inARow >= consecutive) {
-                return new Outcome(true, Duration.ofNanos(now - start), last, maxMillisPerSecond, consecutive);
-            }
+            return readable ? (long) Math.ceil(total) : -1;
         }
     }
 

@@ -37,6 +37,12 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     private final long intervalNanos;
     private final boolean fixedRate;
     private final long lateBoundNanos;
+    /**
+     * The timeout asked for a fixed-delay start: the wheel runs a task at the end of its deadline's tick, so asked half
+     * a tick early the start lands on the tick nearest its plan, instead of half a tick late on average, which a fixed
+     * delay would add up probe after probe (2 x 5 ms over an L7 window of 3 at the default 10 ms tick).
+     */
+    private final long delayAskNanos;
 
     private volatile TargetSpec spec;
     private boolean cancelled;
@@ -54,6 +60,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         this.generation = ProbeFingerprint.of(spec);
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
         this.fixedRate = !spec.fixedDelay();
+        this.delayAskNanos = intervalNanos - Math.min(owner.halfTickNanos(), intervalNanos / 2);
         this.lateBoundNanos = TimeUnit.MILLISECONDS.toNanos(
                 InconclusiveCause.boundMs(owner.lateFraction(), spec.intervalMs(), spec.timeoutMs()));
     }
@@ -201,11 +208,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                 done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict);
                 if (!fixedRate) {
                     plannedNanos = end + intervalNanos;
-                    // the wheel runs a task at the end of its deadline's tick: asked half a tick early, the start
-                    // lands on the tick nearest the plan instead of half a tick late on average, which a fixed delay
-                    // would add up probe after probe (2 x 5 ms to an L7 window of 3 at the default 10 ms tick)
-                    pending = owner.timer().newTimeout(this, intervalNanos - Math.min(owner.halfTickNanos(),
-                            intervalNanos / 2), TimeUnit.NANOSECONDS);
+                    pending = owner.timer().newTimeout(this, delayAskNanos, TimeUnit.NANOSECONDS);
                 }
             }
         }
