@@ -43,7 +43,7 @@ class AggregatorConfigTest {
         assertThat(c.applicationServer()).isNull();
         assertThat(c.staleness().factor()).isEqualTo(3.0);
         assertThat(c.punctuateInterval()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(50));
         assertThat(c.commitOnChange()).isFalse();
         assertThat(c.partitions()).isEqualTo(6);
         assertThat(c.replicationFactor()).isEqualTo((short) 1);

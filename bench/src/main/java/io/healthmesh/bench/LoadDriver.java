@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.bench.farm.FarmLayout;
 import io.healthmesh.bench.farm.FarmTarget;
 import io.healthmesh.bench.farm.TargetFarm;
@@ -156,8 +157,8 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--no-peers", description = "Skip HAProxy and blackbox_exporter in the throughput phases (the "
             + "detection phase always runs HAProxy beside healthmesh: it needs bench/scripts/install-peers.sh).")
     boolean noPeers;
-    @Option(names = "--commit-interval-ms", defaultValue = "100", description = "The aggregators' commit.interval.ms "
-            + "(the product's default: 100).")
+    @Option(names = "--commit-interval-ms", defaultValue = "" + AggregatorConfig.DEFAULT_COMMIT_INTERVAL_MS,
+            description = "The aggregators' commit.interval.ms (default: the product's, ${DEFAULT-VALUE}).")
     long commitIntervalMs;
     @Option(names = "--prober-setting", description = "A prober setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. transport=io_uring.")

@@ -13,6 +13,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +28,10 @@ import java.util.concurrent.Callable;
  * transactional producer sends one record to each of a topic's partitions and flushes (the transaction's first
  * sends, which on Kafka 4's transactions v2 also add each partition to the transaction on the broker), sends and
  * flushes as many again (sends to partitions already in the transaction), then commits. Prints the percentiles of
- * each step (docs/BENCHMARKS.md, "What a commit costs").
+ * each step (docs/BENCHMARKS.md, "What a commit costs"), and what the transactions cost the broker's threads in CPU
+ * (every thread of this JVM but the producer's and the caller's, less what the same threads use over a pause of the
+ * measured loop's length without transactions): the figure that says what a shorter commit interval costs a shared
+ * cluster (docs/OPERATIONS.md, "Detection latency and the commit interval").
  */
 @Command(name = "transaction-cost", mixinStandardHelpOptions = true,
         description = "Latency of a transaction's first sends, later sends and commit on the embedded broker.")
@@ -39,6 +44,10 @@ public final class TransactionCost implements Callable<Integer> {
     @Option(names = "--pause-ms", defaultValue = "20", description = "Pause between transactions, so that each starts "
             + "after the previous one's markers are written.")
     long pauseMs;
+    @Option(names = "--rounds", defaultValue = "2", description = "Rounds of sends (one record to each partition, "
+            + "then a flush) per transaction, 1 or 2; with 1 a transaction is what one commit interval of a lightly "
+            + "loaded stream thread writes.")
+    int rounds;
     @Option(names = "--broker-setting", description = "A broker setting (key=value, repeatable) on top of the "
             + "embedded broker's own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
@@ -49,8 +58,9 @@ public final class TransactionCost implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (transactions < 10 || transactions > 100_000 || partitions < 1 || partitions > 100 || pauseMs < 0) {
-            System.err.println("--transactions 10..100000, --partitions 1..100, --pause-ms >= 0");
+        if (transactions < 10 || transactions > 100_000 || partitions < 1 || partitions > 100 || pauseMs < 0
+                || pauseMs > 10_000 || rounds < 1 || rounds > 2) {
+            System.err.println("--transactions 10..100000, --partitions 1..100, --pause-ms 0..10000, --rounds 1..2");
             return 2;
         }
         try (EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults(), brokerSettings)) {
@@ -68,12 +78,21 @@ public final class TransactionCost implements Callable<Integer> {
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                     new StringSerializer())) {
                 producer.initTransactions();
+                BrokerCpu cpu = new BrokerCpu(Thread.currentThread());
+                long loopStart = 0;
+                long cpuStart = 0;
                 for (int i = -50; i < transactions; i++) {
+                    if (i == 0) {
+                        loopStart = System.nanoTime();
+                        cpuStart = cpu.nanos();
+                    }
                     producer.beginTransaction();
                     long t0 = System.nanoTime();
                     sendToEachPartition(producer);
                     long t1 = System.nanoTime();
-                    sendToEachPartition(producer);
+                    if (rounds == 2) {
+                        sendToEachPartition(producer);
+                    }
                     long t2 = System.nanoTime();
                     producer.commitTransaction();
                     long t3 = System.nanoTime();
@@ -84,14 +103,56 @@ public final class TransactionCost implements Callable<Integer> {
                     }
                     Thread.sleep(pauseMs);
                 }
+                long loopNanos = System.nanoTime() - loopStart;
+                long busyCpu = cpu.nanos() - cpuStart;
+                // the same threads with no transaction running, for as long as the loop took
+                long idleStart = cpu.nanos();
+                Thread.sleep(Math.max(1, loopNanos / 1_000_000));
+                long idleCpu = cpu.nanos() - idleStart;
+                System.out.printf(Locale.ROOT, "%d transactions of %d partitions, %d round(s) of sends, broker "
+                        + "settings %s%n", transactions, partitions, rounds, brokerSettings);
+                print("first sends + flush", first);
+                if (rounds == 2) {
+                    print("second sends + flush", again);
+                }
+                print("commit (end transaction)", commit);
+                System.out.printf(Locale.ROOT, "broker CPU per transaction %.0f µs (%.0f ms over the %.1f s loop, "
+                        + "less %.0f ms idle over as long; %d transactions a second)%n",
+                        (busyCpu - idleCpu) / 1e3 / transactions, busyCpu / 1e6, loopNanos / 1e9, idleCpu / 1e6,
+                        Math.round(transactions / (loopNanos / 1e9)));
             }
-            System.out.printf(Locale.ROOT, "%d transactions of %d partitions, broker settings %s%n", transactions,
-                    partitions, brokerSettings);
-            print("first sends + flush", first);
-            print("second sends + flush", again);
-            print("commit (end transaction)", commit);
         }
         return 0;
+    }
+
+    /**
+     * CPU used by the broker's threads: every live thread of this JVM but the caller and the producer's I/O thread
+     * (the JVM's own GC and compiler threads are not Java threads and are not counted).
+     */
+    private static final class BrokerCpu {
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final long caller;
+
+        BrokerCpu(Thread caller) {
+            this.caller = caller.getId();
+            if (threads.isThreadCpuTimeSupported() && !threads.isThreadCpuTimeEnabled()) {
+                threads.setThreadCpuTimeEnabled(true);
+            }
+        }
+
+        long nanos() {
+            long sum = 0;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getId() == caller || t.getName().startsWith("kafka-producer-network-thread")) {
+                    continue;
+                }
+                long n = threads.getThreadCpuTime(t.getId());
+                if (n > 0) {
+                    sum += n;
+                }
+            }
+            return sum;
+        }
     }
 
     private void sendToEachPartition(KafkaProducer<String, String> producer) {
