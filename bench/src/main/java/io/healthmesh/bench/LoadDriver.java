@@ -374,6 +374,10 @@ public final class LoadDriver implements Callable<Integer> {
         // measures detection only when asked, has no time for the minute that costs
         detectRehearsal = detectRehearsal != null ? detectRehearsal : !shortMode;
         detectJitMillis = detectJitMillis != null ? detectJitMillis : shortMode ? 0.0 : 50.0;
+        // refused here, by name, rather than by a child JVM's start or a gate that never waits
+        inRange("--detect-jit-ms-per-s", detectJitMillis, 0, 2_000);
+        inRange("--detect-jit-wait-max-s", detectJitWaitMaxSeconds, 1, 3_600);
+        inRange("--commit-interval-ms", commitIntervalMs, 10, 60_000);
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
         aggregatorInstances = aggregatorInstances != null ? aggregatorInstances : List.of(1, 2);
@@ -393,6 +397,18 @@ public final class LoadDriver implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--protocol-order: the throughput phases measure TCP and "
                     + "HTTP, not " + protocol);
         };
+    }
+
+    private static void inRange(String flag, double value, double min, double max) {
+        if (!(value >= min && value <= max)) {
+            throw new IllegalArgumentException(flag + " must be within " + fmt(min) + ".." + fmt(max) + ", not "
+                    + fmt(value));
+        }
+    }
+
+    private static String fmt(double value) {
+        return value == Math.rint(value) && !Double.isInfinite(value) ? Long.toString((long) value)
+                : Double.toString(value);
     }
 
     private int orDefault(Integer given, int full, int brief) {

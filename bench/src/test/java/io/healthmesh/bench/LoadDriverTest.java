@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.core.target.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +52,27 @@ class LoadDriverTest {
         assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detectJitMillis)
                 .isEqualTo(80.0);
         assertThat(parsed("--no-detect-rehearsal").detectRehearsal).isFalse();
+    }
+
+    @Test
+    void theCommitIntervalFollowsTheProductsDefault() {
+        assertThat(parsed().commitIntervalMs).isEqualTo(AggregatorConfig.DEFAULT_COMMIT_INTERVAL_MS).isEqualTo(50);
+        assertThat(parsed("--commit-interval-ms", "100").commitIntervalMs).isEqualTo(100);
+    }
+
+    @Test
+    void flagsOutOfTheirRangeAreRefusedByName() {
+        assertThatThrownBy(() -> parsed("--detect-jit-ms-per-s", "-1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--detect-jit-ms-per-s must be within 0..2000, not -1");
+        assertThatThrownBy(() -> parsed("--detect-jit-ms-per-s", "NaN"))
+                .hasMessageContaining("--detect-jit-ms-per-s");
+        assertThatThrownBy(() -> parsed("--detect-jit-wait-max-s", "0"))
+                .hasMessage("--detect-jit-wait-max-s must be within 1..3600, not 0");
+        assertThatThrownBy(() -> parsed("--commit-interval-ms", "5"))
+                .hasMessage("--commit-interval-ms must be within 10..60000, not 5");
+        assertThat(parsed("--detect-jit-ms-per-s", "0").detectJitMillis).isZero();
+        assertThat(parsed("--detect-jit-ms-per-s", "12.5").detectJitMillis).isEqualTo(12.5);
     }
 
     @Test

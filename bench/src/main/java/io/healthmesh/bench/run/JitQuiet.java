@@ -109,6 +109,7 @@ public final class JitQuiet {
         private long[] before;
         private long at;
         private Map<String, Double> last = new LinkedHashMap<>();
+        private long samples;
 
         long next() {
             long now = nanoTime.getAsLong();
@@ -133,8 +134,18 @@ public final class JitQuiet {
                     last.put(jvms.get(i).name(), rate);
                 }
             }
-            LOG.info("JIT compilers, ms of CPU per second: {} (total {})", last,
-                    String.format(Locale.ROOT, "%.0f", total));
+            // one line in ten at INFO (the rest at DEBUG): the wait can last minutes, and the report gives the last
+            // second's figures anyway
+            StringBuilder line = new StringBuilder();
+            last.forEach((jvm, rate) -> line.append(line.isEmpty() ? "" : ", ").append(jvm).append(' ')
+                    .append(String.format(Locale.ROOT, "%.0f", rate)));
+            String message = String.format(Locale.ROOT, "JIT compilers, ms of CPU per second: %s (total %.0f)", line,
+                    total);
+            if (samples++ % 10 == 0) {
+                LOG.info(message);
+            } else {
+                LOG.debug(message);
+            }
             return readable ? (long) Math.ceil(total) : -1;
         }
     }
