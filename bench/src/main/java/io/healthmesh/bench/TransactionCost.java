@@ -34,7 +34,8 @@ import java.util.concurrent.Callable;
  * cluster (docs/OPERATIONS.md, "Detection latency and the commit interval").
  */
 @Command(name = "transaction-cost", mixinStandardHelpOptions = true,
-        description = "Latency of a transaction's first sends, later sends and commit on the embedded broker.")
+        description = "Latency of a transaction's first sends, later sends and commit on the embedded broker, and "
+                + "the broker's CPU per transaction.")
 public final class TransactionCost implements Callable<Integer> {
 
     @Option(names = "--transactions", defaultValue = "300", description = "Transactions measured (after 50 unmeasured).")
