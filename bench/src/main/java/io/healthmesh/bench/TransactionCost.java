@@ -14,14 +14,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What one exactly-once transaction costs on the embedded broker, split as the aggregator's commit is: a
@@ -29,14 +32,17 @@ import java.util.concurrent.Callable;
  * sends, which on Kafka 4's transactions v2 also add each partition to the transaction on the broker), sends and
  * flushes as many again (sends to partitions already in the transaction), then commits. Prints the percentiles of
  * each step (docs/BENCHMARKS.md, "What a commit costs"), and what the transactions cost the broker's threads in CPU
- * (every thread of this JVM but the producer's and the caller's, less what the same threads use over a pause of the
- * measured loop's length without transactions): the figure that says what a shorter commit interval costs a shared
+ * (every thread of this JVM but the producer's and the caller's, less what the same threads use while idle, read over
+ * up to 10 s after the loop and scaled to its length): the figure that says what a shorter commit interval costs a shared
  * cluster (docs/OPERATIONS.md, "Detection latency and the commit interval").
  */
 @Command(name = "transaction-cost", mixinStandardHelpOptions = true,
         description = "Latency of a transaction's first sends, later sends and commit on the embedded broker, and "
                 + "the broker's CPU per transaction.")
 public final class TransactionCost implements Callable<Integer> {
+
+    /** How long the broker's idle CPU is read after the loop (at most; never longer than the loop). */
+    private static final long IDLE_SAMPLE_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     @Option(names = "--transactions", defaultValue = "300", description = "Transactions measured (after 50 unmeasured).")
     int transactions;
@@ -81,11 +87,11 @@ public final class TransactionCost implements Callable<Integer> {
                 producer.initTransactions();
                 BrokerCpu cpu = new BrokerCpu(Thread.currentThread());
                 long loopStart = 0;
-                long cpuStart = 0;
+                Map<Long, Long> cpuStart = Map.of();
                 for (int i = -50; i < transactions; i++) {
                     if (i == 0) {
                         loopStart = System.nanoTime();
-                        cpuStart = cpu.nanos();
+                        cpuStart = cpu.read();
                     }
                     producer.beginTransaction();
                     long t0 = System.nanoTime();
@@ -105,11 +111,12 @@ public final class TransactionCost implements Callable<Integer> {
                     Thread.sleep(pauseMs);
                 }
                 long loopNanos = System.nanoTime() - loopStart;
-                long busyCpu = cpu.nanos() - cpuStart;
-                // the same threads with no transaction running, for as long as the loop took
-                long idleStart = cpu.nanos();
-                Thread.sleep(Math.max(1, loopNanos / 1_000_000));
-                long idleCpu = cpu.nanos() - idleStart;
+                Map<Long, Long> loopEnd = cpu.read();
+                long busyCpu = BrokerCpu.used(cpuStart, loopEnd);
+                // the same threads with no transaction running (their timers, the raft loop), scaled to the loop
+                long idleNanos = Math.min(loopNanos, IDLE_SAMPLE_NANOS);
+                TimeUnit.NANOSECONDS.sleep(idleNanos);
+                long idleCpu = Math.round((double) BrokerCpu.used(loopEnd, cpu.read()) * loopNanos / idleNanos);
                 System.out.printf(Locale.ROOT, "%d transactions of %d partitions, %d round(s) of sends, broker "
                         + "settings %s%n", transactions, partitions, rounds, brokerSettings);
                 print("first sends + flush", first);
@@ -141,16 +148,30 @@ public final class TransactionCost implements Callable<Integer> {
             }
         }
 
-        long nanos() {
-            long sum = 0;
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t.getId() == caller || t.getName().startsWith("kafka-producer-network-thread")) {
+        /** CPU time of each counted live thread, by thread id. */
+        Map<Long, Long> read() {
+            Map<Long, Long> cpu = new HashMap<>();
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info == null || info.getThreadId() == caller
+                        || info.getThreadName().startsWith("kafka-producer-network-thread")) {
                     continue;
                 }
-                long n = threads.getThreadCpuTime(t.getId());
-                if (n > 0) {
-                    sum += n;
+                long nanos = threads.getThreadCpuTime(info.getThreadId());
+                if (nanos >= 0) {
+                    cpu.put(info.getThreadId(), nanos);
                 }
+            }
+            return cpu;
+        }
+
+        /**
+         * CPU used between two reads, thread by thread: a thread started in between counts from zero, one that ended
+         * in between is lost (the broker's threads live as long as it does).
+         */
+        static long used(Map<Long, Long> before, Map<Long, Long> after) {
+            long sum = 0;
+            for (Map.Entry<Long, Long> e : after.entrySet()) {
+                sum += Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
             }
             return sum;
         }
