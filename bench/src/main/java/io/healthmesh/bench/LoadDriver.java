@@ -174,6 +174,11 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--broker-setting", description = "A setting (key=value, repeatable) of the driver's embedded "
             + "broker on top of its own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
+    @Option(names = "--brokers", defaultValue = "1", description = "Brokers in the driver's JVM: 1 (default, every "
+            + "figure of record) or 3, a cluster with every topic replicated to all three (min.insync.replicas 2) "
+            + "and the aggregators' replication.factor 3 unless --aggregator-setting gives one. Three brokers share "
+            + "the same cores: read latencies, not CPU ratios, from such a run.")
+    int brokers;
     @Option(names = "--child-jvm-option", description = "A JVM option (repeatable) for the prober and aggregator "
             + "JVMs, on top of the bench's own.")
     List<String> childJvmOptions = new ArrayList<>();
@@ -249,7 +254,7 @@ public final class LoadDriver implements Callable<Integer> {
         // targets are flipped than it has
         int tcpListeners = Math.max(detectTargets, 200);
         int httpListeners = Math.max(10, (detectTargets + 19) / 20);
-        try (BenchStack stack = BenchStack.start(brokerSettings);
+        try (BenchStack stack = BenchStack.start(brokerSettings, brokers);
              TargetFarm farm = TargetFarm.start(FarmLayout.of(tcpListeners, httpListeners, 20, 0), 1);
              TargetLoader loader = new TargetLoader(stack);
              ResultTap results = new ResultTap(stack);
@@ -378,6 +383,9 @@ public final class LoadDriver implements Callable<Integer> {
         inRange("--detect-jit-ms-per-s", detectJitMillis, 0, 2_000);
         inRange("--detect-jit-wait-max-s", detectJitWaitMaxSeconds, 1, 3_600);
         inRange("--commit-interval-ms", commitIntervalMs, 10, 60_000);
+        if (brokers != 1 && brokers != 3) {
+            throw new IllegalArgumentException("--brokers must be 1 or 3, not " + brokers);
+        }
         capacityTargets = orDefault(capacityTargets, 100_000, 0);
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
         aggregatorInstances = aggregatorInstances != null ? aggregatorInstances : List.of(1, 2);
@@ -657,7 +665,8 @@ public final class LoadDriver implements Callable<Integer> {
                 "state.dir", work.resolve(stateDir).toString(),
                 "http.host", "127.0.0.1",
                 "http.port", "0",
-                "commit.interval.ms", Long.toString(commitIntervalMs)));
+                "commit.interval.ms", Long.toString(commitIntervalMs),
+                "replication.factor", Integer.toString(stack.brokerCount())));
         settings.putAll(aggregatorSettings);
         return ChildJvm.start(name, "aggregator", settings, aggregatorHeap, record ? jfr(name + ".jfr") : null, work,
                 childJvmOptions);

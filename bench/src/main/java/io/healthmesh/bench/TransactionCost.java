@@ -1,7 +1,6 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.embedded.EmbeddedKafka;
-import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import io.healthmesh.bench.run.Brokers;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,7 +26,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What one exactly-once transaction costs on the embedded broker, split as the aggregator's commit is: a
+ * What one exactly-once transaction costs on the embedded broker (or, with {@code --brokers 3}, on a cluster of three
+ * in this JVM with everything replicated), split as the aggregator's commit is: a
  * transactional producer sends one record to each of a topic's partitions and flushes (the transaction's first
  * sends, which on Kafka 4's transactions v2 also add each partition to the transaction on the broker), sends and
  * flushes as many again (sends to partitions already in the transaction), then commits. Prints the percentiles of
@@ -37,8 +37,8 @@ import java.util.concurrent.TimeUnit;
  * cluster (docs/OPERATIONS.md, "Detection latency and the commit interval").
  */
 @Command(name = "transaction-cost", mixinStandardHelpOptions = true,
-        description = "Latency of a transaction's first sends, later sends and commit on the embedded broker, and "
-                + "the broker's CPU per transaction.")
+        description = "Latency of a transaction's first sends, later sends and commit on the embedded broker (or a "
+                + "replicated cluster of three), and the brokers' CPU per transaction.")
 public final class TransactionCost implements Callable<Integer> {
 
     /** How long the broker's idle CPU is read after the loop (at most; never longer than the loop). */
@@ -55,6 +55,10 @@ public final class TransactionCost implements Callable<Integer> {
             + "then a flush) per transaction, 1 or 2; with 1 a transaction is what one commit interval of a lightly "
             + "loaded stream thread writes.")
     int rounds;
+    @Option(names = "--brokers", defaultValue = "1", description = "Brokers: 1, the embedded broker the benchmarks "
+            + "use, or 3, a cluster in this JVM with the topic and the transaction state log replicated to all three "
+            + "(min.insync.replicas 2); the CPU per transaction is then the three brokers' together.")
+    int brokers;
     @Option(names = "--broker-setting", description = "A broker setting (key=value, repeatable) on top of the "
             + "embedded broker's own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
@@ -66,14 +70,15 @@ public final class TransactionCost implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (transactions < 10 || transactions > 100_000 || partitions < 1 || partitions > 100 || pauseMs < 0
-                || pauseMs > 10_000 || rounds < 1 || rounds > 2) {
-            System.err.println("--transactions 10..100000, --partitions 1..100, --pause-ms 0..10000, --rounds 1..2");
+                || pauseMs > 10_000 || rounds < 1 || rounds > 2 || (brokers != 1 && brokers != 3)) {
+            System.err.println("--transactions 10..100000, --partitions 1..100, --pause-ms 0..10000, --rounds 1..2, "
+                    + "--brokers 1 or 3");
             return 2;
         }
-        try (EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults(), brokerSettings)) {
+        try (Brokers broker = Brokers.start(brokers, brokerSettings)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("transaction-cost", partitions, (short) 1))).all().get();
+                admin.createTopics(List.of(new NewTopic("transaction-cost", partitions, (short) brokers))).all().get();
             }
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -117,8 +122,9 @@ public final class TransactionCost implements Callable<Integer> {
                 long idleNanos = Math.min(loopNanos, IDLE_SAMPLE_NANOS);
                 TimeUnit.NANOSECONDS.sleep(idleNanos);
                 long idleCpu = Math.round((double) BrokerCpu.used(loopEnd, cpu.read()) * loopNanos / idleNanos);
-                System.out.printf(Locale.ROOT, "%d transactions of %d partitions, %d round(s) of sends, broker "
-                        + "settings %s%n", transactions, partitions, rounds, brokerSettings);
+                System.out.printf(Locale.ROOT, "%d transactions of %d partitions, %d round(s) of sends, %d "
+                        + "broker(s) (replication factor %d), broker settings %s%n", transactions, partitions, rounds,
+                        brokers, brokers, brokerSettings);
                 print("first sends + flush", first);
                 if (rounds == 2) {
                     print("second sends + flush", again);

@@ -71,6 +71,10 @@ class LoadDriverTest {
                 .hasMessage("--detect-jit-wait-max-s must be within 1..3600, not 0");
         assertThatThrownBy(() -> parsed("--commit-interval-ms", "5"))
                 .hasMessage("--commit-interval-ms must be within 10..60000, not 5");
+        assertThatThrownBy(() -> parsed("--brokers", "2"))
+                .hasMessage("--brokers must be 1 or 3, not 2");
+        assertThat(parsed().brokers).isEqualTo(1);
+        assertThat(parsed("--brokers", "3").brokers).isEqualTo(3);
         assertThat(parsed("--detect-jit-ms-per-s", "0").detectJitMillis).isZero();
         assertThat(parsed("--detect-jit-ms-per-s", "12.5").detectJitMillis).isEqualTo(12.5);
     }

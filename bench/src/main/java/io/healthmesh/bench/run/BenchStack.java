@@ -1,7 +1,5 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.embedded.EmbeddedKafka;
-import io.healthmesh.embedded.EmbeddedKafkaConfig;
 import io.healthmesh.registry.RegistryConfig;
 import io.healthmesh.registry.SchemaRegistryServer;
 import io.healthmesh.contract.TopicSetup;
@@ -18,34 +16,38 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the driver's own JVM runs for the workers: one KRaft broker ({@link EmbeddedKafka}) and the schema registry
- * ({@link SchemaRegistryServer}) on loopback, with every healthmesh topic created (6 partitions).
+ * What the driver's own JVM runs for the workers: one KRaft broker (or three, replicated: {@link Brokers}) and the
+ * schema registry ({@link SchemaRegistryServer}) on loopback, with every healthmesh topic created (6 partitions,
+ * replicated to every broker).
  */
 public final class BenchStack implements AutoCloseable {
 
-    private final EmbeddedKafka broker;
+    private final Brokers broker;
     private final SchemaRegistryServer registry;
     private final Admin admin;
 
-    private BenchStack(EmbeddedKafka broker, SchemaRegistryServer registry, Admin admin) {
+    private BenchStack(Brokers broker, SchemaRegistryServer registry, Admin admin) {
         this.broker = broker;
         this.registry = registry;
         this.admin = admin;
     }
 
-    public static BenchStack start() {
-        return start(Map.of());
+    public static BenchStack start() throws Exception {
+        return start(Map.of(), 1);
     }
 
-    /** @param brokerSettings broker properties on top of the embedded broker's own (e.g. to compare a setting) */
-    public static BenchStack start(Map<String, String> brokerSettings) {
-        EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults(), brokerSettings);
+    /**
+     * @param brokerSettings broker properties on top of the brokers' own (e.g. to compare a setting)
+     * @param brokers 1 (the embedded broker) or 3 (a replicated cluster in this JVM)
+     */
+    public static BenchStack start(Map<String, String> brokerSettings, int brokers) throws Exception {
+        Brokers broker = Brokers.start(brokers, brokerSettings);
         SchemaRegistryServer registry = null;
         Admin admin = null;
         try {
             registry = SchemaRegistryServer.start(RegistryConfig.defaults(broker.bootstrapServers()));
             admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
-            TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS, (short) 1);
+            TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS, (short) broker.count());
             return new BenchStack(broker, registry, admin);
         } catch (RuntimeException e) {
             if (admin != null) {
@@ -61,6 +63,11 @@ public final class BenchStack implements AutoCloseable {
 
     public String bootstrapServers() {
         return broker.bootstrapServers();
+    }
+
+    /** Brokers in the stack, the replication factor of its topics. */
+    public int brokerCount() {
+        return broker.count();
     }
 
     public String registryUrl() {
