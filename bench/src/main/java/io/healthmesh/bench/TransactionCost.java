@@ -12,6 +12,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -22,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -93,10 +96,12 @@ public final class TransactionCost implements Callable<Integer> {
                 BrokerCpu cpu = new BrokerCpu(Thread.currentThread());
                 long loopStart = 0;
                 Map<Long, Long> cpuStart = Map.of();
+                Map<String, Long> errorsStart = Map.of();
                 for (int i = -50; i < transactions; i++) {
                     if (i == 0) {
                         loopStart = System.nanoTime();
                         cpuStart = cpu.read();
+                        errorsStart = brokerErrors();
                     }
                     producer.beginTransaction();
                     long t0 = System.nanoTime();
@@ -117,6 +122,7 @@ public final class TransactionCost implements Callable<Integer> {
                 }
                 long loopNanos = System.nanoTime() - loopStart;
                 Map<Long, Long> loopEnd = cpu.read();
+                Map<String, Long> errorsEnd = brokerErrors();
                 long busyCpu = BrokerCpu.used(cpuStart, loopEnd);
                 // the same threads with no transaction running (their timers, the raft loop), scaled to the loop
                 long idleNanos = Math.min(loopNanos, IDLE_SAMPLE_NANOS);
@@ -134,6 +140,13 @@ public final class TransactionCost implements Callable<Integer> {
                         + "less %.0f ms idle over as long; %d transactions a second)%n",
                         (busyCpu - idleCpu) / 1e3 / transactions, busyCpu / 1e6, loopNanos / 1e9, idleCpu / 1e6,
                         Math.round(transactions / (loopNanos / 1e9)));
+                for (Map.Entry<String, Long> e : errorsEnd.entrySet()) {
+                    long during = e.getValue() - errorsStart.getOrDefault(e.getKey(), 0L);
+                    if (during > 0) {
+                        System.out.printf(Locale.ROOT, "broker answered %s %d times (%.2f per transaction)%n",
+                                e.getKey(), during, (double) during / transactions);
+                    }
+                }
             }
         }
         return 0;
@@ -181,6 +194,29 @@ public final class TransactionCost implements Callable<Integer> {
             }
             return sum;
         }
+    }
+
+    /**
+     * The brokers' answers other than {@code NONE}, by request and error ({@code request/ERROR}), counted since they
+     * started: Kafka's {@code RequestMetrics ErrorsPerSec} meters, one registry for every broker of this JVM (so the
+     * counts are all brokers' together). Inter-broker requests count too, such as a partition leader's adding a
+     * partition to a transaction at its coordinator.
+     */
+    private static Map<String, Long> brokerErrors() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Map<String, Long> counts = new TreeMap<>();
+        for (ObjectName name : server.queryNames(
+                new ObjectName("kafka.network:type=RequestMetrics,name=ErrorsPerSec,*"), null)) {
+            String error = name.getKeyProperty("error");
+            if (error == null || error.equals("NONE")) {
+                continue;
+            }
+            Object count = server.getAttribute(name, "Count");
+            if (count instanceof Number n) {
+                counts.merge(name.getKeyProperty("request") + "/" + error, n.longValue(), Long::sum);
+            }
+        }
+        return counts;
     }
 
     private void sendToEachPartition(KafkaProducer<String, String> producer) {
