@@ -7,8 +7,9 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * The configuration of a single-node KRaft broker (combined broker and controller) sized for a small
- * machine: one replica everywhere, few threads, small log-cleaner buffers, few internal partitions.
+ * The configuration of a KRaft node (combined broker and controller) sized for a small machine: one replica
+ * everywhere for the single broker (or one per node of a small cluster), few threads, small log-cleaner buffers, few
+ * internal partitions.
  *
  * <p>Pure: it only builds {@link Properties}, so every choice here is checked by a unit test.
  */
@@ -31,6 +32,21 @@ final class BrokerProperties {
      * @param controllerPort the controller listener's port (already chosen, never 0)
      */
     static Properties of(String host, int clientPort, int controllerPort, Path dataDir, Map<String, String> overrides) {
+        return node(NODE_ID, NODE_ID + "@" + CONTROLLER_HOST + ":" + controllerPort, 1, host, clientPort,
+                controllerPort, dataDir, overrides);
+    }
+
+    /**
+     * The properties of one node of a cluster of {@code replicas} combined nodes ({@link EmbeddedKafkaCluster}): node
+     * {@code nodeId} of the controller quorum {@code voters} ({@code id@host:port,...}), every topic and internal
+     * topic replicated {@code replicas} times and {@code min.insync.replicas} one less (at least 1).
+     */
+    static Properties node(int nodeId, String voters, int replicas, String host, int clientPort, int controllerPort,
+                           Path dataDir, Map<String, String> overrides) {
+        Objects.requireNonNull(voters, "voters");
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas: " + replicas + " (expected: 1 or more)");
+        }
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(overrides, "overrides");
         requirePort("clientPort", clientPort);
@@ -41,8 +57,8 @@ final class BrokerProperties {
         String bindHost = isWildcard(host) ? "" : hostPart(host);
         Map<String, String> p = new LinkedHashMap<>();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", Integer.toString(NODE_ID));
-        p.put("controller.quorum.voters", NODE_ID + "@" + CONTROLLER_HOST + ":" + controllerPort);
+        p.put("node.id", Integer.toString(nodeId));
+        p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         p.put("listeners", CLIENT_LISTENER + "://" + bindHost + ":" + clientPort + ","
                 + CONTROLLER_LISTENER + "://" + CONTROLLER_HOST + ":" + controllerPort);
@@ -51,14 +67,16 @@ final class BrokerProperties {
         p.put("inter.broker.listener.name", CLIENT_LISTENER);
         p.put("log.dirs", dataDir.toAbsolutePath().toString());
 
-        // One node: every internal topic has one replica and accepts writes with one in-sync replica.
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
+        // Every topic, internal ones too, on every node; writes need all but one in sync (one node: one replica).
+        String copies = Integer.toString(replicas);
+        String inSync = Integer.toString(Math.max(1, replicas - 1));
+        p.put("default.replication.factor", copies);
+        p.put("min.insync.replicas", inSync);
+        p.put("offsets.topic.replication.factor", copies);
+        p.put("transaction.state.log.replication.factor", copies);
+        p.put("transaction.state.log.min.isr", inSync);
+        p.put("share.coordinator.state.topic.replication.factor", copies);
+        p.put("share.coordinator.state.topic.min.isr", inSync);
         // Fewer internal partitions: each is a directory with memory-mapped indexes, created on first use.
         p.put("offsets.topic.num.partitions", "5");
         p.put("transaction.state.log.num.partitions", "5");

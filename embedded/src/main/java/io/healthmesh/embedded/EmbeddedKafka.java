@@ -233,7 +233,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         return false;
     }
 
-    private static void deleteQuietly(Path dir) {
+    static void deleteQuietly(Path dir) {
         try {
             Utils.delete(dir.toFile());
         } catch (IOException e) {

@@ -40,6 +40,11 @@ final class KraftStorage {
      * @return whether this call formatted the directory
      */
     static boolean formatIfNeeded(KafkaConfig config, Path dir) throws Exception {
+        return formatIfNeeded(config, dir, Uuid.randomUuid().toString());
+    }
+
+    /** The same with the cluster id given: every node of one cluster is formatted with the same. */
+    static boolean formatIfNeeded(KafkaConfig config, Path dir, String clusterId) throws Exception {
         if (isFormatted(dir)) {
             LOG.debug("Reusing the formatted KRaft storage in {}", dir);
             return false;
@@ -50,7 +55,7 @@ final class KraftStorage {
             new Formatter()
                     .setPrintStream(out)
                     .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setClusterId(clusterId)
                     .setNodeId(config.nodeId())
                     .setControllerListenerName(BrokerProperties.CONTROLLER_LISTENER)
                     .setMetadataLogDirectory(config.metadataLogDir())

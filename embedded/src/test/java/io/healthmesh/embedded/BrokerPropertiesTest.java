@@ -37,6 +37,34 @@ class BrokerPropertiesTest {
     }
 
     @Test
+    void aNodeOfAClusterReplicatesEverythingToEveryNodeAndKafkaAcceptsIt() {
+        Properties props = BrokerProperties.node(2, "1@127.0.0.1:9101,2@127.0.0.1:9103,3@127.0.0.1:9105", 3,
+                "127.0.0.1", 9102, 9103, DIR, Map.of());
+
+        KafkaConfig config = new KafkaConfig(props, false);
+        assertThat(config.nodeId()).isEqualTo(2);
+        assertThat(props.getProperty("controller.quorum.voters"))
+                .isEqualTo("1@127.0.0.1:9101,2@127.0.0.1:9103,3@127.0.0.1:9105");
+        assertThat(props.getProperty("default.replication.factor")).isEqualTo("3");
+        assertThat(props.getProperty("offsets.topic.replication.factor")).isEqualTo("3");
+        assertThat(props.getProperty("transaction.state.log.replication.factor")).isEqualTo("3");
+        assertThat(props.getProperty("min.insync.replicas")).isEqualTo("2");
+        assertThat(props.getProperty("transaction.state.log.min.isr")).isEqualTo("2");
+        assertThat(props.getProperty("listeners")).isEqualTo("PLAINTEXT://127.0.0.1:9102,CONTROLLER://127.0.0.1:9103");
+    }
+
+    @Test
+    void theSingleNodeKeepsOneReplicaEverywhere() {
+        Properties props = BrokerProperties.of("127.0.0.1", 9092, 9093, DIR, Map.of());
+
+        assertThat(props.getProperty("default.replication.factor")).isEqualTo("1");
+        assertThat(props.getProperty("min.insync.replicas")).isEqualTo("1");
+        assertThat(props.getProperty("transaction.state.log.min.isr")).isEqualTo("1");
+        assertThatThrownBy(() -> BrokerProperties.node(1, "1@127.0.0.1:9093", 0, "127.0.0.1", 9092, 9093, DIR,
+                Map.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicas: 0");
+    }
+
+    @Test
     void aSecuredListenerIsAddedNextToPlaintext() {
         Properties props = BrokerProperties.of("127.0.0.1", 9092, 9093, DIR, Map.of());
         BrokerProperties.addListener(props, "SECURE", "SASL_SSL", "127.0.0.1", 9094);

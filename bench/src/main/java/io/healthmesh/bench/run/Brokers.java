@@ -1,13 +1,14 @@
 package io.healthmesh.bench.run;
 
 import io.healthmesh.embedded.EmbeddedKafka;
+import io.healthmesh.embedded.EmbeddedKafkaCluster;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
 
 import java.util.Map;
 
 /**
  * The Kafka a benchmark runs on: the embedded single broker ({@link EmbeddedKafka}, what every figure of record
- * uses), or a replicated cluster of three in the same JVM ({@link LocalCluster}), behind one address.
+ * uses), or a replicated cluster of three in the same JVM ({@link EmbeddedKafkaCluster}), behind one address.
  */
 public interface Brokers extends AutoCloseable {
 
@@ -48,7 +49,7 @@ public interface Brokers extends AutoCloseable {
         if (count != 3) {
             throw new IllegalArgumentException("brokers: " + count + " (expected: 1 or 3)");
         }
-        LocalCluster cluster = LocalCluster.start(count, settings);
+        EmbeddedKafkaCluster cluster = EmbeddedKafkaCluster.start(count, settings);
         return new Brokers() {
             @Override
             public String bootstrapServers() {
