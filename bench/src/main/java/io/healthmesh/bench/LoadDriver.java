@@ -171,8 +171,8 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--aggregator-setting", description = "An aggregator setting (key=value, repeatable) on top of the "
             + "bench's own, e.g. commit.on.change=false.")
     Map<String, String> aggregatorSettings = new LinkedHashMap<>();
-    @Option(names = "--broker-setting", description = "A setting (key=value, repeatable) of the driver's embedded "
-            + "broker on top of its own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
+    @Option(names = "--broker-setting", description = "A setting (key=value, repeatable) of the driver's broker "
+            + "(of each, with --brokers 3) on top of its own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
     @Option(names = "--brokers", defaultValue = "1", description = "Brokers in the driver's JVM: 1 (default, every "
             + "figure of record) or 3, a cluster with every topic replicated to all three (min.insync.replicas 2) "

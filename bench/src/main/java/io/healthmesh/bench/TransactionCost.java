@@ -63,7 +63,7 @@ public final class TransactionCost implements Callable<Integer> {
             + "(min.insync.replicas 2); the CPU per transaction is then the three brokers' together.")
     int brokers;
     @Option(names = "--broker-setting", description = "A broker setting (key=value, repeatable) on top of the "
-            + "embedded broker's own, e.g. add.partitions.to.txn.retry.backoff.ms=5.")
+            + "broker's own (each broker's, with --brokers 3), e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
 
     public static void main(String[] args) {
