@@ -35,7 +35,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaCluster.class);
     private static final String HOST = BrokerProperties.CONTROLLER_HOST;
-    private static final long START_TIMEOUT_S = 120;
+    /** How long {@link #start} waits for every node to start and register, in all. */
+    static final long START_TIMEOUT_S = 120;
     /** How long {@link #close} waits for the nodes to stop. */
     static final long STOP_TIMEOUT_S = 30;
 
@@ -54,7 +55,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
      * Formats and starts {@code nodes} nodes (2..5) together (a voter waits for a quorum to start), then waits until
      * every broker is registered; {@code overrides} are broker settings given to each node.
      *
-     * @throws IllegalStateException when the cluster does not come up within two minutes (the cause says why)
+     * @throws IllegalStateException when the cluster does not come up within {@value #START_TIMEOUT_S} s (the cause
+     *                               says why)
      */
     public static EmbeddedKafkaCluster start(int nodes, Map<String, String> overrides) {
         if (nodes < 2 || nodes > 5) {
@@ -89,12 +91,13 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                 servers.add(server);
                 started.add(starters.submit(server::startup));
             }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_S);
             for (Future<?> f : started) {
-                f.get(START_TIMEOUT_S, TimeUnit.SECONDS);
+                f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
             EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(List.copyOf(servers), List.copyOf(dirs),
                     bootstrap.toString());
-            cluster.awaitBrokers(nodes);
+            cluster.awaitBrokers(nodes, deadline);
             LOG.info("Embedded Kafka cluster of {} nodes started at {} in {} ms", nodes, cluster.bootstrapServers,
                     (System.nanoTime() - startedAt) / 1_000_000);
             return cluster;
@@ -161,13 +164,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return "EmbeddedKafkaCluster[" + bootstrapServers + "]";
     }
 
-    private void awaitBrokers(int nodes) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_TIMEOUT_S);
+    private void awaitBrokers(int nodes, long deadline) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             while (admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size() < nodes) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("fewer than " + nodes + " brokers registered after "
-                            + START_TIMEOUT_S + " s");
+                    throw new IllegalStateException("fewer than " + nodes + " brokers registered within "
+                            + START_TIMEOUT_S + " s of the start");
                 }
                 TimeUnit.MILLISECONDS.sleep(200);
             }
