@@ -81,7 +81,7 @@ public final class TransactionCost implements Callable<Integer> {
         try (Brokers broker = Brokers.start(brokers, brokerSettings)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("transaction-cost", partitions, (short) brokers))).all().get();
+                admin.createTopics(List.of(new NewTopic("transaction-cost", partitions, (short) broker.count()))).all().get();
             }
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());

@@ -196,7 +196,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         return "EmbeddedKafka[" + bootstrapServers + ", " + dataDir + "]";
     }
 
-    private static void shutdown(KafkaRaftServer server) {
+    static void shutdown(KafkaRaftServer server) {
         try {
             server.shutdown();
             server.awaitShutdown();

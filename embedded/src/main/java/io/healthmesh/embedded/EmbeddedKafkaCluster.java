@@ -137,10 +137,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         try {
             List<Future<?>> stopping = new ArrayList<>();
             for (KafkaRaftServer server : servers) {
-                stopping.add(stoppers.submit(() -> {
-                    server.shutdown();
-                    server.awaitShutdown();
-                }));
+                stopping.add(stoppers.submit(() -> EmbeddedKafka.shutdown(server)));
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_S);
             for (Future<?> f : stopping) {
@@ -150,7 +147,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     break;
                 } catch (Exception e) {
-                    LOG.warn("A node of the embedded Kafka cluster did not stop cleanly", e);
+                    LOG.warn("A node of the embedded Kafka cluster did not stop within {} s", STOP_TIMEOUT_S, e);
                 }
             }
         } finally {

@@ -32,7 +32,7 @@ public final class BenchStack implements AutoCloseable {
         this.admin = admin;
     }
 
-    public static BenchStack start() throws Exception {
+    public static BenchStack start() {
         return start(Map.of(), 1);
     }
 
@@ -40,7 +40,7 @@ public final class BenchStack implements AutoCloseable {
      * @param brokerSettings broker properties on top of the brokers' own (e.g. to compare a setting)
      * @param brokers 1 (the embedded broker) or 3 (a replicated cluster in this JVM)
      */
-    public static BenchStack start(Map<String, String> brokerSettings, int brokers) throws Exception {
+    public static BenchStack start(Map<String, String> brokerSettings, int brokers) {
         Brokers broker = Brokers.start(brokers, brokerSettings);
         SchemaRegistryServer registry = null;
         Admin admin = null;
