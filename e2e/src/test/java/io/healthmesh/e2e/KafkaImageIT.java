@@ -1,5 +1,6 @@
 package io.healthmesh.e2e;
 
+import io.healthmesh.testkit.CreatedTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +37,8 @@ class KafkaImageIT {
             kafka.start();
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()))) {
                 admin.createTopics(List.of(new NewTopic("e2e-image-check", 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
-                assertThat(admin.describeTopics(List.of("e2e-image-check")).allTopicNames().get(60, TimeUnit.SECONDS)
-                        .get("e2e-image-check").partitions()).hasSize(3);
+                assertThat(CreatedTopics.awaitLed(admin, "e2e-image-check", Duration.ofSeconds(60)).partitions())
+                        .hasSize(3);
             }
         }
     }

@@ -1,11 +1,9 @@
 package io.healthmesh.testkit;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -13,11 +11,8 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What an integration test gets from {@link KafkaExtension}: a real broker and a schema registry, shared by every
@@ -84,7 +79,7 @@ public final class TestKafka {
         }
         try {
             admin.createTopics(List.of(topic)).all().get(TOPIC_PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-            awaitLeaders(name, partitions);
+            CreatedTopics.awaitLed(admin, name, TOPIC_PATIENCE);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
                 throw new IllegalStateException("topic " + name + " exists already (uniqueTopic(base) gives a fresh name)",
@@ -96,36 +91,6 @@ public final class TestKafka {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topic " + name, e);
-        }
-    }
-
-    private void awaitLeaders(String name, int partitions)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        Instant deadline = Instant.now().plus(TOPIC_PATIENCE);
-        List<TopicPartitionInfo> infos = List.of();
-        while (Instant.now().isBefore(deadline)) {
-            infos = describe(name);
-            if (infos.size() == partitions && infos.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                return;
-            }
-            // The broker learns of the topic from the metadata log within milliseconds; a short pause avoids spinning.
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-        throw new TimeoutException("partitions of " + name + " without a leader: " + infos);
-    }
-
-    /** The topic's partitions as the broker sees them; none while its metadata has not caught up with the creation. */
-    private List<TopicPartitionInfo> describe(String name)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        try {
-            TopicDescription description = admin.describeTopics(Set.of(name)).allTopicNames()
-                    .get(TOPIC_PATIENCE.toMillis(), TimeUnit.MILLISECONDS).get(name);
-            return description.partitions();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return List.of();
-            }
-            throw e;
         }
     }
 

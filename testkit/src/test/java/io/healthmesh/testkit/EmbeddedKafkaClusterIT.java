@@ -11,7 +11,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -21,9 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,8 +39,7 @@ class EmbeddedKafkaClusterIT {
                 // no replication factor given: the cluster's default puts every partition on every node
                 admin.createTopics(List.of(new NewTopic("replicated", Optional.of(3), Optional.empty()))).all().get(30, TimeUnit.SECONDS);
                 // created means known to the controller; the broker that answers may learn of it a little later
-                TopicDescription topic = Await.value(Duration.ofSeconds(30), () -> known(admin, "replicated"),
-                        () -> "topic replicated known, with a leader for each of its 3 partitions");
+                TopicDescription topic = CreatedTopics.awaitLed(admin, "replicated", Duration.ofSeconds(30));
                 for (TopicPartitionInfo partition : topic.partitions()) {
                     assertThat(partition.replicas()).hasSize(3);
                 }
@@ -72,26 +68,6 @@ class EmbeddedKafkaClusterIT {
         }
         // every node stops together: one by one, the last would wait for a quorum already gone
         assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(45));
-    }
-
-    /** The topic's description once the answering broker knows it and every partition has a leader; empty before. */
-    private static Optional<TopicDescription> known(Admin admin, String name) {
-        try {
-            TopicDescription description = admin.describeTopics(List.of(name)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(name);
-            boolean led = description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-            return led ? Optional.of(description) : Optional.empty();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return Optional.empty();
-            }
-            throw new AssertionError("cannot describe " + name, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while describing " + name, e);
-        } catch (TimeoutException e) {
-            throw new AssertionError("cannot describe " + name + " within 30 s", e);
-        }
     }
 
     @Test
