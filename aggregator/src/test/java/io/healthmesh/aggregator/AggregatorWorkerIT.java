@@ -181,6 +181,8 @@ class AggregatorWorkerIT {
             String metrics = get(w1.httpPort(), "/metrics").body() + get(w2.httpPort(), "/metrics").body();
             assertThat(metrics).contains("kafka_stream_thread_metrics_process_total")
                     .contains("healthmesh_aggregator_health_events_total")
+                    // the name the HealthmeshStateChangesLate rule reads (docker/prometheus)
+                    .contains("# TYPE healthmesh_aggregator_status_change_delay_max_seconds gauge")
                     .contains("healthmesh_aggregator_rejected_records_total{reason=\"NOT_AVRO_WIRE_FORMAT\"} 1.0");
             health.close();
         }

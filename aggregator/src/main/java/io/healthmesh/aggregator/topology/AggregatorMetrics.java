@@ -3,8 +3,10 @@ package io.healthmesh.aggregator.topology;
 import io.healthmesh.aggregator.domain.IgnoredBecause;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
+import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.streams.StreamsMetrics;
 
 import java.util.HashMap;
@@ -26,6 +28,8 @@ final class AggregatorMetrics {
     static final String GROUP_EVENTS = "group-events-total";
     static final String STALENESS_CHECKS = "staleness-checks-total";
     static final String EARLY_COMMITS = "early-commits-total";
+    static final String STATUS_CHANGE_DELAY_MAX = "status-change-delay-max-seconds";
+    static final String STATUS_CHANGE_DELAY_AVG = "status-change-delay-avg-seconds";
 
     private final StreamsMetrics metrics;
     private final Map<String, Sensor> sensors = new HashMap<>();
@@ -69,6 +73,25 @@ final class AggregatorMetrics {
 
     void groupEvent() {
         count(GROUP_EVENTS, "GroupHealth events and tombstones produced.", null, null);
+    }
+
+    /**
+     * A probe result changed a target's status: {@code delayMs} passed from that probe's completion (the prober's
+     * clock) to the state event being written here. The event becomes visible to {@code read_committed} readers with
+     * the next commit, so probe -> event is this plus the wait for that commit. Kafka's sampled max and average
+     * (two 30 s windows by default); a negative delay (the prober's clock ahead) counts as zero.
+     */
+    void statusChangeDelay(long delayMs) {
+        sensors.computeIfAbsent("healthmesh.status-change-delay", n -> {
+            Sensor sensor = metrics.addSensor(n, Sensor.RecordingLevel.INFO);
+            sensor.add(new MetricName(STATUS_CHANGE_DELAY_MAX, GROUP, "Longest time, over the last minute, from the"
+                    + " completion of a probe whose result changed a target's status to the state event's write"
+                    + " (before its commit).", Map.of()), new Max());
+            sensor.add(new MetricName(STATUS_CHANGE_DELAY_AVG, GROUP, "Mean time, over the last minute, from the"
+                    + " completion of a probe whose result changed a target's status to the state event's write"
+                    + " (before its commit).", Map.of()), new Avg());
+            return sensor;
+        }).record(Math.max(0, delayMs) / 1000.0);
     }
 
     /** A commit asked of Kafka Streams ahead of its interval, after a state event ({@link EarlyCommits}). */

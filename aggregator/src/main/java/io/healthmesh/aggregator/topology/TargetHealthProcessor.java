@@ -243,9 +243,12 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             schedule(id, after);
         }
         if (update.emits()) {
-            context.forward(new Record<>(bytes(id),
-                    new HealthEvent(StateEvents.targetHealth(after, context.currentSystemTimeMs())), timestamp));
+            long now = context.currentSystemTimeMs();
+            context.forward(new Record<>(bytes(id), new HealthEvent(StateEvents.targetHealth(after, now)), timestamp));
             metrics.healthEvent();
+            if (applied != null && update.statusChanged()) {
+                metrics.statusChangeDelay(now - applied.completedAtMs());
+            }
         }
         if (update.groupChanged()) {
             context.forward(new Record<>(bytes(update.before().spec().group()), new MembershipChange(id, null),

@@ -119,6 +119,29 @@ class TargetTransitionsTest {
     }
 
     @Test
+    void aStatusChangeRecordsHowLongAfterItsProbesCompletionTheEventWasWritten() {
+        d.at(0).define(WEB);
+        d.healthEvents();
+        feed(WEB, Outcome.SUCCESS, 2, 1);
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).as("no status change yet").isZero();
+        // the deciding success completed 400 ms before the aggregator took it (a prober's buffer, a lagging task)
+        d.at(3.5).resultStamped(WEB, "default", Outcome.SUCCESS, d.now() - 400);
+        assertThat(single().getStatus()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).isEqualTo(0.4);
+
+        // results that change no status are not timed, however old
+        d.at(4.5).resultStamped(WEB, "default", Outcome.SUCCESS, d.now() - 900);
+        assertThat(d.health.isEmpty()).isTrue();
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).isEqualTo(0.4);
+
+        // two failures are counters only; the third, taken the moment it completed, flips the target
+        feed(WEB, Outcome.TIMEOUT, 3, 6);
+        assertThat(single().getStatus()).isEqualTo(HealthStatus.UNHEALTHY);
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).isEqualTo(0.4);
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_AVG, null)).isEqualTo(0.2);
+    }
+
+    @Test
     void aDisabledTargetIsDisabledIgnoresResultsAndStartsOverWhenEnabled() {
         d.at(0).define(WEB.withEnabled(false));
         assertThat(single().getStatus()).isEqualTo(HealthStatus.DISABLED);
