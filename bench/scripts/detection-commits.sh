@@ -43,7 +43,9 @@ done
 [ -n "$PORT" ] || { echo "the aggregator never logged its port; see $OUT/$NAME.log" >&2; exit 1; }
 
 # one line per scrape: time, flush ns, end-of-transaction ns, offsets ns, commits, records processed, the stream
-# thread's largest lag on the results topic (Kafka's metric names, in the order the exposition lists them)
+# thread's largest lag on the results topic (Kafka's metric names, in the order the exposition lists them), and the
+# aggregator's own status-change delay (probe completion -> event written, the worst of the last minute; -1 before
+# the first status change and in a minute without one)
 SCRAPES="$OUT/$NAME.scrapes"
 : > "$SCRAPES"
 while kill -0 $DRIVER 2>/dev/null; do
@@ -54,7 +56,8 @@ while kill -0 $DRIVER 2>/dev/null; do
     /^kafka_stream_thread_metrics_commit_total/ { n = $2 }
     /^kafka_stream_thread_metrics_process_total/ { p = $2 }
     /^kafka_consumer_fetch_manager_metrics_records_lag_max\{.*probe-results/ { if ($2 != "NaN" && $2 > l) l = $2 }
-    END { if (n != "") print t, f, c, o, n, p + 0, l + 0 }' >> "$SCRAPES" || true
+    /^healthmesh_aggregator_status_change_delay_max_seconds / { if ($2 != "NaN") s = $2 }
+    END { if (n != "") print t, f, c, o, n, p + 0, l + 0, (s == "" ? -1 : s) }' >> "$SCRAPES" || true
   sleep 3
 done
 wait $DRIVER || { echo "the driver failed; see $OUT/$NAME.log" >&2; exit 1; }
@@ -67,3 +70,6 @@ awk 'NR > 1 && $5 > n {
      }
      { f = $2; c = $3; o = $4; n = $5; p = $6; t = $1 }' "$SCRAPES" | tee "$OUT/$NAME.commits"
 grep -E 'probe completion|of which|^\| (TCP|HTTP) \|' "$OUT/$NAME.md"
+# the product's own view of the first leg, to set beside the report's "completion -> aggregator wrote"
+awk '$8 > w { w = $8 } END { if (w > 0) printf "healthmesh_aggregator_status_change_delay_max_seconds, worst scrape: %.1f ms\n", w * 1000
+                              else print "healthmesh_aggregator_status_change_delay_max_seconds: no status change seen" }' "$SCRAPES"
