@@ -79,13 +79,13 @@ final class AggregatorMetrics {
      * A probe result changed a target's status: {@code delayMs} passed from that probe's completion (the prober's
      * clock) to the state event being written here. The event becomes visible to {@code read_committed} readers with
      * the next commit, so probe -> event is this plus the wait for that commit. Kafka's sampled max and average
-     * (two 30 s samples by default: about the last minute); a negative delay (the prober's clock ahead) counts as
-     * zero.
+     * (two samples of 30 s by default, so a value counts for 60 to 90 s); a negative delay (the prober's clock
+     * ahead) counts as zero.
      */
     void statusChangeDelay(long delayMs) {
         sensors.computeIfAbsent("healthmesh.status-change-delay", n -> {
             Sensor sensor = metrics.addSensor(n, Sensor.RecordingLevel.INFO);
-            String what = " time, over about the last minute, from the completion of a probe whose result changed a"
+            String what = " time, over the last 60 to 90 s, from the completion of a probe whose result changed a"
                     + " target's status to the state event's write (before its commit).";
             sensor.add(new MetricName(STATUS_CHANGE_DELAY_MAX, GROUP, "Longest" + what, Map.of()), new Max());
             sensor.add(new MetricName(STATUS_CHANGE_DELAY_AVG, GROUP, "Mean" + what, Map.of()), new Avg());
