@@ -81,7 +81,8 @@ public final class TransactionCost implements Callable<Integer> {
         try (Brokers broker = Brokers.start(brokers, brokerSettings)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic("transaction-cost", partitions, (short) broker.count()))).all().get();
+                NewTopic topic = new NewTopic("transaction-cost", partitions, (short) broker.count());
+                admin.createTopics(List.of(topic)).all().get();
             }
             Properties props = new Properties();
             props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -129,8 +130,8 @@ public final class TransactionCost implements Callable<Integer> {
                 TimeUnit.NANOSECONDS.sleep(idleNanos);
                 long idleCpu = Math.round((double) BrokerCpu.used(loopEnd, cpu.read()) * loopNanos / idleNanos);
                 System.out.printf(Locale.ROOT, "%d transactions of %d partitions, %d round(s) of sends, %d "
-                        + "broker(s) (replication factor %d), broker settings %s%n", transactions, partitions, rounds,
-                        brokers, brokers, brokerSettings);
+                        + "broker(s), each partition on every one, broker settings %s%n", transactions, partitions,
+                        rounds, broker.count(), brokerSettings);
                 print("first sends + flush", first);
                 if (rounds == 2) {
                     print("second sends + flush", again);

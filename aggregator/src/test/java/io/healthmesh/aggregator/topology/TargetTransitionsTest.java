@@ -139,6 +139,10 @@ class TargetTransitionsTest {
         assertThat(single().getStatus()).isEqualTo(HealthStatus.UNHEALTHY);
         assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).isEqualTo(0.4);
         assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_AVG, null)).isEqualTo(0.2);
+
+        // a minute and more without a status change: the sampled max has nothing left (what the alert rule reads)
+        d.at(70);
+        assertThat(d.metric(AggregatorMetrics.STATUS_CHANGE_DELAY_MAX, null)).isNaN();
     }
 
     @Test
