@@ -2,6 +2,7 @@ package io.healthmesh.contract.serde;
 
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.contract.registry.SchemaRegistryClient;
+import io.healthmesh.schema.ProbeResult;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -27,7 +28,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
     private final Class<T> type;
     private volatile SchemaRegistryClient client;
-    private volatile AvroSerializer<T> serializer;
+    private volatile Serializer<T> serializer;
     private volatile AvroDeserializer<T> deserializer;
 
     /** An unconfigured serde; call {@link #configure} before use (or use {@link #forValues}). */
@@ -59,16 +60,30 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     private void configure(SchemaRegistryClient newClient, SerdeConfig serdeConfig, boolean isKey) {
         SchemaRegistryClient old = client;
         client = newClient;
-        serializer = new AvroSerializer<>(type, newClient, serdeConfig, isKey);
+        serializer = serializerFor(type, new AvroSerializer<>(type, newClient, serdeConfig, isKey), serdeConfig);
         deserializer = new AvroDeserializer<>(type, newClient);
         if (old != null) {
             old.close();
         }
     }
 
+    /**
+     * The serializer of {@code type}: Avro's generic writer, except for {@link ProbeResult}, the record every probe
+     * publishes, which has a writer of its own that writes the same bytes ({@link ProbeResultSerializer}) unless
+     * {@code use.latest.version} is set or the generated class carries a schema that writer was not made for.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T extends SpecificRecord> Serializer<T> serializerFor(Class<T> type, AvroSerializer<T> generic,
+                                                                          SerdeConfig config) {
+        if (type == ProbeResult.class && !config.useLatestVersion() && ProbeResultSerializer.matchesSchema()) {
+            return (Serializer<T>) new ProbeResultSerializer((AvroSerializer<ProbeResult>) generic);
+        }
+        return generic;
+    }
+
     @Override
     public Serializer<T> serializer() {
-        AvroSerializer<T> current = serializer;
+        Serializer<T> current = serializer;
         if (current == null) {
             throw new IllegalStateException("AvroSerde<" + type.getSimpleName() + "> is not configured: call configure(...) or use forValues(...)");
         }

@@ -77,13 +77,40 @@ final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
                 }
                 return encode(latestWriter.id(), latestWriter.writer(), data);
             }
-            int id = config.autoRegister() ? client.register(subject, schemaText) : client.lookup(subject, schemaText).id();
-            idsByTopic.put(topic, id);
-            return encode(id, writer, data);
+            return encode(ownSchemaId(topic), writer, data);
         } catch (RegistryException e) {
-            throw new SerializationException("Cannot get a schema id for subject '" + subject + "' (" + type.getSimpleName()
-                    + "): " + e.getMessage() + " (error code " + e.errorCode() + ")", e);
+            throw noSchemaId(subject, e);
         }
+    }
+
+    /**
+     * The id this serializer writes the record's own schema under on {@code topic} (not the {@code use.latest.version}
+     * path): registered or looked up once per topic, then cached for the life of the serializer.
+     *
+     * @throws SerializationException when the registry cannot give one
+     */
+    int schemaId(String topic) {
+        Integer known = idsByTopic.get(topic);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return ownSchemaId(topic);
+        } catch (RegistryException e) {
+            throw noSchemaId(WireFormat.subject(topic, isKey), e);
+        }
+    }
+
+    private int ownSchemaId(String topic) {
+        String subject = WireFormat.subject(topic, isKey);
+        int id = config.autoRegister() ? client.register(subject, schemaText) : client.lookup(subject, schemaText).id();
+        idsByTopic.put(topic, id);
+        return id;
+    }
+
+    private SerializationException noSchemaId(String subject, RegistryException e) {
+        return new SerializationException("Cannot get a schema id for subject '" + subject + "' (" + type.getSimpleName()
+                + "): " + e.getMessage() + " (error code " + e.errorCode() + ")", e);
     }
 
     @SuppressWarnings("unchecked")
