@@ -94,11 +94,12 @@ public final class LoadDriver implements Callable<Integer> {
             + "STABLE, short NOT_RISING).")
     WarmupGate.Rule warmupRule;
     @Option(names = "--warmup-jit", description = "The JIT time the warm-up reads: ELAPSED (the compilers' elapsed "
-            + "compilation time) or CPU (the compiler threads' CPU time) (default ELAPSED, short CPU).")
+            + "compilation time, counted when a compilation ends) or CPU (the compiler threads' CPU time) (default "
+            + "CPU).")
     ThroughputPhase.JitSource warmupJit;
     @Option(names = "--window-without-jit", negatable = true, description = "Leave the CPU time of the prober's "
-            + "JIT compiler threads in a throughput window out of its CPU figures (default off, on in the short "
-            + "mode, whose windows come before the JIT's long tail of compilations is done).")
+            + "JIT compiler threads in a throughput window out of its CPU figures: the steady state's estimate, "
+            + "whose compilers are idle (default on; the report says how much was left out).")
     Boolean windowWithoutJit;
     @Option(names = "--detect-targets", description = "Flipped targets per protocol (default 200, short 0; 0 skips "
             + "the phase and the aggregator it needs).")
@@ -367,9 +368,12 @@ public final class LoadDriver implements Callable<Integer> {
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 50);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
-        windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : shortMode;
-        warmupJit = warmupJit != null ? warmupJit : shortMode ? ThroughputPhase.JitSource.CPU
-                : ThroughputPhase.JitSource.ELAPSED;
+        // both modes read the compilers by their CPU and leave it out of the window since 2026-12-05: the full mode's
+        // elapsed reading counts a compilation only once it ends, so its TCP warm-up of 00:50 that day settled after
+        // 9 s at "12.2 ms/s" while the compiler threads then used 41 ms of CPU a second, 9.9 % of the window's CPU
+        // (docs/BENCHMARKS.md, "Runs of 2026-12-05")
+        windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : true;
+        warmupJit = warmupJit != null ? warmupJit : ThroughputPhase.JitSource.CPU;
         // the short mode gives its time to the TCP warm-up instead of the detection phase (2026-12-02, faster VM:
         // with a 30 s bound the TCP warm-up never settled and read 17 % above the full run, settled it needed 49 s;
         // the detection phase's figures on a cold aggregator read p99 1,177 ms against the full run's 241 ms)

@@ -34,8 +34,9 @@ public final class BenchReport {
         if (throughput.isEmpty()) {
             section(1).append("### 1. Probes per second per core, publishing to Kafka included\n\n")
                     .append("The prober runs alone in a child JVM; its CPU is read from /proc (user + system, every "
-                            + "thread: probing, scheduling, Avro, the Kafka producer). The broker, the farm and the "
-                            + "driver run in another JVM on the same 2 cores.\n\n")
+                            + "thread: probing, scheduling, Avro, the Kafka producer; the JIT compiler threads' CPU is left out "
+                            + "where the warm-up line below says so). The broker, the farm and the driver run in "
+                            + "another JVM on the same 2 cores.\n\n")
                     .append("| protocol | targets x interval | asked /s | done /s | prober CPU (cores) | probes/s per core "
                             + "| CPU µs per probe | of which kernel | lag p50 / p99 / max (ms) | failed probes |\n")
                     .append("|---|---|---|---|---|---|---|---|---|---|\n");

@@ -93,7 +93,7 @@ public final class ThroughputPhase {
 
     /**
      * As above; with {@code withoutJit}, the CPU time the prober's JIT compiler threads used in the window is left
-     * out of its CPU figures (the short mode's estimate of the steady state, whose compilers are idle; the
+     * out of its CPU figures (the estimate of the steady state, whose compilers are idle; the
      * warm-up line says how much was left out).
      */
     public static Figure run(ChildJvm prober, TargetLoader loader, ResultTap results, List<FarmTarget> farm,
@@ -122,7 +122,7 @@ public final class ThroughputPhase {
         String jitLine = jitInWindow(jitBefore, jitAfter, cpu);
         if (withoutJit && jitBefore >= 0 && jitAfter >= jitBefore) {
             cpu -= TimeUnit.MILLISECONDS.toNanos(jitAfter - jitBefore);
-            jitLine += ", left out of the CPU figures (short mode)";
+            jitLine += ", left out of the CPU figures";
         }
         long system = prober.systemNanos() - systemBefore;
         KernelTcpCounters kernel = KernelTcpCounters.read().minus(kernelBefore);
