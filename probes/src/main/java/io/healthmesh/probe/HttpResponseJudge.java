@@ -19,6 +19,15 @@ import java.nio.charset.StandardCharsets;
  */
 final class HttpResponseJudge {
 
+    /** "status N" for every status a response line can carry, made once: a successful check's detail. */
+    private static final String[] STATUS_DETAILS = new String[1000];
+
+    static {
+        for (int code = 0; code < STATUS_DETAILS.length; code++) {
+            STATUS_DETAILS[code] = "status " + code;
+        }
+    }
+
     private final ProbeContext probe;
     private final HttpHop hop;
     private final ExpectedStatuses expected;
@@ -100,7 +109,7 @@ final class HttpResponseJudge {
             return;
         }
         if (body == null) {
-            probe.succeed("status " + status);
+            probe.succeed(statusDetail(status));
             return;
         }
         readingBody = true;
@@ -115,6 +124,11 @@ final class HttpResponseJudge {
         } else if (content instanceof LastHttpContent) {
             probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the body (" + body.size() + " bytes)");
         }
+    }
+
+    /** The detail of a successful check that reads no body: one string per status, not one per probe. */
+    static String statusDetail(int status) {
+        return status >= 0 && status < STATUS_DETAILS.length ? STATUS_DETAILS[status] : "status " + status;
     }
 
     private static String rootType(Throwable failure) {
