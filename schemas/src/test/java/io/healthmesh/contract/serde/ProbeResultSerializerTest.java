@@ -50,8 +50,7 @@ class ProbeResultSerializerTest {
     @Test
     void writesTheBytesOfAvrosGenericWriterForRandomResults() {
         try (AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, config)) {
-            var generic = new AvroSerializer<>(ProbeResult.class, RegistryClients.fromConfig(config),
-                    SerdeConfig.from(config), false);
+            var generic = genericSerializer();
             var own = serde.serializer();
             Random random = new Random(42);
             for (int i = 0; i < 20_000; i++) {
@@ -68,8 +67,7 @@ class ProbeResultSerializerTest {
     @Test
     void aResultLongerThanTheFirstBufferGrowsItAndTheNextResultIsStillRight() {
         try (AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, config)) {
-            var generic = new AvroSerializer<>(ProbeResult.class, RegistryClients.fromConfig(config),
-                    SerdeConfig.from(config), false);
+            var generic = genericSerializer();
             ProbeResult big = Records.probeResult();
             big.setDetail("é".repeat(5_000));
             ProbeResult small = Records.probeResult();
@@ -87,6 +85,11 @@ class ProbeResultSerializerTest {
                     .isInstanceOf(SerializationException.class).hasMessageContaining("ProbeResult");
             assertThat(serde.serializer().serialize(TOPIC, null)).isNull();
         }
+    }
+
+    /** Avro's generic writer on the same registry scope: the reference the own writer is held to. */
+    private AvroSerializer<ProbeResult> genericSerializer() {
+        return new AvroSerializer<>(ProbeResult.class, RegistryClients.fromConfig(config), SerdeConfig.from(config), false);
     }
 
     private static ProbeResult random(Random random) {
