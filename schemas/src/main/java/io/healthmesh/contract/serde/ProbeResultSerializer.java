@@ -1,7 +1,9 @@
 package io.healthmesh.contract.serde;
 
 import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.core.target.Limits;
 import org.apache.avro.SchemaNormalization;
+import org.apache.avro.io.BinaryData;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -28,11 +30,12 @@ final class ProbeResultSerializer implements Serializer<ProbeResult> {
     /** {@code SchemaNormalization.parsingFingerprint64} of the {@code ProbeResult} schema this class writes. */
     static final long LAYOUT_FINGERPRINT = 0x18e0f7a04012a7e4L;
 
-    /** Large enough for a result at the prober's own bounds; grown for anything longer. */
-    private static final int FIRST_CAPACITY = 512;
-
     private final AvroSerializer<ProbeResult> ids;
-    private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[FIRST_CAPACITY]);
+    /**
+     * One buffer per writing thread, as large as the contract lets a result be ({@link Limits#MAX_RESULT_BYTES}); a
+     * longer result gets a larger buffer of its own, which is not kept.
+     */
+    private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[Limits.MAX_RESULT_BYTES]);
 
     /** @param ids the generic serializer of the same registry and settings, for the schema id per topic */
     ProbeResultSerializer(AvroSerializer<ProbeResult> ids) {
@@ -50,105 +53,80 @@ final class ProbeResultSerializer implements Serializer<ProbeResult> {
             return null;
         }
         int id = ids.schemaId(topic);
-        byte[] start = scratch.get();
         try {
-            Writer w = new Writer(start);
-            w.header(id);
-            w.string(r.getTargetId());
-            w.varLong(r.getGeneration());
-            w.string(r.getRegion());
-            w.string(r.getProberId());
-            w.varLong(r.getProtocol().ordinal());
-            w.varLong(r.getStartedAtMs());
-            w.varLong(r.getOutcome().ordinal());
-            w.varLong(r.getLatencyMicros());
-            w.optionalLong(r.getConnectMicros());
-            w.optionalLong(r.getTlsMicros());
-            w.optionalLong(r.getFirstByteMicros());
-            w.optionalLong(r.getHttpStatus() == null ? null : r.getHttpStatus().longValue());
-            w.optionalString(r.getDetail());
-            w.varLong(r.getSchedulingLagMicros());
-            if (w.buf != start) {
-                scratch.set(w.buf);   // keep the grown buffer for the next result
+            byte[] buf = scratch.get();
+            int most = mostBytes(r);
+            if (most > buf.length) {
+                buf = new byte[most];   // beyond the contract's bound: a buffer for this result only
             }
-            return Arrays.copyOf(w.buf, w.pos);
+            buf[0] = WireFormat.MAGIC_BYTE;
+            buf[1] = (byte) (id >>> 24);
+            buf[2] = (byte) (id >>> 16);
+            buf[3] = (byte) (id >>> 8);
+            buf[4] = (byte) id;
+            int pos = string(buf, WireFormat.HEADER_SIZE, r.getTargetId());
+            pos = varLong(buf, pos, r.getGeneration());
+            pos = string(buf, pos, r.getRegion());
+            pos = string(buf, pos, r.getProberId());
+            pos = varLong(buf, pos, r.getProtocol().ordinal());
+            pos = varLong(buf, pos, r.getStartedAtMs());
+            pos = varLong(buf, pos, r.getOutcome().ordinal());
+            pos = varLong(buf, pos, r.getLatencyMicros());
+            pos = optionalLong(buf, pos, r.getConnectMicros());
+            pos = optionalLong(buf, pos, r.getTlsMicros());
+            pos = optionalLong(buf, pos, r.getFirstByteMicros());
+            Integer status = r.getHttpStatus();
+            pos = status == null ? varLong(buf, pos, 0) : varLong(buf, varLong(buf, pos, 1), status);
+            String detail = r.getDetail();
+            pos = detail == null ? varLong(buf, pos, 0) : string(buf, varLong(buf, pos, 1), detail);
+            pos = varLong(buf, pos, r.getSchedulingLagMicros());
+            return Arrays.copyOf(buf, pos);
         } catch (RuntimeException e) {
             // a required field left null, as the generic writer reports it
             throw new SerializationException("Cannot write a ProbeResult as Avro: " + e, e);
         }
     }
 
-    /** Avro's binary encoding into a growing array: zig-zag varints, length-prefixed UTF-8, union branch indexes. */
-    private static final class Writer {
-        byte[] buf;
-        int pos;
+    /**
+     * The most bytes {@code r} can take: the header, ten for each of its 15 varints (six longs and enums, five union
+     * branches, four optional values) and, per string, five for its length and three per UTF-16 unit (a surrogate
+     * pair makes four bytes, an unpaired one a single {@code ?}).
+     */
+    private static int mostBytes(ProbeResult r) {
+        String detail = r.getDetail();
+        return WireFormat.HEADER_SIZE + 15 * 10 + mostBytes(r.getTargetId()) + mostBytes(r.getRegion())
+                + mostBytes(r.getProberId()) + (detail == null ? 0 : mostBytes(detail));
+    }
 
-        Writer(byte[] buf) {
-            this.buf = buf;
-        }
+    private static int mostBytes(String s) {
+        return 5 + 3 * s.length();
+    }
 
-        void header(int id) {
-            ensure(WireFormat.HEADER_SIZE);
-            buf[pos++] = WireFormat.MAGIC_BYTE;
-            buf[pos++] = (byte) (id >>> 24);
-            buf[pos++] = (byte) (id >>> 16);
-            buf[pos++] = (byte) (id >>> 8);
-            buf[pos++] = (byte) id;
-        }
+    /** A zig-zag varint ({@link BinaryData#encodeLong}); returns the position after it. */
+    private static int varLong(byte[] buf, int pos, long value) {
+        return pos + BinaryData.encodeLong(value, buf, pos);
+    }
 
-        void varLong(long value) {
-            ensure(10);
-            long n = (value << 1) ^ (value >> 63);
-            while ((n & ~0x7FL) != 0) {
-                buf[pos++] = (byte) ((n & 0x7F) | 0x80);
-                n >>>= 7;
-            }
-            buf[pos++] = (byte) n;
-        }
+    /** A {@code ["null", "long"]} union: branch 0 for null, else branch 1 and the value. */
+    private static int optionalLong(byte[] buf, int pos, Long value) {
+        return value == null ? varLong(buf, pos, 0) : varLong(buf, varLong(buf, pos, 1), value);
+    }
 
-        void optionalLong(Long value) {
-            if (value == null) {
-                varLong(0);
-            } else {
-                varLong(1);
-                varLong(value);
-            }
-        }
-
-        void optionalString(String value) {
-            if (value == null) {
-                varLong(0);
-            } else {
-                varLong(1);
-                string(value);
+    /** As Avro writes a {@code String}: its UTF-8 bytes (unpaired surrogates as {@code ?}), length first. */
+    private static int string(byte[] buf, int pos, String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) >= 0x80) {
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                pos = varLong(buf, pos, utf8.length);
+                System.arraycopy(utf8, 0, buf, pos, utf8.length);
+                return pos + utf8.length;
             }
         }
-
-        /** As Avro writes a {@code String}: its UTF-8 bytes (unpaired surrogates as {@code ?}), length first. */
-        void string(String s) {
-            requireNonNull(s, "a required string field is null");
-            int n = s.length();
-            for (int i = 0; i < n; i++) {
-                if (s.charAt(i) >= 0x80) {
-                    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-                    varLong(utf8.length);
-                    ensure(utf8.length);
-                    System.arraycopy(utf8, 0, buf, pos, utf8.length);
-                    pos += utf8.length;
-                    return;
-                }
-            }
-            varLong(n);
-            ensure(n);
-            for (int i = 0; i < n; i++) {
-                buf[pos++] = (byte) s.charAt(i);
-            }
+        pos = varLong(buf, pos, n);
+        for (int i = 0; i < n; i++) {
+            buf[pos++] = (byte) s.charAt(i);
         }
-
-        private void ensure(int more) {
-            if (pos + more > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + more));
-            }
-        }
+        return pos;
     }
 }

@@ -65,7 +65,7 @@ class ProbeResultSerializerTest {
     }
 
     @Test
-    void aResultLongerThanTheFirstBufferGrowsItAndTheNextResultIsStillRight() {
+    void aResultLongerThanTheBufferGetsALargerOneAndTheNextResultIsStillRight() {
         try (AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, config)) {
             var generic = genericSerializer();
             ProbeResult big = Records.probeResult();
@@ -73,6 +73,20 @@ class ProbeResultSerializerTest {
             ProbeResult small = Records.probeResult();
             assertThat(serde.serializer().serialize(TOPIC, big)).isEqualTo(generic.serialize(TOPIC, big));
             assertThat(serde.serializer().serialize(TOPIC, small)).isEqualTo(generic.serialize(TOPIC, small));
+        }
+    }
+
+    @Test
+    void theWidestValuesFitTheBufferTheyAreSizedFor() {
+        try (AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, config)) {
+            var generic = genericSerializer();
+            // three UTF-8 bytes per character and ten-byte varints everywhere: the largest result per character
+            for (int detailLength = 600; detailLength <= 800; detailLength += 7) {   // across the 4 KiB buffer
+                ProbeResult r = new ProbeResult("監".repeat(255), Long.MIN_VALUE, "監".repeat(64), "監".repeat(255),
+                        Protocol.HTTPS, Long.MIN_VALUE, ProbeOutcome.INCONCLUSIVE, Long.MIN_VALUE, Long.MIN_VALUE,
+                        Long.MAX_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, "監".repeat(detailLength), Long.MIN_VALUE);
+                assertThat(serde.serializer().serialize(TOPIC, r)).isEqualTo(generic.serialize(TOPIC, r));
+            }
         }
     }
 
