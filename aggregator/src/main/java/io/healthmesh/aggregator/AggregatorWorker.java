@@ -145,6 +145,7 @@ public final class AggregatorWorker implements AutoCloseable {
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         try (Admin client = Admin.create(admin)) {
             TopicSetup.ensure(client, config.topics(), config.partitions(), config.replicationFactor());
+            TransactionBackoffCheck.logAdvice(client);
         }
     }
 
