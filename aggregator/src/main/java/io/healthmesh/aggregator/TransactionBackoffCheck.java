@@ -32,8 +32,8 @@ import static java.util.Objects.requireNonNull;
  * written and replicated after the commit returned) the coordinator refuses, and the leader asks again
  * {@value #SETTING} later (20 ms by default). The aggregator starts a transaction right after each commit, so on a
  * cluster of several brokers every commit meets this: three replicating brokers at the default read probe -> event
- * p99 134 ms, and 94 ms with the setting at 5 (docs/BENCHMARKS.md, "Three brokers on the faster VM"). On one broker
- * the add goes through at once, so nothing is said there.
+ * p99 134 and 195 ms, and 94 and 123 ms with the setting at 5 (docs/BENCHMARKS.md, "Runs of 2026-12-05, morning").
+ * On one broker the add goes through at once, so nothing is said there.
  *
  * <p>The check only reads (DescribeCluster, DescribeConfigs of the brokers). A broker that does not answer, an ACL
  * that refuses the read or a broker without the setting leaves the log silent on it: the check never stops a start.
@@ -77,7 +77,8 @@ final class TransactionBackoffCheck {
         return Optional.of(String.format(
                 "%d of the cluster's %d brokers retry a transaction's partition adds more than %d ms apart (%s: %s). "
                         + "On a cluster of several brokers each commit's first writes wait for those retries, which "
-                        + "delays state events (three brokers here: probe -> event p99 134 ms at 20 ms, 94 ms at 5). "
+                        + "delays state events (three brokers in the benchmark: probe -> event p99 134-195 ms at "
+                        + "20 ms, 94-123 ms at 5). "
                         + "Where detection within 100 ms matters, set %s=%d on the brokers "
                         + "(docs/OPERATIONS.md, \"Detection latency and the commit interval\").",
                 slow.size(), brokers, ADVISED_MS, SETTING, String.join(", ", named), SETTING, ADVISED_MS));
