@@ -33,7 +33,8 @@ fi
 OUT=bench/target/profile
 mkdir -p "$OUT/lib"
 ARCH=$(uname -m); case $ARCH in x86_64) ARCH=linux-x64 ;; aarch64) ARCH=linux-arm64 ;; esac
-unzip -o -q "$AP_JAR" "$ARCH/libasyncProfiler.so" -d "$OUT/lib"
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[2], sys.argv[3])' \
+  "$AP_JAR" "$ARCH/libasyncProfiler.so" "$OUT/lib"
 LIB=$(realpath "$OUT/lib/$ARCH/libasyncProfiler.so")
 
 JAR=bench/target/benchmarks.jar
