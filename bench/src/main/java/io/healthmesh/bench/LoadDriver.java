@@ -86,9 +86,9 @@ public final class LoadDriver implements Callable<Integer> {
     int warmupSpan;
     @Option(names = "--warmup-tolerance", defaultValue = "0.03", description = "Largest relative spread of those rates.")
     double warmupTolerance;
-    @Option(names = "--warmup-jit-ms-per-s", defaultValue = "20", description = "Most JIT compilation time per second "
-            + "(ms, all compiler threads) over those seconds for the warm-up to end (20 = 2 %% of a core).")
-    double warmupJitMillis;
+    @Option(names = "--warmup-jit-ms-per-s", description = "Most JIT compilation time per second (ms, all compiler "
+            + "threads) over those seconds for the warm-up to end (default 20 = 2 %% of a core, short 10).")
+    Double warmupJitMillis;
     @Option(names = "--warmup-rule", description = "What the warm-up's last rates must show: STABLE (within "
             + "--warmup-tolerance of each other) or NOT_RISING (none above the oldest by more than it) (default "
             + "STABLE, short NOT_RISING).")
@@ -368,6 +368,12 @@ public final class LoadDriver implements Callable<Integer> {
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 50);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
+        // the short mode waits for quieter compilers than the full one (2026-12-05, "Runs of 2026-12-05, day"): at 20
+        // ms/s its TCP warm-ups settled after 22-23 s with the rates still falling and the compilers at 17.5 ms/s, which
+        // then used 11-14 % of the window's CPU, and one TCP ratio of two read 19.5 % above the full run's; at 10 ms/s
+        // the TCP warm-up runs to its budget (43 s) and both ratios were within 10 % in four runs of four (105-118 s)
+        warmupJitMillis = warmupJitMillis != null ? warmupJitMillis : shortMode ? 10.0 : 20.0;
+        inRange("--warmup-jit-ms-per-s", warmupJitMillis, 0, 2_000);
         // both modes read the compilers by their CPU and leave it out of the window since 2026-12-05: the full mode's
         // elapsed reading counts a compilation only once it ends, so its TCP warm-up of 00:50 that day settled after
         // 9 s at "12.2 ms/s" while the compiler threads then used 41 ms of CPU a second, 9.9 % of the window's CPU
