@@ -44,7 +44,7 @@ public final class ResultPublisher implements AutoCloseable {
     static final int BATCH = 64;
     /**
      * How long the publisher, woken by a result, waits for more before it hands them to the producer: at most this
-     * much is added to a result's way to Kafka (the producer then lingers {@code publish.linger.ms}, 20 ms by
+     * much is added to a result's way to Kafka (the producer then lingers {@code publish.linger.ms}, 10 ms by
      * default), and the probing threads wake the publisher once per batch, not once per result.
      */
     static final long GATHER_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
