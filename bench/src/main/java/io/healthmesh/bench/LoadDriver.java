@@ -371,7 +371,8 @@ public final class LoadDriver implements Callable<Integer> {
         // the short mode waits for quieter compilers than the full one (2026-12-05, "Runs of 2026-12-05, day"): at 20
         // ms/s its TCP warm-ups settled after 22-23 s with the rates still falling and the compilers at 17.5 ms/s, which
         // then used 11-14 % of the window's CPU, and one TCP ratio of two read 19.5 % above the full run's; at 10 ms/s
-        // the TCP warm-up runs to its budget (43 s) and both ratios were within 10 % in four runs of four (105-118 s)
+        // the TCP warm-up runs to its budget (43 s) and both ratios were within 10 % in four runs of four (105-118 s);
+        // on a slower VM state later that day in one of three, its compilers still busy when the budget ran out
         warmupJitMillis = warmupJitMillis != null ? warmupJitMillis : shortMode ? 10.0 : 20.0;
         inRange("--warmup-jit-ms-per-s", warmupJitMillis, 0, 2_000);
         // both modes read the compilers by their CPU and leave it out of the window since 2026-12-05: the full mode's
