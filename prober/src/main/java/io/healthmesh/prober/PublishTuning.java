@@ -16,8 +16,8 @@ import static java.util.Objects.requireNonNull;
  * ("Publishing cost"): bytes on the wire and CPU (prober and broker) per published result for each codec and linger.
  * The linger stays 10 ms: 20 took about 1.4 µs of the prober's CPU off each probe at 16,000 probes a second (fewer
  * batches, so fewer compressor set-ups and fewer producer requests), but added about 7 ms from a probe to its state
- * event at p99, and on a slower machine the detection goal failed at 20 where it held at 10 (BENCHMARKS.md, "Runs of
- * 2026-12-05, day").
+ * event at p99; on a slower machine state detection-only runs missed the goal once in two at 20 and held it at 10,
+ * though a full run there missed at both (BENCHMARKS.md, "Runs of 2026-12-05, day").
  * A {@code kafka.compression.type}, {@code kafka.linger.ms} or {@code kafka.batch.size} pass-through, if also given,
  * wins over these.
  *

@@ -81,8 +81,9 @@ public class BatchCompressionBenchmark {
         for (int i = 0; i < records; i++) {
             expected += keys[i].length + values[i].length;
         }
-        if (read() != expected) {   // every record came back whole, through this codec
-            throw new IllegalStateException(codec + ": a batch read back " + read() + " key and value bytes, not "
+        long readBack = read();
+        if (readBack != expected) {   // every record came back whole, through this codec
+            throw new IllegalStateException(codec + ": a batch read back " + readBack + " key and value bytes, not "
                     + expected);
         }
     }
