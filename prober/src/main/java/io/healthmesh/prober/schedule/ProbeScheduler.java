@@ -228,10 +228,20 @@ public final class ProbeScheduler implements AutoCloseable {
         }
     }
 
-    /** Frees a slot and hands it to the longest-waiting fixed-delay probe, if any. Call with no target lock held. */
+    /**
+     * Frees a slot and hands it to the longest-waiting fixed-delay probe, if any. Call with no target lock held.
+     *
+     * <p>With no one waiting (the usual case: L4 probes never wait, L7 ones only at the in-flight bound) it stops
+     * after one read of the queue, without touching the drain counter that every probing thread would otherwise
+     * contend on per probe. A probe queued concurrently is not stranded: {@link #await} adds it before it looks
+     * for a slot, and this decrement comes before this read, so either this read sees it or its own look sees
+     * the freed slot (both are volatile accesses, totally ordered).
+     */
     void releaseSlot() {
         inFlight.decrementAndGet();
-        drainWaiting();
+        if (!waiting.isEmpty()) {
+            drainWaiting();
+        }
     }
 
     /** Queues a fixed-delay probe for the next free slot. Call with no target lock held. */
