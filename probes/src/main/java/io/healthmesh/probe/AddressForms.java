@@ -57,6 +57,61 @@ final class AddressForms {
         if (host == null) {
             return Optional.empty();
         }
+        byte[] plain = dottedDecimal(host);
+        if (plain != null) {
+            try {
+                return Optional.of(InetAddress.getByAddress(plain));
+            } catch (UnknownHostException e) {
+                throw new AssertionError("four bytes are an IPv4 address", e);
+            }
+        }
+        return anySpelling(host);
+    }
+
+    /**
+     * The common spelling {@code a.b.c.d}, each part 0 to 255 in decimal without a leading zero, read directly:
+     * every probe of an address target asks, and Netty's general check took 1.3 % of a TCP prober's profile
+     * samples. Anything else (a part with a leading zero, which the general parsers read as decimal in {@code 010}
+     * and as octal in {@code 0177}; spaces; a trailing dot) gives {@code null} and is left to {@link #anySpelling},
+     * which reads the plain spelling the same way ({@code AddressFormsTest} holds the two to each other).
+     */
+    static byte[] dottedDecimal(String host) {
+        int length = host.length();
+        if (length < 7 || length > 15) {
+            return null;
+        }
+        byte[] address = new byte[4];
+        int part = 0;
+        int value = 0;
+        int digits = 0;
+        for (int i = 0; i < length; i++) {
+            char c = host.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (digits == 1 && value == 0) {
+                    return null;
+                }
+                value = value * 10 + (c - '0');
+                if (value > 255) {
+                    return null;
+                }
+                digits++;
+            } else if (c == '.' && digits > 0 && part < 3) {
+                address[part++] = (byte) value;
+                value = 0;
+                digits = 0;
+            } else {
+                return null;
+            }
+        }
+        if (digits == 0 || part != 3) {
+            return null;
+        }
+        address[3] = (byte) value;
+        return address;
+    }
+
+    /** {@link #literal} for every spelling it accepts, by the general parsers. */
+    static Optional<InetAddress> anySpelling(String host) {
         String h = host.trim();
         if (h.endsWith(".") && h.length() > 1) {
             h = h.substring(0, h.length() - 1);
