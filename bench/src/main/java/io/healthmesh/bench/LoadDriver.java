@@ -61,13 +61,13 @@ public final class LoadDriver implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(LoadDriver.class);
     static final String AGGREGATOR_GROUP = "bench-aggregator";
 
-    @Option(names = "--short", description = "The short mode (< 2 minutes on 2 cores): three quarters of the "
-            + "targets on the same farm, short windows, a shorter warm-up bound; no detection, capacity, "
+    @Option(names = "--short", description = "The short mode (< 2 minutes on 2 cores): the full mode's targets "
+            + "on the same farm, short windows, a shorter warm-up bound; no detection, capacity, "
             + "aggregator-throughput or publishing-cost phase unless asked.")
     boolean shortMode;
-    @Option(names = "--tcp-targets", description = "TCP targets of the throughput phase (default 16000, short 12000).")
+    @Option(names = "--tcp-targets", description = "TCP targets of the throughput phase (default 16000 in both modes).")
     Integer tcpTargets;
-    @Option(names = "--http-targets", description = "HTTP targets of the throughput phase (default 8000, short 6000).")
+    @Option(names = "--http-targets", description = "HTTP targets of the throughput phase (default 8000 in both modes).")
     Integer httpTargets;
     @Option(names = "--protocol-order", split = ",", description = "The order of the throughput phases, each "
             + "protocol at most once (default TCP,HTTP).")
@@ -363,8 +363,12 @@ public final class LoadDriver implements Callable<Integer> {
         // -7 to -27 %); at three quarters both ratios were within 10 % of the 08:55 full run in 5 of 7 runs, with the
         // half rate in 1 of 3 and the full rates in 0 of 5, and of the 09:39 full run (the same code, its TCP ratio
         // 12 % from the 08:55 one's) in 0 of 2 (docs/BENCHMARKS.md, "Runs of 2026-12-04, morning")
-        tcpTargets = orDefault(tcpTargets, 16_000, 12_000);
-        httpTargets = orDefault(httpTargets, 8_000, 6_000);
+        // the full rates again since 2026-12-05: the prober now costs about half of what it did then and kept up from
+        // the first window (16,014-16,048 done); against the 10:27 full run the TCP ratio read +4.7 to +6.3 % in four
+        // runs at the full rates and +8.7 to +20.5 % in three at three quarters, both ratios within 10 % in 3 of 4
+        // against 1 of 3 (docs/BENCHMARKS.md, "Runs of 2026-12-05, late morning")
+        tcpTargets = tcpTargets != null ? tcpTargets : 16_000;
+        httpTargets = httpTargets != null ? httpTargets : 8_000;
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 50);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
