@@ -363,9 +363,9 @@ public final class LoadDriver implements Callable<Integer> {
         // -7 to -27 %); at three quarters both ratios were within 10 % of the 08:55 full run in 5 of 7 runs, with the
         // half rate in 1 of 3 and the full rates in 0 of 5, and of the 09:39 full run (the same code, its TCP ratio
         // 12 % from the 08:55 one's) in 0 of 2 (docs/BENCHMARKS.md, "Runs of 2026-12-04, morning")
-        // the full rates again since 2026-12-05: the prober now costs about half of what it did then and kept up from
-        // the first window (16,014-16,048 done); against the 10:27 full run the TCP ratio read +4.7 to +6.3 % in four
-        // runs at the full rates and +8.7 to +20.5 % in three at three quarters, both ratios within 10 % in 3 of 4
+        // the full rates again since 2026-12-05: the prober now costs about half of what it did then and kept up in
+        // every window (16,014-16,048 done); against the 10:27 full run the TCP ratio read -0.8 to +6.3 % in five
+        // runs at the full rates and +8.7 to +20.5 % in three at three quarters, both ratios within 10 % in 4 of 5
         // against 1 of 3 (docs/BENCHMARKS.md, "Runs of 2026-12-05, late morning")
         tcpTargets = tcpTargets != null ? tcpTargets : 16_000;
         httpTargets = httpTargets != null ? httpTargets : 8_000;

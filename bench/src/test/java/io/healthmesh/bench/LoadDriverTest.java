@@ -31,7 +31,7 @@ class LoadDriverTest {
 
     @Test
     void theShortModeProbesAtTheFullRatesUnlessTold() {
-        // at three quarters of them the TCP ratio read 9-21 % above the full run's, at the full rates 5-6 % (the
+        // at three quarters of them the TCP ratio read 9-21 % above the full run's, at the full rates -1 to +6 % (the
         // prober's costs per second are shared by more probes; docs/BENCHMARKS.md, "Runs of 2026-12-05, late morning")
         assertThat(parsed().tcpTargets).isEqualTo(16_000);
         assertThat(parsed().httpTargets).isEqualTo(8_000);
