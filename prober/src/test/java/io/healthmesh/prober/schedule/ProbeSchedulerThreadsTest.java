@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -72,10 +73,9 @@ class ProbeSchedulerThreadsTest {
                 scheduler.schedule(TargetSpec.of("r" + round + "-" + i, "g", "127.0.0.1", 80, Protocol.HTTP)
                         .withTiming(600_000, 1_000));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (listener.completed.get() < expected && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
+            // every result of the round, or a waiter left behind: the round never completes
+            assertThat(listener.results.tryAcquire(TARGETS_PER_ROUND, 10, TimeUnit.SECONDS))
+                    .as("all %d results of round %d", TARGETS_PER_ROUND, round).isTrue();
             assertThat(listener.completed.get()).as("results after round %d", round).isEqualTo(expected);
         }
         assertThat(started.get()).isEqualTo(ROUNDS * TARGETS_PER_ROUND);
@@ -87,10 +87,13 @@ class ProbeSchedulerThreadsTest {
     private static final class CountingListener implements ProbeListener {
         final AtomicInteger completed = new AtomicInteger();
         final AtomicInteger delayed = new AtomicInteger();
+        /** One permit per result, so the test waits for a round's results without polling. */
+        final Semaphore results = new Semaphore(0);
 
         @Override
         public void completed(CompletedProbe probe) {
             completed.incrementAndGet();
+            results.release();
         }
 
         @Override
