@@ -105,7 +105,9 @@ public final class ProberWorker implements AutoCloseable {
             started.push(resultSerde);
             ResultPublisher publisher = new ResultPublisher(producer, config.topics().probeResults(),
                     resultSerde.serializer(), config.region(), config.proberId(), config.bufferCapacity(),
-                    metrics::bufferDropped, metrics::publishFailed).start();
+                    Math.min(ResultPublisher.MAX_UNACKNOWLEDGED, config.bufferCapacity()),
+                    metrics::bufferDropped, metrics::publishFailed, config.publish().urgent(), metrics::urgentFlush)
+                    .start();
             started.push(() -> publisher.close(DRAIN));
 
             List<String> clusterEndpoints = ClusterEndpoints.of(config, ops.port());

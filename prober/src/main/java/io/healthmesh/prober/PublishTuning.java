@@ -14,10 +14,10 @@ import static java.util.Objects.requireNonNull;
  * How the prober's producer batches and compresses the probe results it publishes: the {@code publish.*} settings,
  * read by {@link ProberConfig#from}. The defaults come from the publishing-cost measurement of docs/BENCHMARKS.md
  * ("Publishing cost"): bytes on the wire and CPU (prober and broker) per published result for each codec and linger.
- * The linger stays 10 ms: 20 took about 1.4 µs of the prober's CPU off each probe at 16,000 probes a second (fewer
- * batches, so fewer compressor set-ups and fewer producer requests), but added about 7 ms from a probe to its state
- * event at p99; on a slower machine state detection-only runs missed the goal once in two at 20 and held it at 10,
- * though a full run there missed at both (BENCHMARKS.md, "Runs of 2026-12-05, day").
+ * The linger is 20 ms: against 10 it takes about 1.4 µs of the prober's CPU off each probe at 16,000 probes a second
+ * (fewer batches, so fewer compressor set-ups and fewer producer requests). What a longer linger used to cost, a later
+ * state event, {@code publish.urgent} takes away: the results that may change a target's state are sent at once and
+ * only the results repeating a settled state wait (BENCHMARKS.md, "Runs of 2026-12-05, afternoon").
  * A {@code kafka.compression.type}, {@code kafka.linger.ms} or {@code kafka.batch.size} pass-through, if also given,
  * wins over these.
  *
@@ -26,11 +26,14 @@ import static java.util.Objects.requireNonNull;
  * @param lingerMs the producer's {@code linger.ms}: how long a batch waits for more results (adds to the time from a
  *     probe to its state event)
  * @param batchBytes the producer's {@code batch.size}: the most bytes of one partition's batch
+ * @param urgent whether a result that may change its target's state (among the first threshold-many verdicts of one
+ *     kind in a row) is sent at once instead of after the linger
  */
-public record PublishTuning(String compression, int lingerMs, int batchBytes) {
+public record PublishTuning(String compression, int lingerMs, int batchBytes, boolean urgent) {
 
     public static final String DEFAULT_COMPRESSION = "lz4";
-    public static final int DEFAULT_LINGER_MS = 10;
+    public static final int DEFAULT_LINGER_MS = 20;
+    public static final boolean DEFAULT_URGENT = true;
     public static final int DEFAULT_BATCH_BYTES = 16_384;
     static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
@@ -41,9 +44,14 @@ public record PublishTuning(String compression, int lingerMs, int batchBytes) {
                             + "read by the Java, librdkafka (Node, Python) and Go clients."),
             new Setting("publish.linger.ms", Integer.toString(DEFAULT_LINGER_MS), "0..1000",
                     "How long a batch of results waits for more before it is sent (linger.ms): larger batches "
-                            + "compress better and cost the broker less, but each result reaches Kafka up to this later."),
+                            + "cost the prober and the broker less CPU and compress better, but a result reaches Kafka "
+                            + "up to this later (unless publish.urgent sends it at once)."),
             new Setting("publish.batch.bytes", Integer.toString(DEFAULT_BATCH_BYTES), "1024..16777216",
-                    "The most bytes of one partition's batch (batch.size); a full batch is sent without waiting."));
+                    "The most bytes of one partition's batch (batch.size); a full batch is sent without waiting."),
+            new Setting("publish.urgent", Boolean.toString(DEFAULT_URGENT), "true or false",
+                    "Send a result that may change its target's state (one of the first healthy/unhealthy-threshold "
+                            + "verdicts of one kind in a row) at once, without the linger; false lets every result "
+                            + "wait for publish.linger.ms."));
 
     public PublishTuning {
         requireNonNull(compression, "compression");
@@ -59,16 +67,22 @@ public record PublishTuning(String compression, int lingerMs, int batchBytes) {
         }
     }
 
+    /** The given batching, with results that may decide a state sent at once ({@code publish.urgent}'s default). */
+    public PublishTuning(String compression, int lingerMs, int batchBytes) {
+        this(compression, lingerMs, batchBytes, DEFAULT_URGENT);
+    }
+
     /** Every default. */
     public static PublishTuning defaults() {
-        return new PublishTuning(DEFAULT_COMPRESSION, DEFAULT_LINGER_MS, DEFAULT_BATCH_BYTES);
+        return new PublishTuning(DEFAULT_COMPRESSION, DEFAULT_LINGER_MS, DEFAULT_BATCH_BYTES, DEFAULT_URGENT);
     }
 
     static PublishTuning read(SettingsReader r) {
         String codec = r.oneOf("publish.compression", DEFAULT_COMPRESSION, CODECS.toArray(String[]::new));
         int linger = r.integer("publish.linger.ms", DEFAULT_LINGER_MS, 0, 1_000);
         int batch = r.integer("publish.batch.bytes", DEFAULT_BATCH_BYTES, 1_024, 16_777_216);
-        return new PublishTuning(CODECS.contains(codec) ? codec : DEFAULT_COMPRESSION, linger, batch);
+        boolean urgent = r.bool("publish.urgent", DEFAULT_URGENT);
+        return new PublishTuning(CODECS.contains(codec) ? codec : DEFAULT_COMPRESSION, linger, batch, urgent);
     }
 
     /** The producer properties these settings stand for. */
@@ -80,7 +94,7 @@ public record PublishTuning(String compression, int lingerMs, int batchBytes) {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "publish[compression=%s, linger.ms=%d, batch.bytes=%d]", compression,
-                lingerMs, batchBytes);
+        return String.format(Locale.ROOT, "publish[compression=%s, linger.ms=%d, batch.bytes=%d, urgent=%s]",
+                compression, lingerMs, batchBytes, urgent);
     }
 }

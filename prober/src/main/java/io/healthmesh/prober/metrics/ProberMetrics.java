@@ -41,6 +41,7 @@ public final class ProberMetrics {
     private final Map<InconclusiveCause, CounterDataPoint> inconclusive = new EnumMap<>(InconclusiveCause.class);
     private final CounterDataPoint bufferDropped;
     private final CounterDataPoint publishFailures;
+    private final CounterDataPoint urgentFlushes;
     private final Counter rejected;
     private final CounterDataPoint shed;
 
@@ -86,6 +87,9 @@ public final class ProberMetrics {
         publishFailures = Counter.builder().name("healthmesh_prober_publish_failures")
                 .help("Results Kafka did not accept (delivery timeout or a non-retriable error).")
                 .register(registry);
+        urgentFlushes = Counter.builder().name("healthmesh_prober_urgent_flushes")
+                .help("Times the producer was told to send at once because a result that may change a target's "
+                        + "state was published (publish.urgent).").register(registry);
         shed = Counter.builder().name("healthmesh_prober_shed")
                 .help("Times this prober became overloaded and gave its targets up.").register(registry);
         rejected = Counter.builder().name("healthmesh_prober_rejected_definitions")
@@ -168,6 +172,10 @@ public final class ProberMetrics {
 
     public void bufferDropped() {
         bufferDropped.inc();
+    }
+
+    public void urgentFlush() {
+        urgentFlushes.inc();
     }
 
     public void publishFailed() {

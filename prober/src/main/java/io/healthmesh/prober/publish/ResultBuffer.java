@@ -28,6 +28,8 @@ final class ResultBuffer<T> {
     private boolean consumerWaitsForFirst;
     /** Guarded by {@code lock}: the consumer gathers a batch of this many; an offer reaching it wakes the consumer. */
     private int gatheringFor;
+    /** Guarded by {@code lock}: an urgent element waits, so the consumer takes what is there without gathering. */
+    private boolean urgentWaiting;
 
     ResultBuffer(int capacity) {
         if (capacity < 1) {
@@ -39,6 +41,14 @@ final class ResultBuffer<T> {
 
     /** Adds at the tail; returns true when the oldest element was dropped to make room. */
     boolean offer(T element) {
+        return offer(element, false);
+    }
+
+    /**
+     * Adds at the tail; returns true when the oldest element was dropped to make room. An {@code urgent} element
+     * ends the consumer's gathering: it is taken at once with whatever waits before it.
+     */
+    boolean offer(T element, boolean urgent) {
         lock.lock();
         try {
             boolean dropped = false;
@@ -47,7 +57,10 @@ final class ResultBuffer<T> {
                 dropped = true;
             }
             queue.addLast(element);
-            if (consumerWaitsForFirst || (gatheringFor > 0 && queue.size() >= gatheringFor)) {
+            if (urgent) {
+                urgentWaiting = true;
+            }
+            if (consumerWaitsForFirst || (gatheringFor > 0 && (urgent || queue.size() >= gatheringFor))) {
                 notEmpty.signal();
             }
             return dropped;
@@ -90,7 +103,8 @@ final class ResultBuffer<T> {
     /**
      * Moves up to {@code max} of the oldest elements into {@code into}, in order. Waits at most {@code timeoutNanos}
      * for a first element; once there is one and fewer than {@code max} are waiting, waits up to {@code gatherNanos}
-     * more for others (an offer wakes it early only when {@code max} are waiting).
+     * more for others (an offer wakes it early only when {@code max} are waiting or the offer is urgent; no gathering
+     * at all while an urgent element waits).
      *
      * @return the number moved, 0 when none came within the timeout
      */
@@ -107,7 +121,7 @@ final class ResultBuffer<T> {
             long nanos = gatherNanos;
             gatheringFor = max;
             try {
-                while (queue.size() < max && nanos > 0) {
+                while (queue.size() < max && nanos > 0 && !urgentWaiting) {
                     nanos = notEmpty.awaitNanos(nanos);
                 }
             } finally {
@@ -117,6 +131,9 @@ final class ResultBuffer<T> {
             while (moved < max && !queue.isEmpty()) {
                 into.add(queue.pollFirst());
                 moved++;
+            }
+            if (queue.isEmpty()) {
+                urgentWaiting = false;   // else the urgent element may be among those left: the next take does not gather
             }
             return moved;
         } finally {

@@ -18,6 +18,8 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,6 +34,13 @@ import static java.util.Objects.requireNonNull;
  * {@code capacity + BATCH + maxUnacknowledged} results are held in all. A send the producer refuses
  * (metadata not available within {@code max.block.ms}, the schema registry unreachable) puts the result back
  * at the head and retries after {@link #RETRY_BACKOFF}, so results keep their order.
+ *
+ * <p>A result that may change its target's state ({@link CompletedProbe#mayDecide()}) does not wait: when the
+ * publisher is built to send those at once, such a result ends the gathering and, once handed to the producer, wakes
+ * a second thread that asks the producer to send everything it holds now ({@code Producer.flush}, which blocks that
+ * thread, not this one, until the batches are acknowledged). Every other result waits for the producer's linger, so
+ * a long linger makes batches large without delaying state changes. Requests that come while a flush runs are
+ * served by one more flush after it.
  */
 public final class ResultPublisher implements AutoCloseable {
 
@@ -61,6 +70,12 @@ public final class ResultPublisher implements AutoCloseable {
     private final Thread thread;
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final boolean decidingAtOnce;
+    private final Runnable onFlush;
+    /** Set by the publisher thread after it sent a result that may decide, cleared by the flusher before it flushes. */
+    private final AtomicBoolean flushWanted = new AtomicBoolean();
+    private final Thread flusher;
+    private volatile boolean flusherStopping;
     private volatile long drainDeadlineNanos;
     private volatile boolean failing;
     /** Publisher thread only. */
@@ -76,6 +91,18 @@ public final class ResultPublisher implements AutoCloseable {
     public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
                            String region, String proberId, int capacity, int maxUnacknowledged,
                            Runnable onDropped, Runnable onFailed) {
+        this(producer, topic, serializer, region, proberId, capacity, maxUnacknowledged, onDropped, onFailed, false,
+                () -> { });
+    }
+
+    /**
+     * @param decidingAtOnce send results that may change a target's state at once (setting {@code publish.urgent})
+     *     rather than after the producer's linger
+     * @param onFlush counts a flush asked for by such a result
+     */
+    public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
+                           String region, String proberId, int capacity, int maxUnacknowledged,
+                           Runnable onDropped, Runnable onFailed, boolean decidingAtOnce, Runnable onFlush) {
         this.producer = requireNonNull(producer, "producer");
         this.topic = requireNonNull(topic, "topic");
         this.serializer = requireNonNull(serializer, "serializer");
@@ -90,6 +117,12 @@ public final class ResultPublisher implements AutoCloseable {
         this.unacknowledged = new Semaphore(maxUnacknowledged);
         this.thread = new Thread(this::run, "healthmesh-prober-publisher");
         this.thread.setDaemon(true);
+        this.decidingAtOnce = decidingAtOnce;
+        this.onFlush = requireNonNull(onFlush, "onFlush");
+        this.flusher = decidingAtOnce ? new Thread(this::flushWhenAsked, "healthmesh-prober-flusher") : null;
+        if (flusher != null) {
+            flusher.setDaemon(true);
+        }
     }
 
     /** A publisher letting the producer hold at most {@code min(MAX_UNACKNOWLEDGED, capacity)} unacknowledged. */
@@ -101,12 +134,15 @@ public final class ResultPublisher implements AutoCloseable {
 
     public ResultPublisher start() {
         thread.start();
+        if (flusher != null) {
+            flusher.start();
+        }
         return this;
     }
 
     /** Queues a result for publishing; never blocks. */
     public void offer(CompletedProbe probe) {
-        if (buffer.offer(probe)) {
+        if (buffer.offer(probe, decidingAtOnce && probe.mayDecide())) {
             onDropped.run();
         }
     }
@@ -189,6 +225,9 @@ public final class ResultPublisher implements AutoCloseable {
         delivery.sending = false;
         if (delivery.refused == null) {
             refusing = false;
+            if (decidingAtOnce && probe.mayDecide() && flushWanted.compareAndSet(false, true)) {
+                LockSupport.unpark(flusher);
+            }
             return Handover.SENT;
         }
         unacknowledged.release();
@@ -241,6 +280,27 @@ public final class ResultPublisher implements AutoCloseable {
         }
     }
 
+    /** The flusher thread: a flush each time one is wanted, until {@link #close} stops it. */
+    private void flushWhenAsked() {
+        while (!flusherStopping) {
+            if (!flushWanted.getAndSet(false)) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(POLL_MS));
+                continue;
+            }
+            try {
+                producer.flush();
+                onFlush.run();
+            } catch (RuntimeException e) {
+                if (flusherStopping || Thread.currentThread().isInterrupted()) {
+                    return;   // close() interrupted a flush waiting for an absent Kafka
+                }
+                // the results themselves are not lost: the producer still holds them and sends them after its linger
+                LOG.debug("flush for a result that may decide a state failed: {}", e.toString());
+                LockSupport.parkNanos(this, RETRY_BACKOFF.toNanos());
+            }
+        }
+    }
+
     private void putBack(CompletedProbe probe) {
         if (buffer.putBack(probe)) {
             onDropped.run();
@@ -257,6 +317,25 @@ public final class ResultPublisher implements AutoCloseable {
         try {
             if (!stopped.await(drain.toMillis() + 2 * POLL_MS + RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS)) {
                 thread.interrupt();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        stopFlusher();
+    }
+
+    /** Stops the flusher; one still blocked in a flush (Kafka away) is interrupted rather than waited for. */
+    private void stopFlusher() {
+        if (flusher == null || !flusher.isAlive()) {
+            return;
+        }
+        flusherStopping = true;
+        LockSupport.unpark(flusher);
+        try {
+            flusher.join(2 * POLL_MS);
+            if (flusher.isAlive()) {
+                flusher.interrupt();
+                flusher.join(2 * POLL_MS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

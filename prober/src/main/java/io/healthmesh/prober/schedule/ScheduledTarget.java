@@ -53,6 +53,10 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     private long runningPlannedNanos;
     private long runningStartNanos;
     private long runningStartWallMs;
+    /** Verdicts of one kind in a row, this one included (0 after an INCONCLUSIVE); see {@link #runAfter}. */
+    private int run;
+    /** Whether the current run is of successes (else of failures). */
+    private boolean runSucceeds;
 
     ScheduledTarget(ProbeScheduler owner, TargetSpec spec) {
         this.owner = owner;
@@ -118,6 +122,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                     skipped = SkipReason.PREVIOUS_STILL_RUNNING;
                 } else if (!owner.tryAcquireSlot()) {
                     skipped = SkipReason.IN_FLIGHT_LIMIT;
+                    run = 0;   // reported INCONCLUSIVE, as in accept
                     refused = new CompletedProbe(spec, generation, owner.wallMillis(),
                             TimeUnit.NANOSECONDS.toMicros(Math.max(0, now - planned)),
                             ProbeReport.of(Outcome.INCONCLUSIVE, 0, InconclusiveCause.QUEUE_FULL.detail(
@@ -205,7 +210,11 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                 if (lagNanos > lateBoundNanos && verdict.outcome().mayBeProberTrouble()) {
                     verdict = late(verdict, lagNanos);
                 }
-                done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict);
+                Outcome outcome = verdict.outcome();
+                run = runAfter(run, runSucceeds, outcome);
+                runSucceeds = outcome.isSuccess();
+                done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict,
+                        mayDecide(run, outcome, spec));
                 if (!fixedRate) {
                     plannedNanos = end + intervalNanos;
                     pending = owner.timer().newTimeout(this, delayAskNanos, TimeUnit.NANOSECONDS);
@@ -216,6 +225,35 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         if (done != null) {
             owner.listener().completed(done);
         }
+    }
+
+    /**
+     * The length of the run of verdicts of one kind (successes, or failures) once {@code outcome} is added to a run of
+     * {@code run} verdicts whose kind is {@code runSucceeds}: an {@code INCONCLUSIVE} verdict ends it (0), a verdict of
+     * the other kind starts a new one (1). Saturates rather than wraps.
+     */
+    static int runAfter(int run, boolean runSucceeds, Outcome outcome) {
+        if (!outcome.isConclusive()) {
+            return 0;
+        }
+        if (run == 0 || outcome.isSuccess() != runSucceeds) {
+            return 1;
+        }
+        return run == Integer.MAX_VALUE ? run : run + 1;
+    }
+
+    /**
+     * Whether the verdict that made a run {@code run} long can be the one the aggregator changes the target's state
+     * on: the run is no longer than the threshold of its kind. That threshold's verdict is the deciding one when the
+     * aggregator counted the same run; an earlier one decides when it also counted results from before this schedule
+     * (another prober of the region, before a hand-over). Leaving out a run's later verdicts costs them only latency.
+     * An {@code INCONCLUSIVE} verdict counts for neither threshold and never decides.
+     */
+    static boolean mayDecide(int run, Outcome outcome, TargetSpec spec) {
+        if (run == 0 || !outcome.isConclusive()) {
+            return false;
+        }
+        return run <= (outcome.isSuccess() ? spec.healthyThreshold() : spec.unhealthyThreshold());
     }
 
     /** A timeout or error of a probe that started too late to be fair: the prober's trouble, not the target's. */

@@ -106,6 +106,41 @@ class ResultBufferTest {
     }
 
     @Test
+    void anUrgentElementEndsTheGatheringEarly() throws Exception {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        List<Integer> batch = new ArrayList<>();
+        // gathering for ten minutes for a batch of ten: only the urgent offer ends it
+        CompletableFuture<Integer> taken = takeBatchAsync(buffer, batch, 10, Duration.ofMinutes(10));
+        buffer.offer(1);
+        buffer.offer(2, true);
+
+        assertThat(taken.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(batch).containsExactly(1, 2);
+    }
+
+    @Test
+    void anUrgentElementLeftBehindByAFullBatchIsTakenWithoutGathering() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
+        buffer.offer(1);
+        buffer.offer(2);
+        buffer.offer(3, true);
+        List<Integer> batch = new ArrayList<>();
+        assertThat(buffer.takeBatch(batch, 2, 0, TimeUnit.MINUTES.toNanos(10))).isEqualTo(2);
+
+        List<Integer> next = new ArrayList<>();
+        long start = System.nanoTime();
+        assertThat(buffer.takeBatch(next, 2, 0, TimeUnit.MINUTES.toNanos(10))).isEqualTo(1);
+
+        assertThat(next).containsExactly(3);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        // once the urgent element is out, gathering resumes: a plain element waits the whole (short) gather
+        buffer.offer(4);
+        start = System.nanoTime();
+        assertThat(buffer.takeBatch(new ArrayList<>(), 2, 0, TimeUnit.MILLISECONDS.toNanos(50))).isEqualTo(1);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+    }
+
+    @Test
     void aBatchWithNothingWithinTheTimeoutIsEmpty() throws InterruptedException {
         ResultBuffer<Integer> buffer = new ResultBuffer<>(10);
         List<Integer> batch = new ArrayList<>();

@@ -279,6 +279,35 @@ class ProbeSchedulerTest {
     }
 
     @Test
+    void onlyTheFirstThresholdManyVerdictsOfARunMayDecide() {
+        // healthy after 2 successes, unhealthy after 3 failures; an INCONCLUSIVE verdict ends a run and never decides
+        List<Outcome> script = List.of(
+                Outcome.SUCCESS, Outcome.SUCCESS, Outcome.SUCCESS, Outcome.SUCCESS,
+                Outcome.TIMEOUT, Outcome.CONNECTION_REFUSED, Outcome.TIMEOUT, Outcome.TIMEOUT, Outcome.TIMEOUT,
+                Outcome.INCONCLUSIVE, Outcome.TIMEOUT, Outcome.SUCCESS, Outcome.SUCCESS, Outcome.SUCCESS);
+        java.util.Iterator<Outcome> next = script.iterator();
+        ScriptedEngine engine = new ScriptedEngine(timer, spec -> new Answer(next.next(), Duration.ofMillis(5)));
+        scheduler(engine, 10, 0).schedule(target("t", Protocol.TCP, 1_000, 500).withThresholds(2, 3));
+
+        timer.advance(Duration.ofMillis(1_000L * (script.size() - 1) + 500));
+
+        assertThat(listener.of("t")).extracting(p -> p.report().outcome()).containsExactlyElementsOf(script);
+        assertThat(listener.of("t")).extracting(CompletedProbe::mayDecide).containsExactly(
+                true, true, false, false,
+                true, true, true, false, false,
+                false, true, true, true, false);
+    }
+
+    @Test
+    void aRunNeverWrapsAndAVerdictOfTheOtherKindStartsANewOne() {
+        assertThat(ScheduledTarget.runAfter(Integer.MAX_VALUE, true, Outcome.SUCCESS)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(ScheduledTarget.runAfter(Integer.MAX_VALUE, true, Outcome.TIMEOUT)).isEqualTo(1);
+        assertThat(ScheduledTarget.runAfter(7, false, Outcome.INCONCLUSIVE)).isZero();
+        assertThat(ScheduledTarget.runAfter(0, false, Outcome.SUCCESS)).isEqualTo(1);
+        assertThat(ScheduledTarget.runAfter(0, true, Outcome.TIMEOUT)).isEqualTo(1);
+    }
+
+    @Test
     void intervalChangeReschedulesOnTheNewInterval() {
         ScriptedEngine engine = new ScriptedEngine(timer, always(Outcome.SUCCESS, Duration.ZERO));
         ProbeScheduler scheduler = scheduler(engine, 10, 0);

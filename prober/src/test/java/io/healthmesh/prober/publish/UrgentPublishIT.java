@@ -1,0 +1,142 @@
+package io.healthmesh.prober.publish;
+
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.embedded.EmbeddedKafka;
+import io.healthmesh.embedded.EmbeddedKafkaConfig;
+import io.healthmesh.embedded.FreePorts;
+import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.prober.schedule.CompletedProbe;
+import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.TopicRecorder;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code publish.urgent} on a real broker, with a producer that lingers 4 s: a result that may change its target's
+ * state is read within a fraction of the linger and takes the results waiting before it along; without the setting
+ * (or for a result that repeats a settled state) the linger holds it.
+ */
+class UrgentPublishIT {
+
+    private static final Duration LINGER = Duration.ofSeconds(4);
+    /** How long nothing may arrive: a quarter of the linger. */
+    private static final Duration HELD = Duration.ofSeconds(1);
+
+    @TempDir
+    static Path dir;
+    private static EmbeddedKafka broker;
+    private static final String REGISTRY = "mem://urgent-" + UUID.randomUUID();
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults().withDataDir(dir.resolve("kafka"))
+                .withPort(FreePorts.one()));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static CompletedProbe result(String target, boolean mayDecide) {
+        TargetSpec spec = TargetSpec.of(target, "g", "127.0.0.1", 80, Protocol.TCP);
+        return new CompletedProbe(spec, 1L, System.currentTimeMillis(), 0,
+                ProbeReport.of(Outcome.CONNECTION_REFUSED, 120, "refused"), mayDecide);
+    }
+
+    private static Topics topics(String name) throws Exception {
+        Topics topics = new Topics(name + ".");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            TopicSetup.ensure(admin, topics, 1, (short) 1);
+        }
+        return topics;
+    }
+
+    private static KafkaProducer<byte[], byte[]> lingeringProducer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG, Long.toString(LINGER.toMillis()),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static TopicRecorder<ProbeResult> recorder(Topics topics) {
+        return new TopicRecorder<>(broker.bootstrapServers(), topics.probeResults(),
+                AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY)).deserializer());
+    }
+
+    @Test
+    @Timeout(60)
+    void aResultThatMayDecideIsSentAtOnceAndTakesTheWaitingOnesAlong() throws Exception {
+        Topics topics = topics("urgent-on");
+        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
+        AtomicInteger flushes = new AtomicInteger();
+        try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
+             TopicRecorder<ProbeResult> read = recorder(topics)) {
+            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
+                    "p-1", 100, 10, () -> { }, () -> { }, true, flushes::incrementAndGet).start();
+            try {
+                publisher.offer(result("steady", false));
+                Await.holdsFor(HELD, () -> read.all().isEmpty(),
+                        () -> "a result repeating a settled state was sent before the linger: " + read.all());
+
+                long offered = System.currentTimeMillis();
+                publisher.offer(result("flip", true));
+                Await.until(LINGER.minus(HELD).dividedBy(2), () -> read.all().size() == 2,
+                        () -> "both results within half the linger left; read " + read.all());
+                assertThat(read.of("flip").get(0).receivedAtMs() - offered).isLessThan(LINGER.minus(HELD).toMillis() / 2);
+                assertThat(read.all()).extracting(TopicRecorder.Received::key).containsExactly("steady", "flip");
+                assertThat(flushes.get()).isEqualTo(1);
+            } finally {
+                publisher.close(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void withoutTheSettingEveryResultWaitsForTheLinger() throws Exception {
+        Topics topics = topics("urgent-off");
+        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
+        AtomicInteger flushes = new AtomicInteger();
+        try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
+             TopicRecorder<ProbeResult> read = recorder(topics)) {
+            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
+                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::incrementAndGet).start();
+            try {
+                publisher.offer(result("flip", true));
+                Await.holdsFor(HELD, () -> read.all().isEmpty(),
+                        () -> "sent before the linger with publish.urgent off: " + read.all());
+                Await.until(LINGER.multipliedBy(3), () -> read.all().size() == 1, () -> "the result after its linger");
+                assertThat(flushes.get()).isZero();
+            } finally {
+                publisher.close(Duration.ofSeconds(1));
+            }
+        }
+    }
+}
