@@ -284,7 +284,7 @@ public final class ResultPublisher implements AutoCloseable {
     private void flushWhenAsked() {
         while (!flusherStopping) {
             if (!flushWanted.getAndSet(false)) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(POLL_MS));
+                LockSupport.park(this);   // unparked by a result that may decide, or by close(); no idle wake-ups
                 continue;
             }
             try {

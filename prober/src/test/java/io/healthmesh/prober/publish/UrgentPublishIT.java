@@ -115,6 +115,8 @@ class UrgentPublishIT {
             } finally {
                 publisher.close(Duration.ofSeconds(1));
             }
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .as("the flusher ends with the publisher").doesNotContain("healthmesh-prober-flusher");
         }
     }
 
