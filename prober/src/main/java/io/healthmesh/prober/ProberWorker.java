@@ -106,7 +106,7 @@ public final class ProberWorker implements AutoCloseable {
             ResultPublisher publisher = new ResultPublisher(producer, config.topics().probeResults(),
                     resultSerde.serializer(), config.region(), config.proberId(), config.bufferCapacity(),
                     Math.min(ResultPublisher.MAX_UNACKNOWLEDGED, config.bufferCapacity()),
-                    metrics::bufferDropped, metrics::publishFailed, config.publish().urgent(), metrics::urgentFlush)
+                    metrics::bufferDropped, metrics::publishFailed, config.publish().urgent(), metrics::flushed)
                     .start();
             started.push(() -> publisher.close(DRAIN));
 

@@ -4,6 +4,7 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.prober.health.SelfMonitor;
+import io.healthmesh.prober.publish.ResultPublisher;
 import io.healthmesh.prober.schedule.CompletedProbe;
 import io.healthmesh.prober.schedule.SkipReason;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -41,7 +42,7 @@ public final class ProberMetrics {
     private final Map<InconclusiveCause, CounterDataPoint> inconclusive = new EnumMap<>(InconclusiveCause.class);
     private final CounterDataPoint bufferDropped;
     private final CounterDataPoint publishFailures;
-    private final CounterDataPoint urgentFlushes;
+    private final Map<ResultPublisher.Flush, CounterDataPoint> flushes = new EnumMap<>(ResultPublisher.Flush.class);
     private final Counter rejected;
     private final CounterDataPoint shed;
 
@@ -87,9 +88,13 @@ public final class ProberMetrics {
         publishFailures = Counter.builder().name("healthmesh_prober_publish_failures")
                 .help("Results Kafka did not accept (delivery timeout or a non-retriable error).")
                 .register(registry);
-        urgentFlushes = Counter.builder().name("healthmesh_prober_urgent_flushes")
-                .help("Times the producer was told to send at once because a result that may change a target's "
-                        + "state was published (publish.urgent).").register(registry);
+        Counter flushCounter = Counter.builder().name("healthmesh_prober_publish_flushes")
+                .help("Times the producer was told to send what it holds at once, by reason: urgent (a result that may "
+                        + "change a target's state, publish.urgent), window_full (as many results unacknowledged as "
+                        + "the publisher lets the producer hold).").labelNames("reason").register(registry);
+        for (ResultPublisher.Flush reason : ResultPublisher.Flush.values()) {
+            flushes.put(reason, flushCounter.labelValues(reason.name().toLowerCase(java.util.Locale.ROOT)));
+        }
         shed = Counter.builder().name("healthmesh_prober_shed")
                 .help("Times this prober became overloaded and gave its targets up.").register(registry);
         rejected = Counter.builder().name("healthmesh_prober_rejected_definitions")
@@ -174,8 +179,8 @@ public final class ProberMetrics {
         bufferDropped.inc();
     }
 
-    public void urgentFlush() {
-        urgentFlushes.inc();
+    public void flushed(ResultPublisher.Flush why) {
+        flushes.get(why).inc();
     }
 
     public void publishFailed() {

@@ -20,6 +20,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -35,12 +36,18 @@ import static java.util.Objects.requireNonNull;
  * (metadata not available within {@code max.block.ms}, the schema registry unreachable) puts the result back
  * at the head and retries after {@link #RETRY_BACKOFF}, so results keep their order.
  *
- * <p>A result that may change its target's state ({@link CompletedProbe#mayDecide()}) does not wait: when the
- * publisher is built to send those at once, such a result ends the gathering and, once handed to the producer, wakes
- * a second thread that asks the producer to send everything it holds now ({@code Producer.flush}, which blocks that
- * thread, not this one, until the batches are acknowledged). Every other result waits for the producer's linger, so
- * a long linger makes batches large without delaying state changes. Requests that come while a flush runs are
- * served by one more flush after it.
+ * <p>Two things make the producer send what it holds without waiting for its linger. A second thread, the flusher,
+ * does it ({@code Producer.flush}, which blocks that thread, not this one, until the batches are acknowledged);
+ * requests that come while a flush runs are served by one more flush after it.
+ * <ul>
+ *   <li>A result that may change its target's state ({@link CompletedProbe#mayDecide()}), when the publisher is built
+ *   to send those at once: it ends the gathering and asks for a flush once handed to the producer. Every other result
+ *   waits for the linger, so a long linger makes batches large without delaying state changes.</li>
+ *   <li>A full window: when {@code maxUnacknowledged} results are already in the producer, waiting for their linger
+ *   would cap the rate at {@code maxUnacknowledged / (linger + round trip)} (about 45,000 results/s at 20 ms; see
+ *   docs/BENCHMARKS.md, "Runs of 2026-12-05, afternoon"). The publisher asks for a flush and then waits for a
+ *   permit.</li>
+ * </ul>
  */
 public final class ResultPublisher implements AutoCloseable {
 
@@ -71,8 +78,8 @@ public final class ResultPublisher implements AutoCloseable {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final boolean decidingAtOnce;
-    private final Runnable onFlush;
-    /** Set by the publisher thread after it sent a result that may decide, cleared by the flusher before it flushes. */
+    private final Consumer<Flush> onFlush;
+    /** Set by the publisher thread when it wants a flush, cleared by the flusher before it flushes. */
     private final AtomicBoolean flushWanted = new AtomicBoolean();
     private final Thread flusher;
     private volatile boolean flusherStopping;
@@ -92,17 +99,17 @@ public final class ResultPublisher implements AutoCloseable {
                            String region, String proberId, int capacity, int maxUnacknowledged,
                            Runnable onDropped, Runnable onFailed) {
         this(producer, topic, serializer, region, proberId, capacity, maxUnacknowledged, onDropped, onFailed, false,
-                () -> { });
+                why -> { });
     }
 
     /**
      * @param decidingAtOnce send results that may change a target's state at once (setting {@code publish.urgent})
      *     rather than after the producer's linger
-     * @param onFlush counts a flush asked for by such a result
+     * @param onFlush counts each flush asked for, by why
      */
     public ResultPublisher(Producer<byte[], byte[]> producer, String topic, Serializer<ProbeResult> serializer,
                            String region, String proberId, int capacity, int maxUnacknowledged,
-                           Runnable onDropped, Runnable onFailed, boolean decidingAtOnce, Runnable onFlush) {
+                           Runnable onDropped, Runnable onFailed, boolean decidingAtOnce, Consumer<Flush> onFlush) {
         this.producer = requireNonNull(producer, "producer");
         this.topic = requireNonNull(topic, "topic");
         this.serializer = requireNonNull(serializer, "serializer");
@@ -119,10 +126,8 @@ public final class ResultPublisher implements AutoCloseable {
         this.thread.setDaemon(true);
         this.decidingAtOnce = decidingAtOnce;
         this.onFlush = requireNonNull(onFlush, "onFlush");
-        this.flusher = decidingAtOnce ? new Thread(this::flushWhenAsked, "healthmesh-prober-flusher") : null;
-        if (flusher != null) {
-            flusher.setDaemon(true);
-        }
+        this.flusher = new Thread(this::flushWhenAsked, "healthmesh-prober-flusher");
+        this.flusher.setDaemon(true);
     }
 
     /** A publisher letting the producer hold at most {@code min(MAX_UNACKNOWLEDGED, capacity)} unacknowledged. */
@@ -134,9 +139,7 @@ public final class ResultPublisher implements AutoCloseable {
 
     public ResultPublisher start() {
         thread.start();
-        if (flusher != null) {
-            flusher.start();
-        }
+        flusher.start();
         return this;
     }
 
@@ -211,8 +214,11 @@ public final class ResultPublisher implements AutoCloseable {
     }
 
     private Handover publish(CompletedProbe probe) throws InterruptedException {
-        if (!unacknowledged.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
-            return Handover.NO_PERMIT;   // Kafka is slow to acknowledge: results wait in the bounded buffer
+        if (!unacknowledged.tryAcquire()) {
+            askForFlush(Flush.WINDOW_FULL);   // rather than let the results in the producer wait for their linger
+            if (!unacknowledged.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
+                return Handover.NO_PERMIT;   // Kafka is slow to acknowledge: results wait in the bounded buffer
+            }
         }
         String key = probe.target().id();
         Delivery delivery = new Delivery(key);
@@ -225,8 +231,8 @@ public final class ResultPublisher implements AutoCloseable {
         delivery.sending = false;
         if (delivery.refused == null) {
             refusing = false;
-            if (decidingAtOnce && probe.mayDecide() && flushWanted.compareAndSet(false, true)) {
-                LockSupport.unpark(flusher);
+            if (decidingAtOnce && probe.mayDecide()) {
+                askForFlush(Flush.URGENT);
             }
             return Handover.SENT;
         }
@@ -280,6 +286,22 @@ public final class ResultPublisher implements AutoCloseable {
         }
     }
 
+    /** Why the publisher asked the producer to send at once. */
+    public enum Flush {
+        /** A result that may change its target's state was handed over ({@code publish.urgent}). */
+        URGENT,
+        /** The producer held {@code maxUnacknowledged} results: no more could be handed over until some are sent. */
+        WINDOW_FULL
+    }
+
+    /** Wakes the flusher, unless a flush is asked for already (then that one serves this request too). */
+    private void askForFlush(Flush why) {
+        if (flushWanted.compareAndSet(false, true)) {
+            onFlush.accept(why);
+            LockSupport.unpark(flusher);
+        }
+    }
+
     /** The flusher thread: a flush each time one is wanted, until {@link #close} stops it. */
     private void flushWhenAsked() {
         while (!flusherStopping) {
@@ -289,13 +311,12 @@ public final class ResultPublisher implements AutoCloseable {
             }
             try {
                 producer.flush();
-                onFlush.run();
             } catch (RuntimeException e) {
                 if (flusherStopping || Thread.currentThread().isInterrupted()) {
                     return;   // close() interrupted a flush waiting for an absent Kafka
                 }
                 // the results themselves are not lost: the producer still holds them and sends them after its linger
-                LOG.debug("flush for a result that may decide a state failed: {}", e.toString());
+                LOG.debug("flush of the producer failed: {}", e.toString());
                 LockSupport.parkNanos(this, RETRY_BACKOFF.toNanos());
             }
         }
@@ -326,7 +347,7 @@ public final class ResultPublisher implements AutoCloseable {
 
     /** Stops the flusher; one still blocked in a flush (Kafka away) is interrupted rather than waited for. */
     private void stopFlusher() {
-        if (flusher == null || !flusher.isAlive()) {
+        if (!flusher.isAlive()) {
             return;
         }
         flusherStopping = true;

@@ -28,15 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code publish.urgent} on a real broker, with a producer that lingers 4 s: a result that may change its target's
- * state is read within a fraction of the linger and takes the results waiting before it along; without the setting
- * (or for a result that repeats a settled state) the linger holds it.
+ * The publisher's flushes on a real broker, with a producer that lingers 4 s: a result that may change its target's
+ * state ({@code publish.urgent}) is read within a fraction of the linger and takes the results waiting before it
+ * along; without the setting (or for a result that repeats a settled state) the linger holds it. And a full window of
+ * unacknowledged results is sent at once rather than after the linger, so the linger does not cap the rate.
  */
 class UrgentPublishIT {
 
@@ -95,11 +98,11 @@ class UrgentPublishIT {
     void aResultThatMayDecideIsSentAtOnceAndTakesTheWaitingOnesAlong() throws Exception {
         Topics topics = topics("urgent-on");
         AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
-        AtomicInteger flushes = new AtomicInteger();
+        List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
              TopicRecorder<ProbeResult> read = recorder(topics)) {
             ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
-                    "p-1", 100, 10, () -> { }, () -> { }, true, flushes::incrementAndGet).start();
+                    "p-1", 100, 10, () -> { }, () -> { }, true, flushes::add).start();
             try {
                 publisher.offer(result("steady", false));
                 Await.holdsFor(HELD, () -> read.all().isEmpty(),
@@ -111,7 +114,7 @@ class UrgentPublishIT {
                         () -> "both results within half the linger left; read " + read.all());
                 assertThat(read.of("flip").get(0).receivedAtMs() - offered).isLessThan(LINGER.minus(HELD).toMillis() / 2);
                 assertThat(read.all()).extracting(TopicRecorder.Received::key).containsExactly("steady", "flip");
-                assertThat(flushes.get()).isEqualTo(1);
+                assertThat(flushes).containsExactly(ResultPublisher.Flush.URGENT);
             } finally {
                 publisher.close(Duration.ofSeconds(1));
             }
@@ -122,20 +125,44 @@ class UrgentPublishIT {
 
     @Test
     @Timeout(60)
+    void aFullWindowIsSentWithoutWaitingForTheLinger() throws Exception {
+        Topics topics = topics("window");
+        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
+        List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
+             TopicRecorder<ProbeResult> read = recorder(topics)) {
+            // at most 10 unacknowledged: 45 results are four full windows and five more
+            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
+                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::add).start();
+            try {
+                IntStream.range(0, 45).forEach(i -> publisher.offer(result("t-" + i, false)));
+                // waiting for the linger, each window would take 4 s: 16 s for the first 40
+                Await.until(LINGER.dividedBy(2), () -> read.all().size() >= 40,
+                        () -> "four windows within half a linger; read " + read.all().size());
+                assertThat(flushes).contains(ResultPublisher.Flush.WINDOW_FULL).doesNotContain(ResultPublisher.Flush.URGENT);
+                Await.until(LINGER.multipliedBy(3), () -> read.all().size() == 45, () -> "the last five");
+            } finally {
+                publisher.close(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void withoutTheSettingEveryResultWaitsForTheLinger() throws Exception {
         Topics topics = topics("urgent-off");
         AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
-        AtomicInteger flushes = new AtomicInteger();
+        List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
              TopicRecorder<ProbeResult> read = recorder(topics)) {
             ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
-                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::incrementAndGet).start();
+                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::add).start();
             try {
                 publisher.offer(result("flip", true));
                 Await.holdsFor(HELD, () -> read.all().isEmpty(),
                         () -> "sent before the linger with publish.urgent off: " + read.all());
                 Await.until(LINGER.multipliedBy(3), () -> read.all().size() == 1, () -> "the result after its linger");
-                assertThat(flushes.get()).isZero();
+                assertThat(flushes).isEmpty();
             } finally {
                 publisher.close(Duration.ofSeconds(1));
             }
