@@ -51,6 +51,8 @@ class UrgentPublishIT {
     static Path dir;
     private static EmbeddedKafka broker;
     private static final String REGISTRY = "mem://urgent-" + UUID.randomUUID();
+    private static final AvroSerde<ProbeResult> SERDE =
+            AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
 
     @BeforeAll
     static void startBroker() {
@@ -60,6 +62,7 @@ class UrgentPublishIT {
 
     @AfterAll
     static void stopBroker() {
+        SERDE.close();
         if (broker != null) {
             broker.close();
         }
@@ -89,20 +92,24 @@ class UrgentPublishIT {
     }
 
     private static TopicRecorder<ProbeResult> recorder(Topics topics) {
-        return new TopicRecorder<>(broker.bootstrapServers(), topics.probeResults(),
-                AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY)).deserializer());
+        return new TopicRecorder<>(broker.bootstrapServers(), topics.probeResults(), SERDE.deserializer());
+    }
+
+    /** A started publisher letting the producer hold at most 10 results unacknowledged. */
+    private static ResultPublisher publisher(KafkaProducer<byte[], byte[]> producer, Topics topics, boolean urgent,
+                                             List<ResultPublisher.Flush> flushes) {
+        return new ResultPublisher(producer, topics.probeResults(), SERDE.serializer(), "eu", "p-1", 100, 10,
+                () -> { }, () -> { }, urgent, flushes::add).start();
     }
 
     @Test
     @Timeout(60)
     void aResultThatMayDecideIsSentAtOnceAndTakesTheWaitingOnesAlong() throws Exception {
         Topics topics = topics("urgent-on");
-        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
         List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
              TopicRecorder<ProbeResult> read = recorder(topics)) {
-            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
-                    "p-1", 100, 10, () -> { }, () -> { }, true, flushes::add).start();
+            ResultPublisher publisher = publisher(producer, topics, true, flushes);
             try {
                 publisher.offer(result("steady", false));
                 Await.holdsFor(HELD, () -> read.all().isEmpty(),
@@ -127,13 +134,11 @@ class UrgentPublishIT {
     @Timeout(60)
     void aFullWindowIsSentWithoutWaitingForTheLinger() throws Exception {
         Topics topics = topics("window");
-        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
         List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
              TopicRecorder<ProbeResult> read = recorder(topics)) {
             // at most 10 unacknowledged: 45 results are four full windows and five more
-            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
-                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::add).start();
+            ResultPublisher publisher = publisher(producer, topics, false, flushes);
             try {
                 IntStream.range(0, 45).forEach(i -> publisher.offer(result("t-" + i, false)));
                 // waiting for the linger, each window would take 4 s: 16 s for the first 40
@@ -151,12 +156,10 @@ class UrgentPublishIT {
     @Timeout(60)
     void withoutTheSettingEveryResultWaitsForTheLinger() throws Exception {
         Topics topics = topics("urgent-off");
-        AvroSerde<ProbeResult> serde = AvroSerde.forValues(ProbeResult.class, Map.of("schema.registry.url", REGISTRY));
         List<ResultPublisher.Flush> flushes = new CopyOnWriteArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = lingeringProducer();
              TopicRecorder<ProbeResult> read = recorder(topics)) {
-            ResultPublisher publisher = new ResultPublisher(producer, topics.probeResults(), serde.serializer(), "eu",
-                    "p-1", 100, 10, () -> { }, () -> { }, false, flushes::add).start();
+            ResultPublisher publisher = publisher(producer, topics, false, flushes);
             try {
                 publisher.offer(result("flip", true));
                 Await.holdsFor(HELD, () -> read.all().isEmpty(),
