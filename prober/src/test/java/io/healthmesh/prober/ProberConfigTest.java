@@ -227,6 +227,15 @@ class ProberConfigTest {
         expectProblem("publish.batch.bytes", "512", "publish.batch.bytes: 512 (expected: 1024..16777216)");
     }
 
+    @Test
+    void urgentResultsAreOnByDefaultAndCanBeTurnedOff() {
+        assertThat(ProberConfig.from(minimal()).publish().urgent()).isTrue();
+        assertThat(ProberConfig.from(minimal()).publish().lingerMs()).isEqualTo(20);
+        assertThat(ProberConfig.from(with("publish.urgent", "false")).publish())
+                .isEqualTo(new PublishTuning("lz4", 20, 16_384, false));
+        expectProblem("publish.urgent", "sometimes", "publish.urgent: sometimes (expected: true or false)");
+    }
+
     private static void expectProblem(String key, String value, String message) {
         assertThatThrownBy(() -> ProberConfig.from(with(key, value)))
                 .isInstanceOf(IllegalArgumentException.class)
