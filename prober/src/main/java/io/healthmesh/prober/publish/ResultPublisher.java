@@ -145,9 +145,14 @@ public final class ResultPublisher implements AutoCloseable {
 
     /** Queues a result for publishing; never blocks. */
     public void offer(CompletedProbe probe) {
-        if (buffer.offer(probe, decidingAtOnce && probe.mayDecide())) {
+        if (buffer.offer(probe, sendsAtOnce(probe))) {
             onDropped.run();
         }
+    }
+
+    /** Whether this result skips the gathering and the linger ({@code publish.urgent} and it may decide). */
+    private boolean sendsAtOnce(CompletedProbe probe) {
+        return decidingAtOnce && probe.mayDecide();
     }
 
     /** Results waiting in the buffer. */
@@ -231,7 +236,7 @@ public final class ResultPublisher implements AutoCloseable {
         delivery.sending = false;
         if (delivery.refused == null) {
             refusing = false;
-            if (decidingAtOnce && probe.mayDecide()) {
+            if (sendsAtOnce(probe)) {
                 askForFlush(Flush.URGENT);
             }
             return Handover.SENT;

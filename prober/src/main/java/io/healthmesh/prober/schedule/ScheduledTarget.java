@@ -250,10 +250,8 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
      * An {@code INCONCLUSIVE} verdict counts for neither threshold and never decides.
      */
     static boolean mayDecide(int run, Outcome outcome, TargetSpec spec) {
-        if (run == 0 || !outcome.isConclusive()) {
-            return false;
-        }
-        return run <= (outcome.isSuccess() ? spec.healthyThreshold() : spec.unhealthyThreshold());
+        return outcome.isConclusive()
+                && run <= (outcome.isSuccess() ? spec.healthyThreshold() : spec.unhealthyThreshold());
     }
 
     /** A timeout or error of a probe that started too late to be fair: the prober's trouble, not the target's. */
