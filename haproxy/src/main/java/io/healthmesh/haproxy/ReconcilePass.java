@@ -1,0 +1,97 @@
+package io.healthmesh.haproxy;
+
+import io.healthmesh.follow.ChangeBudget;
+import io.healthmesh.haproxy.plan.ActualServer;
+import io.healthmesh.haproxy.plan.DesiredBackend;
+import io.healthmesh.haproxy.plan.ServerChange;
+import io.healthmesh.haproxy.plan.ServerDiff;
+import io.healthmesh.haproxy.runtime.RuntimeSession;
+import io.healthmesh.haproxy.runtime.ServersStateTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One pass over one HAProxy instance, in one Runtime API session: read every mapped backend
+ * ({@code show servers state <backend>}), diff it with what it should hold, and apply the changes the change budget
+ * allows. What the budget holds back is left for a later pass (the next pass recomputes it from the then latest
+ * state, so a queued change that is no longer wanted is simply never made).
+ */
+final class ReconcilePass {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcilePass.class);
+    /** Answers of accepted commands that are not empty. */
+    private static final List<String> ACCEPTED = List.of("New server registered", "Server deleted", "IP changed",
+            "port changed", "no need to change");
+    private static final String STILL_CONNECTED = "still has connections";
+
+    /** What a pass did. */
+    record Outcome(int applied, int failed, int queued, int waiting, Set<String> unknownBackends) { }
+
+    private final String instance;
+    private final HaproxyMetrics metrics;
+
+    ReconcilePass(String instance, HaproxyMetrics metrics) {
+        this.instance = instance;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Runs a pass.
+     *
+     * @throws IOException when the session breaks (nothing after the break was applied; the next pass starts over)
+     */
+    Outcome run(RuntimeSession session, Map<String, DesiredBackend> desired, ChangeBudget budget) throws IOException {
+        List<ServerChange> changes = new ArrayList<>();
+        Set<String> unknown = new TreeSet<>();
+        for (DesiredBackend backend : desired.values()) {
+            Optional<List<ActualServer>> actual =
+                    ServersStateTable.parse(session.command("show servers state " + backend.backend()));
+            if (actual.isEmpty()) {
+                unknown.add(backend.backend());
+                continue;
+            }
+            changes.addAll(ServerDiff.of(backend, actual.get()));
+        }
+        int takingOut = (int) changes.stream().filter(ServerChange::takesOut).count();
+        int allowed = takingOut == 0 ? 0 : budget.take(takingOut);
+        int applied = 0;
+        int failed = 0;
+        int waiting = 0;
+        int outTaken = 0;
+        for (ServerChange change : changes) {
+            if (change.takesOut() && outTaken++ >= allowed) {
+                continue;
+            }
+            for (String command : change.commands()) {
+                String answer = session.command(command);
+                if (accepted(answer)) {
+                    applied++;
+                    metrics.applied(instance);
+                    LOG.debug("{}: {}", instance, command);
+                } else if (answer.contains(STILL_CONNECTED)) {
+                    // in maintenance already; deleted by a later pass once its connections are gone
+                    waiting++;
+                    break;
+                } else {
+                    failed++;
+                    metrics.failed(instance);
+                    LOG.warn("{}: HAProxy refused '{}': {}", instance, command, answer);
+                    break;
+                }
+            }
+        }
+        return new Outcome(applied, failed, takingOut - allowed, waiting, unknown);
+    }
+
+    private static boolean accepted(String answer) {
+        return answer.isEmpty() || ACCEPTED.stream().anyMatch(answer::startsWith);
+    }
+}
