@@ -108,18 +108,24 @@ public record HaproxyConfig(String bootstrapServers, String schemaRegistryUrl, S
                 burst, kafka);
     }
 
-    /** What the follower's consumer and Avro decoder need: the {@code kafka.*} keys, the brokers, the registry. */
-    public Map<String, Object> clientProps() {
-        Map<String, Object> props = new HashMap<>(kafka);
+    /** The follower's Kafka client settings: the {@code kafka.*} keys and the brokers. */
+    public Map<String, String> kafkaProps() {
+        Map<String, String> props = new HashMap<>(kafka);
         props.put("bootstrap.servers", bootstrapServers);
-        props.put("schema.registry.url", schemaRegistryUrl);
+        return props;
+    }
+
+    /** The Avro serde's settings: the registry and its credentials (Confluent's keys). */
+    public Map<String, Object> serdeConfig() {
+        Map<String, Object> serde = new HashMap<>();
+        serde.put("schema.registry.url", schemaRegistryUrl);
         if (registryAuthSource != null) {
-            props.put("basic.auth.credentials.source", registryAuthSource);
+            serde.put("basic.auth.credentials.source", registryAuthSource);
         }
         if (registryUserInfo != null) {
-            props.put("basic.auth.user.info", registryUserInfo);
+            serde.put("basic.auth.user.info", registryUserInfo);
         }
-        return props;
+        return serde;
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.healthmesh.follow.GroupView;
 import io.healthmesh.follow.Member;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 /** Hand-built follower views for the tests of the pure mapping. */
@@ -23,7 +22,6 @@ final class Views {
     }
 
     static GroupView group(String id, boolean failOpen, Member... members) {
-        List<Member> list = Arrays.stream(members).sorted(java.util.Comparator.comparing(Member::targetId)).toList();
-        return new GroupView(id, failOpen, list, Integer.toHexString(list.hashCode()), false);
+        return GroupView.of(id, failOpen, Arrays.asList(members), false);
     }
 }
