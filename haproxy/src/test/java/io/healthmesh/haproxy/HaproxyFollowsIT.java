@@ -215,7 +215,9 @@ class HaproxyFollowsIT {
                 reconciledMs);
         try (TrafficLoop traffic = new TrafficLoop(haproxy.frontendPort(), 1_000, Duration.ofSeconds(60))) {
             Await.until(PATIENCE, () -> traffic.answered() >= 300, traffic::toString);
-            assertThat(traffic.answeredBy("a") + traffic.answeredBy("c")).isEqualTo(traffic.answered());
+            traffic.close();
+            assertThat(traffic.answeredBy("a") + traffic.answeredBy("c")).as("answers: %s", traffic)
+                    .isEqualTo(traffic.answered());
         }
     }
 
