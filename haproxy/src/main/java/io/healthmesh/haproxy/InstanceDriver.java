@@ -130,7 +130,7 @@ final class InstanceDriver implements AutoCloseable {
         }
         unknownReported = outcome.unknownBackends();
         metrics.succeeded(instance, clock.millis(), outcome.queued(), outcome.unknownBackends().size());
-        if (outcome.applied() > 0 || outcome.failed() > 0 || outcome.queued() > 0) {
+        if (outcome.applied() > 0 || outcome.queued() > 0) {
             LOG.info("{}: applied {} commands, {} refused, {} changes wait for the change budget", instance,
                     outcome.applied(), outcome.failed(), outcome.queued());
         }

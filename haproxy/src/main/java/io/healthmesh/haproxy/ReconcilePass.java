@@ -37,6 +37,8 @@ final class ReconcilePass {
 
     private final String instance;
     private final HaproxyMetrics metrics;
+    /** Commands refused in the previous pass: refused again, they are counted but not logged again. */
+    private Set<String> refusedBefore = Set.of();
 
     ReconcilePass(String instance, HaproxyMetrics metrics) {
         this.instance = instance;
@@ -66,6 +68,7 @@ final class ReconcilePass {
         int failed = 0;
         int waiting = 0;
         int outTaken = 0;
+        Set<String> refused = new TreeSet<>();
         for (ServerChange change : changes) {
             if (change.takesOut() && outTaken++ >= allowed) {
                 continue;
@@ -83,11 +86,15 @@ final class ReconcilePass {
                 } else {
                     failed++;
                     metrics.failed(instance);
-                    LOG.warn("{}: HAProxy refused '{}': {}", instance, command, answer);
+                    refused.add(command);
+                    if (!refusedBefore.contains(command)) {
+                        LOG.warn("{}: HAProxy refused '{}': {}", instance, command, answer);
+                    }
                     break;
                 }
             }
         }
+        refusedBefore = refused;
         return new Outcome(applied, failed, takingOut - allowed, waiting, unknown);
     }
 
