@@ -31,6 +31,8 @@ final class ReconcilePass {
     private static final List<String> ACCEPTED = List.of("New server registered", "Server deleted", "IP changed",
             "port changed", "no need to change");
     private static final String STILL_CONNECTED = "still has connections";
+    /** Another driver added the server between this pass's read and its add: nothing to fight over. */
+    private static final String ADDED_MEANWHILE = "Already exists";
 
     /** What a pass did. */
     record Outcome(int applied, int failed, int queued, int waiting, Set<String> unknownBackends) { }
@@ -79,9 +81,11 @@ final class ReconcilePass {
                     applied++;
                     metrics.applied(instance);
                     LOG.debug("{}: {}", instance, command);
-                } else if (answer.contains(STILL_CONNECTED)) {
-                    // in maintenance already; deleted by a later pass once its connections are gone
+                } else if (answer.contains(STILL_CONNECTED) || answer.startsWith(ADDED_MEANWHILE)) {
+                    // in maintenance already, deleted by a later pass once its connections are gone; or added by
+                    // another driver, checked by the next pass
                     waiting++;
+                    LOG.debug("{}: '{}' later: {}", instance, command, answer);
                     break;
                 } else {
                     failed++;

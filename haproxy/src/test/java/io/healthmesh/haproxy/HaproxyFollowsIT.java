@@ -51,6 +51,7 @@ class HaproxyFollowsIT {
     private StateTopicWriter state;
     private LocalHaproxy haproxy;
     private HaproxyWorker driver;
+    private HaproxyConfig config;
     private final Map<String, HealthStatus> statuses = new LinkedHashMap<>();
 
     @AfterEach
@@ -68,6 +69,11 @@ class HaproxyFollowsIT {
 
     /** HAProxy, three healthy members a, b, c behind it, and a driver that has reconciled them. */
     private void start(TestKafka kafka, String... extraMappedBackends) throws Exception {
+        start(kafka, Map.of(), extraMappedBackends);
+    }
+
+    private void start(TestKafka kafka, Map<String, String> settings, String... extraMappedBackends)
+            throws Exception {
         LocalHaproxy.binary();
         backends = open(new LoopbackBackends());
         state = open(new StateTopicWriter(kafka, "haproxy", 3));
@@ -90,7 +96,9 @@ class HaproxyFollowsIT {
         s.put("http.host", "127.0.0.1");
         s.put("http.port", "0");
         s.put("reconcile.interval.ms", "1000");
-        driver = open(HaproxyWorker.start(HaproxyConfig.from(s)));
+        s.putAll(settings);
+        config = HaproxyConfig.from(s);
+        driver = open(HaproxyWorker.start(config));
         Await.until(PATIENCE, driver::ready, () -> "driver not ready; " + haproxy.servers(BACKEND));
         awaitServers(Map.of("hm-a", ServerState.READY, "hm-b", ServerState.READY, "hm-c", ServerState.READY));
     }
@@ -221,10 +229,90 @@ class HaproxyFollowsIT {
         }
     }
 
-    private String scrape() throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + driver.httpPort() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return r.body();
+    @Test
+    void takingServersOutWaitsForTheChangeBudgetAndPuttingThemBackDoesNot(TestKafka kafka) throws Exception {
+        // one server out at once, then one every 2 s
+        start(kafka, Map.of("changes.burst", "1", "changes.per.second", "0.5"));
+        member("d", HealthStatus.HEALTHY);
+        group(false);
+        awaitServers(Map.of("hm-a", ServerState.READY, "hm-b", ServerState.READY, "hm-c", ServerState.READY,
+                "hm-d", ServerState.READY));
+        Await.until(PATIENCE, () -> scrape().contains("healthmesh_haproxy_queued_changes{instance=\""
+                + haproxy.address() + "\"} 0.0"), () -> "budget still busy");
+
+        long before = System.nanoTime();
+        member("a", HealthStatus.UNHEALTHY);
+        member("b", HealthStatus.UNHEALTHY);
+        member("c", HealthStatus.UNHEALTHY);
+        group(false);
+        Await.until(PATIENCE, () -> maint() >= 1, () -> "" + servers());
+        long first = System.nanoTime();
+        assertThat(maint()).as("one taken out at once; " + servers()).isEqualTo(1);
+        assertThat(scrape()).contains("healthmesh_haproxy_queued_changes{instance=\"" + haproxy.address()
+                + "\"} 2.0");
+        awaitServers(Map.of("hm-a", ServerState.MAINT, "hm-b", ServerState.MAINT, "hm-c", ServerState.MAINT,
+                "hm-d", ServerState.READY));
+        long spreadMs = (System.nanoTime() - first) / 1_000_000;
+        System.out.printf("haproxy: 3 servers out with burst 1 and 0.5/s: first after %d ms, the last %d ms later%n",
+                (first - before) / 1_000_000, spreadMs);
+        assertThat(spreadMs).as("two more at 0.5/s take about 4 s").isGreaterThanOrEqualTo(3_000);
+
+        // putting them back is not limited: all three in one pass
+        member("a", HealthStatus.HEALTHY);
+        member("b", HealthStatus.HEALTHY);
+        member("c", HealthStatus.HEALTHY);
+        group(false);
+        awaitServers(Map.of("hm-a", ServerState.READY, "hm-b", ServerState.READY, "hm-c", ServerState.READY,
+                "hm-d", ServerState.READY));
+    }
+
+    @Test
+    void twoDriversOnOneHaproxyAgreeAndThenSendNothing(TestKafka kafka) throws Exception {
+        start(kafka);
+        HaproxyWorker second = open(HaproxyWorker.start(config));
+        Await.until(PATIENCE, second::ready, () -> "second driver not ready");
+        double firstBefore = applied(driver);
+        double otherBefore = applied(second);
+        assertThat(otherBefore).as("the second driver found nothing to change").isZero();
+        member("b", HealthStatus.UNHEALTHY);
+        member("e", HealthStatus.HEALTHY);
+        group(false);
+        awaitServers(Map.of("hm-a", ServerState.READY, "hm-b", ServerState.MAINT, "hm-c", ServerState.READY,
+                "hm-e", ServerState.READY));
+
+        // both keep passing every second; with nothing left to change neither sends a command
+        double first = applied(driver);
+        double other = applied(second);
+        Await.holdsFor(Duration.ofSeconds(4), () -> applied(driver) == first && applied(second) == other,
+                () -> "a driver kept sending: " + applied(driver) + " / " + applied(second));
+        // three commands (b to maint, add e, e ready): made once between them, or by both when both raced
+        assertThat(first - firstBefore + other - otherBefore).as("commands applied by the two drivers")
+                .isBetween(3.0, 6.0);
+    }
+
+    private static double applied(HaproxyWorker worker) {
+        return worker.registry().scrape().stream()
+                .filter(m -> m.getMetadata().getPrometheusName().equals("healthmesh_haproxy_applied"))
+                .flatMap(m -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot) m).getDataPoints().stream())
+                .mapToDouble(io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot::getValue)
+                .sum();
+    }
+
+    private long maint() {
+        return servers().values().stream().filter(ServerState.MAINT::equals).count();
+    }
+
+    private String scrape() {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + driver.httpPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return r.body();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
