@@ -4,6 +4,7 @@ import io.healthmesh.contract.Topics;
 import io.healthmesh.follow.ChangeBudget;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.follow.StateFollower;
+import io.healthmesh.haproxy.mapping.BackendMapping;
 import io.healthmesh.haproxy.plan.DesiredBackend;
 import io.healthmesh.haproxy.plan.DesiredServers;
 import io.healthmesh.haproxy.runtime.RuntimeAddress;
@@ -47,9 +48,10 @@ public final class HaproxyWorker implements AutoCloseable {
         this.config = config;
         List<String> instances = config.mapping().instances().stream().map(RuntimeAddress::toString).toList();
         HaproxyMetrics metrics = new HaproxyMetrics(registry, instances);
+        List<String> mapped = config.mapping().backends().stream().map(BackendMapping::backend).toList();
         for (RuntimeAddress address : config.mapping().instances()) {
             ChangeBudget budget = new ChangeBudget(config.changesPerSecond(), config.changesBurst(), System::nanoTime);
-            drivers.add(new InstanceDriver(address, () -> desired, budget, config.socketTimeout(), config.interval(),
+            drivers.add(new InstanceDriver(address, mapped, () -> desired, budget, config.socketTimeout(), config.interval(),
                     metrics, clock));
         }
         try {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,7 @@ final class InstanceDriver implements AutoCloseable {
     private static final Duration WAITING_RECHECK = Duration.ofSeconds(1);
 
     private final RuntimeAddress address;
+    private final List<String> mapped;
     private final String instance;
     private final Supplier<Map<String, DesiredBackend>> desired;
     private final ChangeBudget budget;
@@ -50,11 +52,13 @@ final class InstanceDriver implements AutoCloseable {
     private boolean failing;
 
     /**
+     * @param mapped every backend of the mapping
      * @param desired the desired servers per backend, or {@code null} while the follower has not caught up
      */
-    InstanceDriver(RuntimeAddress address, Supplier<Map<String, DesiredBackend>> desired, ChangeBudget budget,
-                   Duration socketTimeout, Duration interval, HaproxyMetrics metrics, Clock clock) {
+    InstanceDriver(RuntimeAddress address, List<String> mapped, Supplier<Map<String, DesiredBackend>> desired,
+                   ChangeBudget budget, Duration socketTimeout, Duration interval, HaproxyMetrics metrics, Clock clock) {
         this.address = address;
+        this.mapped = List.copyOf(mapped);
         this.instance = address.toString();
         this.desired = desired;
         this.budget = budget;
@@ -118,7 +122,7 @@ final class InstanceDriver implements AutoCloseable {
     private Duration passOnce(Map<String, DesiredBackend> wanted) throws IOException {
         ReconcilePass.Outcome outcome;
         try (RuntimeSession session = RuntimeSession.open(address, socketTimeout)) {
-            outcome = pass.run(session, wanted, budget);
+            outcome = pass.run(session, mapped, wanted, budget);
         }
         if (failing) {
             LOG.info("{}: Runtime API answers again; reconciled", instance);

@@ -20,7 +20,7 @@ import java.util.TreeSet;
 
 /**
  * One pass over one HAProxy instance, in one Runtime API session: read every mapped backend
- * ({@code show servers state <backend>}), diff it with what it should hold, and apply the changes the change budget
+ * ({@code show servers state <backend>}), diff those whose group the state holds with what they should hold, and apply the changes the change budget
  * allows. What the budget holds back is left for a later pass (the next pass recomputes it from the then latest
  * state, so a queued change that is no longer wanted is simply never made).
  */
@@ -52,17 +52,19 @@ final class ReconcilePass {
      *
      * @throws IOException when the session breaks (nothing after the break was applied; the next pass starts over)
      */
-    Outcome run(RuntimeSession session, Map<String, DesiredBackend> desired, ChangeBudget budget) throws IOException {
+    Outcome run(RuntimeSession session, List<String> mapped, Map<String, DesiredBackend> desired, ChangeBudget budget)
+            throws IOException {
         List<ServerChange> changes = new ArrayList<>();
         Set<String> unknown = new TreeSet<>();
-        for (DesiredBackend backend : desired.values()) {
+        // every mapped backend is read, those of groups the state does not hold too: a missing one is reported
+        for (String backend : mapped) {
             Optional<List<ActualServer>> actual =
-                    ServersStateTable.parse(session.command("show servers state " + backend.backend()));
+                    ServersStateTable.parse(session.command("show servers state " + backend));
             if (actual.isEmpty()) {
-                unknown.add(backend.backend());
-                continue;
+                unknown.add(backend);
+            } else if (desired.containsKey(backend)) {
+                changes.addAll(ServerDiff.of(desired.get(backend), actual.get()));
             }
-            changes.addAll(ServerDiff.of(backend, actual.get()));
         }
         int takingOut = (int) changes.stream().filter(ServerChange::takesOut).count();
         int allowed = takingOut == 0 ? 0 : budget.take(takingOut);

@@ -42,7 +42,7 @@ class HaproxyFollowsIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final String BACKEND = "be_api";
-    private static final int FLIPS = 8;
+    private static final int FLIPS = 12;
 
     @TempDir
     Path dir;
