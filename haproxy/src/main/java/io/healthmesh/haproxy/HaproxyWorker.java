@@ -51,8 +51,8 @@ public final class HaproxyWorker implements AutoCloseable {
         List<String> mapped = config.mapping().backends().stream().map(BackendMapping::backend).toList();
         for (RuntimeAddress address : config.mapping().instances()) {
             ChangeBudget budget = new ChangeBudget(config.changesPerSecond(), config.changesBurst(), System::nanoTime);
-            drivers.add(new InstanceDriver(address, mapped, () -> desired, budget, config.socketTimeout(), config.interval(),
-                    metrics, clock));
+            drivers.add(new InstanceDriver(address, mapped, () -> desired, budget, config.socketTimeout(),
+                    config.interval(), metrics, clock));
         }
         try {
             this.ops = OpsServer.start(new InetSocketAddress(config.httpHost(), config.httpPort()), registry,

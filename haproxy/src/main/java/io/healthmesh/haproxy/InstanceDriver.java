@@ -56,7 +56,8 @@ final class InstanceDriver implements AutoCloseable {
      * @param desired the desired servers per backend, or {@code null} while the follower has not caught up
      */
     InstanceDriver(RuntimeAddress address, List<String> mapped, Supplier<Map<String, DesiredBackend>> desired,
-                   ChangeBudget budget, Duration socketTimeout, Duration interval, HaproxyMetrics metrics, Clock clock) {
+                   ChangeBudget budget, Duration socketTimeout, Duration interval, HaproxyMetrics metrics,
+                   Clock clock) {
         this.address = address;
         this.mapped = List.copyOf(mapped);
         this.instance = address.toString();

@@ -20,9 +20,9 @@ import java.util.TreeSet;
 
 /**
  * One pass over one HAProxy instance, in one Runtime API session: read every mapped backend
- * ({@code show servers state <backend>}), diff those whose group the state holds with what they should hold, and apply the changes the change budget
- * allows. What the budget holds back is left for a later pass (the next pass recomputes it from the then latest
- * state, so a queued change that is no longer wanted is simply never made).
+ * ({@code show servers state <backend>}), diff those whose group the state holds with what they should hold, and
+ * apply the changes the change budget allows. What the budget holds back is left for a later pass (the next pass
+ * recomputes it from the then latest state, so a queued change that is no longer wanted is simply never made).
  */
 final class ReconcilePass {
 
