@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The driver against Debian's real HAProxy, fed through real state topics: traffic through HAProxy stops reaching
  * a member within the event latency once the member is no longer routable (measured over several flips), comes
  * back when it is routable again, a group that grows gets a new server, fail-open puts every member back, a mapped
- * backend HAProxy lacks is reported while the others go on, and a HAProxy killed and started again is reconciled
- * within seconds.
+ * backend HAProxy lacks is reported while the others go on, a HAProxy killed and started again is reconciled within
+ * seconds, taking servers out waits for the change budget, two drivers on one HAProxy agree and then send nothing,
+ * and one driver keeps two HAProxy instances, one of them over a TCP stats socket.
  */
 @ExtendWith(KafkaExtension.class)
 class HaproxyFollowsIT {
@@ -74,6 +75,12 @@ class HaproxyFollowsIT {
 
     private void start(TestKafka kafka, Map<String, String> settings, String... extraMappedBackends)
             throws Exception {
+        start(kafka, settings, List.of(), extraMappedBackends);
+    }
+
+    /** The same, with more instances in the mapping besides the HAProxy started here. */
+    private void start(TestKafka kafka, Map<String, String> settings, List<String> moreInstances,
+                       String... extraMappedBackends) throws Exception {
         LocalHaproxy.binary();
         backends = open(new LoopbackBackends());
         state = open(new StateTopicWriter(kafka, "haproxy", 3));
@@ -82,7 +89,9 @@ class HaproxyFollowsIT {
             member(id, HealthStatus.HEALTHY);
         }
         group(false);
-        StringBuilder mapping = new StringBuilder("instances: ['" + haproxy.address() + "']\nbackends:\n"
+        StringBuilder instances = new StringBuilder("'" + haproxy.address() + "'");
+        moreInstances.forEach(i -> instances.append(", '").append(i).append("'"));
+        StringBuilder mapping = new StringBuilder("instances: [" + instances + "]\nbackends:\n"
                 + "  - {group: api, backend: " + BACKEND + ", serverName: 'hm-{id}'}\n");
         for (String b : extraMappedBackends) {
             mapping.append("  - {group: api, backend: ").append(b).append("}\n");
@@ -296,6 +305,25 @@ class HaproxyFollowsIT {
                 .flatMap(m -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot) m).getDataPoints().stream())
                 .mapToDouble(io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot::getValue)
                 .sum();
+    }
+
+    @Test
+    void oneDriverKeepsTwoHaproxysOneOfThemOverATcpStatsSocket(TestKafka kafka) throws Exception {
+        LocalHaproxy.binary();
+        Path secondDir = Files.createDirectories(dir.resolve("second"));
+        LocalHaproxy other = open(LocalHaproxy.start(secondDir, true, BACKEND, BACKEND));
+        start(kafka, Map.of(), List.of(other.tcpAddress().toString()));
+        Map<String, ServerState> expected = Map.of("hm-a", ServerState.READY, "hm-b", ServerState.MAINT,
+                "hm-c", ServerState.READY);
+        member("b", HealthStatus.UNHEALTHY);
+        group(false);
+        awaitServers(expected);
+        Await.until(PATIENCE, () -> states(other).equals(expected), () -> "second HAProxy holds " + states(other));
+        assertThat(scrape()).contains("healthmesh_haproxy_applied_total{instance=\"" + other.tcpAddress() + "\"}");
+    }
+
+    private static Map<String, ServerState> states(LocalHaproxy h) {
+        return h.servers(BACKEND).stream().collect(Collectors.toMap(ActualServer::name, ActualServer::state));
     }
 
     private long maint() {

@@ -32,14 +32,16 @@ final class LocalHaproxy implements AutoCloseable {
     private final Path config;
     private final Path log;
     private final Path socket;
+    private final int tcpSocketPort;
     private final int frontendPort;
     private Process process;
 
-    private LocalHaproxy(Path binary, Path config, Path log, Path socket, int frontendPort) {
+    private LocalHaproxy(Path binary, Path config, Path log, Path socket, int tcpSocketPort, int frontendPort) {
         this.binary = binary;
         this.config = config;
         this.log = log;
         this.socket = socket;
+        this.tcpSocketPort = tcpSocketPort;
         this.frontendPort = frontendPort;
     }
 
@@ -58,8 +60,14 @@ final class LocalHaproxy implements AutoCloseable {
 
     /** Starts HAProxy with a frontend sending to {@code frontendBackend} and the given empty backends. */
     static LocalHaproxy start(Path dir, String frontendBackend, String... backends) throws IOException {
+        return start(dir, false, frontendBackend, backends);
+    }
+
+    /** The same, with {@code tcp} a second stats socket on a free loopback TCP port ({@link #tcpAddress()}). */
+    static LocalHaproxy start(Path dir, boolean tcp, String frontendBackend, String... backends) throws IOException {
         Path socket = dir.resolve("admin.sock");
         int port = FreePorts.one();
+        int tcpPort = tcp ? FreePorts.one() : 0;
         StringBuilder cfg = new StringBuilder("""
                 global
                   stats socket %s mode 600 level admin
@@ -73,11 +81,16 @@ final class LocalHaproxy implements AutoCloseable {
                   bind 127.0.0.1:%d
                   default_backend %s
                 """.formatted(socket, port, frontendBackend));
+        if (tcp) {
+            // a global line: right after the first one
+            cfg.insert(cfg.indexOf("\n") + 1, "  stats socket ipv4@127.0.0.1:" + tcpPort + " level admin\n");
+        }
         for (String b : backends) {
             cfg.append("backend ").append(b).append("\n  balance roundrobin\n");
         }
         Path config = Files.writeString(dir.resolve("haproxy.cfg"), cfg.toString());
-        LocalHaproxy haproxy = new LocalHaproxy(binary(), config, dir.resolve("haproxy.log"), socket, port);
+        LocalHaproxy haproxy = new LocalHaproxy(binary(), config, dir.resolve("haproxy.log"), socket, tcpPort,
+                port);
         haproxy.launch();
         return haproxy;
     }
@@ -97,6 +110,11 @@ final class LocalHaproxy implements AutoCloseable {
 
     RuntimeAddress address() {
         return new RuntimeAddress(socket, null, 0);
+    }
+
+    /** The TCP stats socket (when started with one). */
+    RuntimeAddress tcpAddress() {
+        return new RuntimeAddress(null, "127.0.0.1", tcpSocketPort);
     }
 
     int frontendPort() {
