@@ -15,7 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The state of one probe: its deadline, its timings, the channels it opened and its single verdict.
+ * The state of one probe: its deadline, its timings, the channels it opened and its single verdict; what protocol
+ * code reports to.
  * Confined to one event loop: every method except {@link #execute} must be called on {@link #loop()}, and
  * protocol code gets there by opening its channels on that loop. The first verdict wins (a verdict after
  * the deadline, or a second verdict, is ignored), cancels the deadline and closes every channel.
@@ -80,10 +81,12 @@ public final class ProbeContext {
         this.startTick = loop.ticker().nanoTime();
     }
 
+    /** What is probed. */
     public TargetSpec target() {
         return target;
     }
 
+    /** The loop the probe is confined to. */
     public EventLoop loop() {
         return loop;
     }
@@ -97,6 +100,7 @@ public final class ProbeContext {
         result.whenComplete((report, failure) -> action.run());
     }
 
+    /** True once the probe has its verdict. */
     public boolean isDone() {
         return done;
     }
@@ -150,7 +154,7 @@ public final class ProbeContext {
 
     /**
      * Runs {@code close} when the probe ends, however it ends, or at once if it has ended: for what a probe opens
-     * without a channel ({@code ChannelFreeConnectCheck}, {@code ChannelFreeHttpExchange}). One at a time: an HTTP redirect's next
+     * without a channel (a {@code ChannelFreeConnection}). One at a time: an HTTP redirect's next
      * hop registers its own once the previous one was {@link #release(Runnable) released}.
      */
     public void closeAtEnd(Runnable close) {
@@ -187,16 +191,19 @@ public final class ProbeContext {
         httpStatus = null;
     }
 
+    /** The hop's connection is established: its connect time is recorded. */
     public void connected() {
         connectMicros = micros(hopStartNanos);
     }
 
+    /** The hop's TLS handshake is done: its time is recorded. */
     public void tlsDone() {
         if (connectMicros != null) {
             tlsMicros = micros(hopStartNanos) - connectMicros;
         }
     }
 
+    /** {@code count} bytes of the response arrived (the first ones record the time to first byte). */
     public void bytesRead(int count) {
         if (firstByteMicros == null && count > 0) {
             firstByteMicros = micros(hopStartNanos);
@@ -204,18 +211,22 @@ public final class ProbeContext {
         bytesRead += count;
     }
 
+    /** The response bytes read so far, every hop together. */
     public long bytesReadSoFar() {
         return bytesRead;
     }
 
+    /** The hop's HTTP status, for the report. */
     public void httpStatus(int status) {
         httpStatus = status;
     }
 
+    /** The verdict: success. */
     public void succeed(String detail) {
         finish(Outcome.SUCCESS, detail);
     }
 
+    /** The verdict: what {@code cause} says about the target ({@link FailureClassifier}). */
     public void fail(Throwable cause) {
         Outcome outcome = FailureClassifier.outcome(cause);
         String detail = FailureClassifier.detail(cause);
