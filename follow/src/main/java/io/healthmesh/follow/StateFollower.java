@@ -31,6 +31,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static java.util.Objects.requireNonNull;
@@ -65,6 +67,7 @@ public final class StateFollower implements AutoCloseable {
     private final AvroSerde<GroupHealth> groupSerde;
     private final StateBook book = new StateBook();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch closing = new CountDownLatch(1);
     private final Counter records;
     private final Counter decodeFailures;
     private final Counter listenerFailures;
@@ -172,14 +175,10 @@ public final class StateFollower implements AutoCloseable {
         } finally {
             KafkaConsumer<String, byte[]> c = consumer;
             if (c != null) {
-                boolean interrupted = Thread.interrupted();
                 try {
                     c.close(Duration.ofSeconds(5));
                 } catch (RuntimeException e) {
                     LOG.debug("state follower: closing its consumer failed", e);
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
                 }
             }
         }
@@ -298,10 +297,13 @@ public final class StateFollower implements AutoCloseable {
 
     private void pause() {
         try {
-            Thread.sleep(RETRY.toMillis());
+            if (closing.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new WakeupException();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed.set(true);
+            throw new WakeupException();
         }
     }
 
@@ -310,10 +312,10 @@ public final class StateFollower implements AutoCloseable {
     public void close() {
         closed.set(true);
         KafkaConsumer<String, byte[]> c = consumer;
+        closing.countDown();
         if (c != null) {
             c.wakeup();
         }
-        thread.interrupt();
         try {
             thread.join(Duration.ofSeconds(10).toMillis());
         } catch (InterruptedException e) {
