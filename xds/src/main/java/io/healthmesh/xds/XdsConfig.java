@@ -143,9 +143,6 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
         } catch (IllegalArgumentException e) {
             r.problem(e.getMessage());
         }
-        if (settings.containsKey("http.token") || settings.containsKey("http.token.file")) {
-            r.problem("http.token: the xds role has no query API (expected: ops.token for /metrics and /readyz)");
-        }
         Map<String, String> kafka = r.kafka();
         r.finish();
         Map<String, Object> serde = new LinkedHashMap<>();
