@@ -39,7 +39,7 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
                         int httpPort, HttpOptions http, Map<String, String> kafka) {
 
     public static final int DEFAULT_PORT = 18000;
-    public static final int DEFAULT_HTTP_PORT = 8086;
+    public static final int DEFAULT_HTTP_PORT = 8087;
     public static final int DEFAULT_MAX_STREAMS = 10_000;
     public static final int DEFAULT_MAX_STREAMS_PER_CONNECTION = 100;
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;

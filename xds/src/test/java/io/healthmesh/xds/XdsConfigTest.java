@@ -31,7 +31,7 @@ class XdsConfigTest {
         assertThat(c.listener().tls()).isNull();
         assertThat(c.listener().maxStreams()).isEqualTo(10_000);
         assertThat(c.listener().maxStreamsPerConnection()).isEqualTo(100);
-        assertThat(c.httpPort()).isEqualTo(8086);
+        assertThat(c.httpPort()).isEqualTo(8087);
         assertThat(c.zoneLabel()).isEqualTo("zone");
         assertThat(c.connectTimeoutMs()).isEqualTo(5000);
         assertThat(c.topics().groupState()).isEqualTo("healthmesh.group-state");
