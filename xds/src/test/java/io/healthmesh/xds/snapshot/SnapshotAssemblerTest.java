@@ -10,7 +10,6 @@ import io.healthmesh.xds.map.EndpointMapping;
 import io.healthmesh.xds.map.ProxyResources;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
