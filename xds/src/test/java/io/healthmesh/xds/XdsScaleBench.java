@@ -37,8 +37,13 @@ import java.util.concurrent.TimeUnit;
  * held by the served state, the time to turn a one-group change into new snapshots, and the time from that change to
  * its arrival at every subscribed client. Bounded: every wait has a deadline, the rounds are counted.
  * <p>
- * Run: {@code mvn -B -o -pl xds exec:java -Dexec.classpathScope=test -Dexec.mainClass=io.healthmesh.xds.XdsScaleBench
- * -Dexec.args="10000 10 1000 10 50"} (groups, members per group, clients, groups per client, rounds).
+ * Run (arguments: groups, members per group, clients, groups per client, rounds):
+ * <pre>
+ * mvn -B -o -pl testkit,follow,xds test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ *     -Dmdep.outputFile=/tmp/xds-cp.txt
+ * java -Xmx3g -cp xds/target/test-classes:xds/target/classes:$(cat /tmp/xds-cp.txt) \
+ *     io.healthmesh.xds.XdsScaleBench 10000 10 1000 10 20
+ * </pre>
  */
 public final class XdsScaleBench {
 
