@@ -6,6 +6,7 @@ import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.registry.RegistryConfig;
+import io.healthmesh.xds.XdsConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,7 +34,8 @@ class SettingsDocumentedTest {
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
                 Arguments.of("Notifier", NotifierConfig.SETTINGS),
-                Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS));
+                Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS),
+                Arguments.of("Xds", XdsConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")
