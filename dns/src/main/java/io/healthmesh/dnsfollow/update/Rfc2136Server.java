@@ -41,8 +41,8 @@ import static java.util.Objects.requireNonNull;
  * that is there and deleting one that is not both change nothing, so a repeated or replayed update is harmless, and
  * the server applies the message's changes together, so a name is never seen half-changed.
  * <p>
- * Answers are classified into {@link Reason}s: NOTAUTH with a TSIG error is BADKEY / BADSIG / BADTIME, NOTAUTH
- * without one, NOTZONE, or a query answer without the AA bit is NOT_AUTHORITATIVE.
+ * Answers are classified into {@link Reason}s: NOTAUTH with a TSIG error is BADKEY / BADSIG / BADTIME; NOTAUTH
+ * without one, NOTZONE, a REFUSED query, or a query answer without the AA bit is NOT_AUTHORITATIVE.
  */
 public final class Rfc2136Server implements ZoneServer {
 
@@ -65,6 +65,12 @@ public final class Rfc2136Server implements ZoneServer {
             Message answer = send(mapping, Message.newQuery(Record.newRecord(name, dnsType(type), DClass.IN)),
                     "query " + mapping.name() + " " + type);
             int rcode = answer.getRcode();
+            if (rcode == Rcode.REFUSED && (answer.getTSIG() == null || answer.getTSIG().getError() == Rcode.NOERROR)) {
+                // a primary without recursion refuses a query for a zone it does not serve
+                throw new DnsUpdateException(Reason.NOT_AUTHORITATIVE, "query " + mapping.name() + " " + type + " at "
+                        + mapping.server() + ": REFUSED (is it the primary of zone " + mapping.zone()
+                        + "? does its allow-query admit this host?)");
+            }
             if (rcode != Rcode.NOERROR && rcode != Rcode.NXDOMAIN) {
                 throw failure(mapping, answer, "query " + mapping.name() + " " + type);
             }
