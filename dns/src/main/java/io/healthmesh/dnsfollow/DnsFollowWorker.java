@@ -114,7 +114,13 @@ public final class DnsFollowWorker implements AutoCloseable {
                 if (due.isEmpty()) {
                     continue;
                 }
-                ZoneReconciler.Outcome outcome = reconciler.pass(follower.state(), due);
+                ZoneReconciler.Outcome outcome;
+                try {
+                    outcome = reconciler.pass(follower.state(), due);
+                } catch (RuntimeException e) {
+                    LOG.error("reconcile pass over {} names failed; retried", due.size(), e);
+                    outcome = ZoneReconciler.Outcome.failed(due);
+                }
                 everInSync.addAll(outcome.inSync());
                 schedule.done(outcome, System.nanoTime(), reconciler.nanosUntilBudget());
             }

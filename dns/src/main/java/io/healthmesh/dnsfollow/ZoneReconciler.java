@@ -47,6 +47,13 @@ final class ZoneReconciler {
      * @param pendingChanges how many changes wait for the budget
      */
     record Outcome(Set<String> inSync, Set<String> failed, Set<String> waiting, int pendingChanges) {
+
+        /** Every name failed. */
+        static Outcome failed(List<NameMapping> names) {
+            Set<String> failed = new HashSet<>();
+            names.forEach(n -> failed.add(n.name()));
+            return new Outcome(Set.of(), failed, Set.of(), 0);
+        }
     }
 
     private final ZoneServer server;
@@ -170,8 +177,10 @@ final class ZoneReconciler {
         LastNonEmpty.Decision decision = memory.decide(target);
         if (decision.episodeStarted()) {
             metrics.keptLastEpisode();
-            String why = !target.groupKnown() ? "group " + target.mapping().group() + " is not in the state topics"
-                    : "group " + target.mapping().group() + " has no served member with an address this name holds";
+            String group = "group " + target.mapping().group();
+            String why = !target.groupKnown() ? group + " is not in the state topics"
+                    : target.viewKeptLast() ? group + " has no member to serve (not fail-open)"
+                    : group + " has no served member with an address this name holds";
             LOG.warn("{}: {}; keeping {} rather than answering nothing", name, why,
                     decision.records() == null ? "what the zone holds" : "its last set " + decision.records());
         } else if (decision.episodeEnded()) {

@@ -32,7 +32,7 @@ public final class DesiredRecords {
     public static NameTarget of(FollowedState state, NameMapping name) {
         Optional<GroupView> group = state.group(name.group());
         if (group.isEmpty()) {
-            return new NameTarget(name, RecordSet.EMPTY, false, List.of(), List.of());
+            return new NameTarget(name, RecordSet.EMPTY, false, false, List.of(), List.of());
         }
         List<InetAddress> addresses = new ArrayList<>();
         List<String> hostNames = new ArrayList<>();
@@ -47,6 +47,7 @@ public final class DesiredRecords {
                 addresses.add(address.get());
             }
         }
-        return new NameTarget(name, RecordSet.of(addresses), true, hostNames, otherFamily);
+        return new NameTarget(name, RecordSet.of(addresses), true, group.get().keptLastServed(), hostNames,
+                otherFamily);
     }
 }

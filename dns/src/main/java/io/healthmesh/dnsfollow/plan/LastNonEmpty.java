@@ -9,7 +9,9 @@ import java.util.Set;
  * The "never empty" rule of the dns role, in one place: a name whose target is empty (no served member with a
  * usable address, or its group not, or no longer, in the followed state) keeps the last non-empty set this process
  * gave it; before any, the zone keeps what it holds (a restarted role does not know better than the zone). A DNS
- * name that answers nothing sends every client to an error, which no health verdict justifies.
+ * name that answers nothing sends every client to an error, which no health verdict justifies. When the group's
+ * view itself kept its last served members (the follower's part of the same rule), the name follows that set and
+ * the episode is counted here too, so that one metric and one log line tell of every name held at a last set.
  * <p>
  * Not thread-safe: the reconciler's thread owns it.
  */
@@ -33,6 +35,9 @@ public final class LastNonEmpty {
         String name = target.mapping().name();
         if (!target.records().isEmpty()) {
             last.put(name, target.records());
+            if (target.viewKeptLast()) {
+                return new Decision(target.records(), true, keeping.add(name), false);
+            }
             boolean ended = keeping.remove(name);
             return new Decision(target.records(), false, false, ended);
         }

@@ -26,6 +26,7 @@ public final class RecordSet {
     };
 
     public static final RecordSet EMPTY = new RecordSet(new EnumMap<>(RecordType.class));
+    private static final SortedSet<InetAddress> NONE = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(ORDER));
 
     private final Map<RecordType, SortedSet<InetAddress>> byType;
 
@@ -46,7 +47,7 @@ public final class RecordSet {
     /** The addresses of one type, in {@link #ORDER}. */
     public SortedSet<InetAddress> addresses(RecordType type) {
         SortedSet<InetAddress> s = byType.get(type);
-        return s == null ? java.util.Collections.emptySortedSet() : s;
+        return s == null ? NONE : s;
     }
 
     /** Only the types listed. */
