@@ -83,7 +83,7 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
      */
     public static DnsFollowConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("dns", settings, SETTINGS).accepting(RegistryClients::isClientKey);
+        SettingsReader r = new SettingsReader("DNS", settings, SETTINGS).accepting(RegistryClients::isClientKey);
         String bootstrap = r.required("bootstrap.servers");
         String registry = r.required("schema.registry.url");
         String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
