@@ -78,6 +78,10 @@ class DnsFollowIT {
     }
 
     private Map<String, String> settings(TestKafka kafka, long reconcileMs) throws Exception {
+        return settings(kafka, reconcileMs, "");
+    }
+
+    private Map<String, String> settings(TestKafka kafka, long reconcileMs, String moreRecords) throws Exception {
         // the secret file as tsig-keygen prints it (named.conf's key clause)
         Path secret = Files.writeString(dir.resolve("update.key"), "key \"" + LocalNamed.UPDATE_KEY
                 + "\" {\n\talgorithm hmac-sha256;\n\tsecret \"" + named.updateSecret() + "\";\n};\n");
@@ -94,7 +98,8 @@ class DnsFollowIT {
                     ttl: 5
                     server: %s
                     key: %s
-                """.formatted(LocalNamed.UPDATE_KEY, secret.getFileName(), named.server(), LocalNamed.UPDATE_KEY));
+                """.formatted(LocalNamed.UPDATE_KEY, secret.getFileName(), named.server(), LocalNamed.UPDATE_KEY)
+                + moreRecords);
         Map<String, String> s = new HashMap<>();
         s.put("bootstrap.servers", kafka.bootstrapServers());
         s.put("schema.registry.url", kafka.schemaRegistryUrl());
@@ -222,6 +227,28 @@ class DnsFollowIT {
         int n = sorted.size();
         return String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms", sorted.get(n / 2) / 1000.0,
                 sorted.get((int) Math.ceil(n * 0.99) - 1) / 1000.0, sorted.get(n - 1) / 1000.0);
+    }
+
+    @Test
+    void aZoneTheServerDoesNotServeIsCountedAndTheOtherNamesGoOn(TestKafka kafka) throws Exception {
+        state = new StateTopicWriter(kafka, "dns-notauth", 1);
+        MEMBERS.forEach(id -> state.define(id, "api", ADDRESS.get(id), 443, 10, Map.of()));
+        publish(all(HealthStatus.HEALTHY), false);
+        NameQuery query = new NameQuery(named);
+        String wrongZone = """
+                  - group: api
+                    zone: not-served.test
+                    name: api
+                    server: %s
+                    key: %s
+                """.formatted(named.server(), LocalNamed.UPDATE_KEY);
+
+        try (DnsFollowWorker worker = DnsFollowWorker.start(DnsFollowConfig.from(settings(kafka, 2_000, wrongZone)))) {
+            awaitAnswer(query, addresses("api-1", "api-2", "api-3"), System.nanoTime(), true);
+            Await.until(PATIENCE, () -> counter(worker.registry(), "healthmesh_dns_failed", "not_authoritative") >= 2,
+                    () -> "the zone not served was not counted (retried) as not_authoritative");
+            assertThat(worker.ready()).as("ready only once every name was in sync").isFalse();
+        }
     }
 
     /**
