@@ -37,9 +37,10 @@ import static java.util.Objects.requireNonNull;
  * The transport the engine runs on, chosen once at start from a {@link ProbeTransport} setting: the event-loop
  * factory, the channel classes of TCP and UDP probes, and why it was chosen (for the start log line). {@code auto}
  * takes epoll when the kernel allows it, else NIO, and records why epoll was passed over; io_uring (fewer system
- * calls per probe) is used only when forced: in the full benchmark of 2026-12-01 at 10,000 probes/s its completion
- * queue overflowed and the run failed, so it is not a default yet. A forced transport that is unavailable is
- * refused with its cause.
+ * calls per probe) is used only when forced: under the benchmark's full load its completion queue overflowed, and
+ * with larger rings it reported connects at saturation as timed out where epoll reports them as not probed (false
+ * failures; docs/BENCHMARKS.md, "Goals: met and missed"), so it is not a default yet. A forced transport that is
+ * unavailable is refused with its cause.
  *
  * @param kind the transport used (never {@link ProbeTransport#AUTO})
  * @param requested what the setting asked for

@@ -36,8 +36,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The egress table of issue 13: every spelling of a denied address x every protocol x first hop and (HTTP, HTTPS)
- * redirect hop ends {@code BLOCKED_BY_POLICY} with nothing sent. A TCP listener and a UDP socket bound to the
+ * The egress table (docs/SECURITY.md): every spelling of a denied address x every protocol x first hop and (HTTP,
+ * HTTPS) redirect hop ends {@code BLOCKED_BY_POLICY} with nothing sent. A TCP listener and a UDP socket bound to the
  * wildcard address count what arrives: loopback and unspecified spellings would reach them if they were let
  * through (the positive control at the end shows that they do once loopback is allowed). The redirect hop starts
  * at a redirector on 127.0.0.2, the only address the engine's allow list opens, which sends the probe on to the

@@ -2,6 +2,7 @@ package io.healthmesh.cli.roles;
 
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.dnsfollow.DnsFollowConfig;
+import io.healthmesh.haproxy.HaproxyConfig;
 import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
@@ -33,6 +34,7 @@ class SettingsDocumentedTest {
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
                 Arguments.of("Notifier", NotifierConfig.SETTINGS),
+                Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS),
                 Arguments.of("DNS", DnsFollowConfig.SETTINGS));
     }
 
