@@ -1,6 +1,7 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.dnsfollow.DnsFollowConfig;
 import io.healthmesh.haproxy.HaproxyConfig;
 import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
@@ -35,7 +36,8 @@ class SettingsDocumentedTest {
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
                 Arguments.of("Notifier", NotifierConfig.SETTINGS),
                 Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS),
-                Arguments.of("Xds", XdsConfig.SETTINGS));
+                Arguments.of("Xds", XdsConfig.SETTINGS),
+                Arguments.of("DNS", DnsFollowConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")

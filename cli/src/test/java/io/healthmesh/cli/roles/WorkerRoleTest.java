@@ -74,6 +74,24 @@ class WorkerRoleTest {
     }
 
     @Test
+    void dnsWithAnInvalidMappingFileListsEveryProblem(@TempDir Path dir) throws IOException {
+        Path mapping = Files.writeString(dir.resolve("dns.yaml"), "keys: [{name: k, secretFile: k.secret}]\n"
+                + "records: [{group: api, zone: example.com, name: api.example.org., server: 127.0.0.1, key: k}]\n");
+        Path config = Files.writeString(dir.resolve("dns.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\nmapping.file=" + mapping
+                        + "\nchanges.burst=0\n");
+        CliRun run = CliRun.of("dns", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid dns settings",
+                "keys[0].secretFile: " + dir.resolve("k.secret") + " (expected: an existing file holding the secret)",
+                "records[0].name: api.example.org. (expected: a name in zone example.com.",
+                "changes.burst: 0 (expected: 1..100000)");
+        CliRun unknownFlag = CliRun.of("dns", "--no-such-flag");
+        assertThat(unknownFlag.exitCode()).isEqualTo(2);
+        assertThat(unknownFlag.err()).contains("Usage: healthmesh dns");
+    }
+
+    @Test
     void missingConfigFileIsBadInput() {
         CliRun run = CliRun.of("prober", "--config", "/nonexistent/prober.properties");
         assertThat(run.exitCode()).isEqualTo(2);
