@@ -1,6 +1,8 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 import io.healthmesh.core.target.Protocol;
+
+import java.net.InetSocketAddress;
 
 import static java.util.Objects.requireNonNull;
 
@@ -17,6 +19,11 @@ public record FarmTarget(String key, Protocol protocol, String address, int port
         requireNonNull(key, "key");
         requireNonNull(protocol, "protocol");
         requireNonNull(address, "address");
+    }
+
+    /** The listener's address and port. */
+    public InetSocketAddress socketAddress() {
+        return new InetSocketAddress(address, port);
     }
 
     /** {@code address:port} with the path when there is one, for logs and peer configs. */

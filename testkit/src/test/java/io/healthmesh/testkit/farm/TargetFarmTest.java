@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 import io.healthmesh.core.target.Protocol;
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +100,18 @@ class TargetFarmTest {
     }
 
     @Test
+    void aTcpFarmOfAnIntegrationTestAcceptsOnOneAddressPerBackend() throws Exception {
+        try (TargetFarm backends = TargetFarm.tcp(3)) {
+            assertThat(backends.targets()).extracting(FarmTarget::address)
+                    .containsExactly("127.1.0.1", "127.1.0.2", "127.1.0.3");
+            for (FarmTarget backend : backends.targets()) {
+                assertThat(backend.socketAddress()).isEqualTo(new InetSocketAddress(backend.address(), backend.port()));
+                assertThat(connects(backend)).isTrue();
+            }
+        }
+    }
+
+    @Test
     void layoutRejectsAddressesOutsideLoopbackAndTooManyListeners() {
         assertThatThrownBy(() -> new FarmLayout(1, 0, 1, 0, "10.0.0.1"))
                 .hasMessage("firstAddress: 10.0.0.1 (expected: in 127.0.0.0/8)");
@@ -124,10 +136,11 @@ class TargetFarmTest {
         }
     }
 
+    /** The status answered; the bound is generous because a loaded machine's first request is slow, not wrong. */
     private static int status(FarmTarget target) throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + target.endpoint()))
-                .timeout(Duration.ofSeconds(2)).GET().build();
+                .timeout(Duration.ofSeconds(10)).GET().build();
         return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 

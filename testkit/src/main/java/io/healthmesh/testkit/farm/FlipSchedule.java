@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

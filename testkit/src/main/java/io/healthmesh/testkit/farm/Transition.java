@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 /**
  * The instant one target went down or came back up: taken right after the listener stopped (or started)

@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 /** Makes one target answer or stop answering; returns once the change is in force. */
 interface TargetSwitch extends AutoCloseable {

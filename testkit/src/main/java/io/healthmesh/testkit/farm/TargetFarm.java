@@ -1,4 +1,4 @@
-package io.healthmesh.bench.farm;
+package io.healthmesh.testkit.farm;
 
 import io.healthmesh.core.target.Protocol;
 import io.netty.channel.EventLoopGroup;
@@ -39,6 +39,19 @@ public final class TargetFarm implements AutoCloseable {
     /** Opens every listener of {@code layout} on {@code ioThreads} event-loop threads. */
     public static TargetFarm start(FarmLayout layout, int ioThreads) throws InterruptedException {
         return start(layout, ioThreads, Clock.systemUTC());
+    }
+
+    /**
+     * {@code listeners} TCP targets from {@link FarmLayout#DEFAULT_FIRST_ADDRESS}, one address each, on one
+     * event-loop thread: the backends of an integration test.
+     */
+    public static TargetFarm tcp(int listeners) {
+        try {
+            return start(FarmLayout.of(listeners, 0, 1, 0), 1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the farm's listeners were opening", e);
+        }
     }
 
     static TargetFarm start(FarmLayout layout, int ioThreads, Clock clock) throws InterruptedException {
