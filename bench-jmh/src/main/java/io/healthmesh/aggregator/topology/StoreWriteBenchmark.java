@@ -6,24 +6,15 @@ import io.healthmesh.aggregator.domain.GroupVerdict;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
+import io.healthmesh.bench.jmh.NanosPerOperation;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the aggregator's stores cost per record, serde only (the RocksDB write and the changelog send come on top,
@@ -36,13 +27,7 @@ import java.util.concurrent.TimeUnit;
  * {@link HistoryRows} and {@link GroupRows}, are the topology's own and stay package-private: the benchmark reads
  * them where they are instead of the product publishing them for it.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class StoreWriteBenchmark {
+public class StoreWriteBenchmark extends NanosPerOperation {
 
     private final StoredTargetSerde stateSerde = new StoredTargetSerde();
     private final GroupCountsSerde countsSerde = new GroupCountsSerde();

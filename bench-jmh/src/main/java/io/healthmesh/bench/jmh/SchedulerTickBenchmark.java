@@ -10,36 +10,21 @@ import io.healthmesh.prober.schedule.ProbeListener;
 import io.healthmesh.prober.schedule.ProbeScheduler;
 import io.healthmesh.prober.schedule.SkipReason;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.time.Clock;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One scheduler tick: the timer fires a due target, the scheduler takes an in-flight slot, starts the probe
  * (an engine whose future is already complete, so no I/O is measured), hands the completed probe to the
  * listener and re-arms the target. The per-probe cost of the scheduler alone, over {@code targets} targets.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class SchedulerTickBenchmark {
+public class SchedulerTickBenchmark extends NanosPerOperation {
 
     @Param({"1000", "100000"})
     public int targets;

@@ -8,20 +8,11 @@ import io.healthmesh.contract.serde.ResultFieldsDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Confluent-wire-format Avro serde on a {@link ProbeResult}, the record published once per probe: {@code encode}
@@ -31,13 +22,7 @@ import java.util.concurrent.TimeUnit;
  * resolved once through the in-process registry ({@code mem://}) and cached by the serde, as it is against a real
  * registry after the first record.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class SerdeBenchmark {
+public class SerdeBenchmark extends NanosPerOperation {
 
     private static final String TOPIC = "healthmesh.probe-results";
 

@@ -12,18 +12,8 @@ import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * The aggregator's per-result domain step, without Kafka Streams: {@code machine} is one region's threshold
@@ -31,13 +21,7 @@ import java.util.concurrent.TimeUnit;
  * calls for each result ({@link TargetHealthState#apply}: generation and order checks, the region's machine,
  * the quorum). Results follow a pattern of 7 successes then 3 failures, so the target flips twice per 10 results.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class StateMachineStepBenchmark {
+public class StateMachineStepBenchmark extends NanosPerOperation {
 
     private static final Thresholds THRESHOLDS = new Thresholds(3, 3);
 

@@ -4,22 +4,13 @@ import io.healthmesh.aggregator.status.LatencyPoint;
 import io.healthmesh.aggregator.status.StatusBoard;
 import io.healthmesh.aggregator.status.TargetRow;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the aggregator's status board pays per probe result once the feed has decoded it: {@code addResult} for a
@@ -27,13 +18,7 @@ import java.util.concurrent.TimeUnit;
  * with the push's turn every {@value #PUSH_EVERY} results: the board's changes discarded while no browser watches
  * ({@code watched=false}), drained into a delta when one does. Histories of the default 20 points.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class StatusBoardBenchmark {
+public class StatusBoardBenchmark extends NanosPerOperation {
 
     private static final int PUSH_EVERY = 10_000;
 

@@ -12,24 +12,15 @@ import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the aggregator's status feed pays per probe result to get one latency point: {@code fullDecode} is the old
@@ -44,13 +35,7 @@ import java.util.concurrent.TimeUnit;
  * counts; the routable ids skipped). 64 events of a group with {@code routableIds} routable members, ids as the load
  * driver names its targets.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class StatusFeedDecodeBenchmark {
+public class StatusFeedDecodeBenchmark extends NanosPerOperation {
 
     private static final String TOPIC = "healthmesh.probe-results";
     private static final int RESULTS = 1024;
