@@ -27,7 +27,7 @@ public final class JfrHotMethods implements Callable<Integer> {
 
     @Parameters(index = "0", description = "The recording (.jfr).")
     Path recording;
-    @Parameters(index = "1", defaultValue = "20", description = "Rows per table (default ${DEFAULT-VALUE}).")
+    @Parameters(arity = "0..1", index = "1", defaultValue = "20", description = "Rows per table (default ${DEFAULT-VALUE}).")
     int top;
 
     @Override

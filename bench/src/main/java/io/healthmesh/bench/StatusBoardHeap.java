@@ -25,7 +25,7 @@ public final class StatusBoardHeap implements Callable<Integer> {
 
     @Parameters(index = "0", description = "History points per target.")
     int history;
-    @Parameters(index = "1", defaultValue = "100000", description = "Targets (default ${DEFAULT-VALUE}).")
+    @Parameters(arity = "0..1", index = "1", defaultValue = "100000", description = "Targets (default ${DEFAULT-VALUE}).")
     int n;
 
     @Override

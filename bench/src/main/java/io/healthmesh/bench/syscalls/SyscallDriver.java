@@ -74,7 +74,7 @@ public final class SyscallDriver {
         int n;
         @Parameters(index = "3", description = "Probes started together.")
         int concurrency;
-        @Parameters(index = "4", defaultValue = "auto", description = "nio, epoll, io_uring or auto.")
+        @Parameters(arity = "0..1", index = "4", defaultValue = "auto", description = "nio, epoll, io_uring or auto.")
         String transport;
 
         @Override
