@@ -17,8 +17,8 @@ import java.util.concurrent.Callable;
 
 /**
  * HAProxy alone against the load driver's farm, its CPU per check printed every second: how far one short peer
- * window's reading can scatter on this machine with nothing else running (docs/BENCHMARKS.md, "Runs of 2026-12-04,
- * morning"). Usage: {@code java -jar bench/target/bench.jar haproxy-alone TCP|HTTP SERVERS SECONDS} (interval 1 s,
+ * window's reading can scatter on a shared machine with nothing else running (docs/BENCHMARKS.md, "The short
+ * mode"). Usage: {@code java -jar bench/target/bench.jar haproxy-alone TCP|HTTP SERVERS SECONDS} (interval 1 s,
  * rise and fall 3, as in the load driver's peer windows).
  */
 @Command(name = "haproxy-alone", mixinStandardHelpOptions = true, description = "HAProxy alone against the load "

@@ -140,11 +140,10 @@ public final class LoadDriver implements Callable<Integer> {
             report.note(String.format("Farm: %d TCP listeners and %d HTTP paths on %d HTTP listeners, loopback "
                             + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
-            // JFR's profile settings on both JVMs tripled the detection phase's delays on slow cores (2026-12-02:
-            // completion -> aggregator wrote p50 83 -> 236 ms, p99 219 -> 1,200 ms, the prober's part unchanged),
-            // so the detection phase's aggregator is not recorded. The prober is, from its start: with its recording
-            // started after the detection phase (jcmd JFR.start), its compilers ran at 894 ms/s at the end of the TCP
-            // warm-up and took 25 us per probe in the window (113-373 ms/s when recorded from the start)
+            // JFR's profile settings on both JVMs made the detection phase's aggregator leg several times slower on
+            // slow cores, so the detection phase's aggregator is not recorded. The prober is, from its start: a
+            // recording started later (jcmd JFR.start) left its compilers far busier in the measured window
+            // (docs/BENCHMARKS.md, "What is measured, and how")
             ChildJvm prober = workers.startProber(stack, work);
             ChildJvm aggregator = detection.enabled()
                     ? workers.startAggregator(stack, work, "aggregator", "aggregator-state", false) : null;

@@ -21,7 +21,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * in proportion to the bytes): {@code targetState} is the read and write of a target's state that every applied
  * result makes; {@code historyRow} the row of the {@code target-history-rows} ring it adds (every applied result,
  * unless {@code history.length=0}; before, the whole history of 50 entries was read and rewritten); {@code groupMember} what a member's status change costs in
- * the group stores with a row per member (its row, the counters), the same for a group of 2 or 100,000.
+ * the group stores (its row, the counters), the same for a group of 2 or 100,000.
  *
  * <p>It lives in the topology's package (in this module, not the aggregator's) because the row layouts it measures,
  * {@link HistoryRows} and {@link GroupRows}, are the topology's own and stay package-private: the benchmark reads
@@ -75,8 +75,8 @@ public class StoreWriteBenchmark extends NanosPerOperation {
     }
 
     /**
-     * The same change when a group was one value, domain only (its serde of the whole group came on top): a copy of the
-     * 20,000-member map and the verdict over all of it.
+     * The same change as the earlier whole-group model made it, domain only (its serde of the whole group came on
+     * top): a copy of the 20,000-member map and the verdict over all of it.
      */
     @Benchmark
     public GroupVerdict groupWhole20kBefore() {

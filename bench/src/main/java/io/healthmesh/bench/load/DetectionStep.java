@@ -49,13 +49,12 @@ public final class DetectionStep {
     /** Fills in the mode's defaults and refuses a flag out of range. */
     public void defaults(boolean isShort) {
         this.shortMode = isShort;
-        // the short mode gives its time to the TCP warm-up instead of the detection phase (2026-12-02, faster VM:
-        // with a 30 s bound the TCP warm-up never settled and read 17 % above the full run, settled it needed 49 s;
-        // the detection phase's figures on a cold aggregator read p99 1,177 ms against the full run's 241 ms)
+        // the short mode gives its time to the TCP warm-up instead of the detection phase: a shorter warm-up does not
+        // settle, and detection on a cold aggregator measures its start, not detection
         detectTargets = Flags.orDefault(detectTargets, isShort, 200, 0);
-        // the detection phase measures a checker that has been running (docs/BENCHMARKS.md, "Runs of 2026-12-04,
-        // afternoon": its compilers held 0.8 of the 2 cores during the flips otherwise); the short mode, which
-        // measures detection only when asked, has no time for the minute that costs
+        // the detection phase measures a checker that has been running (docs/BENCHMARKS.md, "What is measured, and
+        // how": otherwise the compilers hold most of the cores during the flips); the short mode, which measures
+        // detection only when asked, has no time for the minute that costs
         detectRehearsal = detectRehearsal != null ? detectRehearsal : !isShort;
         detectJitMillis = detectJitMillis != null ? detectJitMillis : isShort ? 0.0 : 50.0;
         // refused here, by name, rather than by a child JVM's start or a gate that never waits
