@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU per probe of the probe engine alone (no scheduler, no Kafka), read from /proc: the same loopback servers and
-# driver as syscalls.sh (SyscallDriver), the driver's user and system CPU over N probes after its warm-up.
+# driver as syscalls.sh (`bench syscalls`), the driver's user and system CPU over N probes after its warm-up.
 # Also counts the TCP segments the machine sent per probe (both ends of loopback, so a quiet machine reads true).
 # Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
 # time (on a shared or noisy machine only such interleaved figures compare).
