@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The detection phase alone (LoadDriver, no peers, no publishing cost), with the aggregator's commits split while it
+# The detection phase alone (`bench load`, no peers, no publishing cost), with the aggregator's commits split while it
 # runs: its /metrics are read every 3 s, and each window prints the commits Kafka Streams made and what each cost on
 # average (the producer's flush, the offsets, the end of the transaction). Then the report's latency lines.
 #
-#   bash bench/scripts/detection-commits.sh NAME [LoadDriver options ...]
+#   bash bench/scripts/detection-commits.sh NAME [bench load options ...]
 #
 # e.g. NAME=paced --aggregator-setting commit.paced=true, or --detect-targets 10 for a light load. Writes
 # bench/target/detection-commits/NAME.{md,log,commits}. Run two settings one after the other, several times, to
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] && [[ $1 =~ ^[A-Za-z0-9._-]+$ ]] || { sed -n '2,10p' "$0"; exit 2; }
 NAME=$1; shift
-JAR=bench/target/benchmarks.jar
+JAR=bench/target/bench.jar
 [ -f "$JAR" ] || mvn -B -q -pl bench -am package -DskipTests
 OUT=bench/target/detection-commits
 mkdir -p "$OUT"
@@ -22,7 +22,7 @@ ulimit -n "$(ulimit -Hn)"
 DETECT=(--detect-targets 60)
 for arg in "$@"; do [[ $arg == --detect-targets* ]] && DETECT=(); done
 BEFORE=$(ls -d /tmp/healthmesh-bench-* 2>/dev/null || true)
-java -Xmx2g -cp "$JAR" io.healthmesh.bench.LoadDriver --tcp-targets 0 --http-targets 0 --capacity-targets 0 \
+java -Xmx2g -jar "$JAR" load --tcp-targets 0 --http-targets 0 --capacity-targets 0 \
   --aggregator-results 0 --no-peers --no-publish-cost "${DETECT[@]}" --out "$OUT/$NAME.md" "$@" \
   > "$OUT/$NAME.log" 2>&1 &
 DRIVER=$!

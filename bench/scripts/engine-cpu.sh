@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # CPU per probe of the probe engine alone (no scheduler, no Kafka), read from /proc: the same loopback servers and
-# driver as syscalls.sh (SyscallDriver), the driver's user and system CPU over N probes after its warm-up.
+# driver as syscalls.sh (`bench syscalls`), the driver's user and system CPU over N probes after its warm-up.
 # Also counts the TCP segments the machine sent per probe (both ends of loopback, so a quiet machine reads true).
 # Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
 # time (on a shared or noisy machine only such interleaved figures compare).
 #
 #   bash bench/scripts/engine-cpu.sh [-p tcp|http] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
 #
-# JAR defaults to bench/target/benchmarks.jar. Prints one line per run and the median of each jar.
+# JAR defaults to bench/target/bench.jar. Prints one line per run and the median of each jar.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -27,7 +27,7 @@ case $PROTO in tcp | http) ;; *) echo "-p: tcp or http, not $PROTO" >&2; exit 2 
 [[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -ge 1 && $ROUNDS -le 50 ]] || { echo "-r: 1..50 rounds, not $ROUNDS" >&2; exit 2; }
 JARS=("$@")
 if [ ${#JARS[@]} -eq 0 ]; then
-  JARS=(bench/target/benchmarks.jar)
+  JARS=(bench/target/bench.jar)
   [ -f "${JARS[0]}" ] || mvn -B -q -pl bench -am package -DskipTests
 fi
 for jar in "${JARS[@]}"; do [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }; done
@@ -43,13 +43,13 @@ trap cleanup EXIT
 # shellcheck source=bench/scripts/syscall-driver.sh
 . bench/scripts/syscall-driver.sh
 start_servers "${JARS[0]}"
-PORT=$TCP_PORT; [ "$PROTO" = http ] && PORT=$HTTP_PORT
+TARGET=$TCP_TARGET; [ "$PROTO" = http ] && TARGET=$HTTP_TARGET
 TICK=$(getconf CLK_TCK)
 
 # one run: prints "user sys" in µs per probe
 run() {
   local jar=$1 log="$WORK/driver.out" pid u0 s0 u1 s1
-  start_driver "$jar" "$PROTO" "$PORT" "$N" 16 "$TRANSPORT" "$log" \
+  start_driver "$jar" "$PROTO" "$TARGET" "$N" 16 "$TRANSPORT" "$log" \
     || { echo "driver did not start: $(tail -3 "$log.err")" >&2; exit 1; }
   pid=$DRIVER_PID
   sleep 1

@@ -3,7 +3,7 @@
 # async-profiler (CPU samples every 1 ms, kernel stacks included) attached to the prober for part of the measured
 # window, then a summary by thread group and the top frames of each group.
 #
-#   bash bench/scripts/profile-prober.sh NAME [TCP|HTTP] [SECONDS] [LoadDriver options ...]
+#   bash bench/scripts/profile-prober.sh NAME [TCP|HTTP] [SECONDS] [bench load options ...]
 #
 # Writes bench/target/profile/NAME.{md,log,collapsed,summary.txt}. The profiler comes from Maven Central
 # (tools.profiler:async-profiler, the version below) into the local Maven repository on first use.
@@ -37,11 +37,11 @@ python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[2
   "$AP_JAR" "$ARCH/libasyncProfiler.so" "$OUT/lib"
 LIB=$(realpath "$OUT/lib/$ARCH/libasyncProfiler.so")
 
-JAR=bench/target/benchmarks.jar
+JAR=bench/target/bench.jar
 [ -f "$JAR" ] || mvn -B -q -pl bench -am package -DskipTests
 ulimit -n "$(ulimit -Hn)"
 # the window outlasts the profile by 10 s: the profile starts 3 s into it and the report's figures cover it all
-java -Xmx2g -cp "$JAR" io.healthmesh.bench.LoadDriver --no-peers "${TARGETS[@]}" --detect-targets 0 \
+java -Xmx2g -jar "$JAR" load --no-peers "${TARGETS[@]}" --detect-targets 0 \
   --capacity-targets 0 --aggregator-results 0 --no-publish-cost --window-s $((SECONDS_PROFILED + 10)) "$@" \
   --out "$OUT/$NAME.md" > "$OUT/$NAME.log" 2>&1 &
 DRIVER=$!

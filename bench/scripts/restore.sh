@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # the driver JVM holds the broker and the farm's sockets: at 10,000 probes/s 20,000 descriptors ran out once
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-if [ ! -f bench/target/benchmarks.jar ]; then
+if [ ! -f bench/target/bench.jar ]; then
   mvn -B -q -pl bench -am package -DskipTests
 fi
-exec java -Xmx4g -cp bench/target/benchmarks.jar io.healthmesh.bench.RestoreBench --out bench/target/restore-report.md "$@"
+exec java -Xmx4g -jar bench/target/bench.jar restore --out bench/target/restore-report.md "$@"

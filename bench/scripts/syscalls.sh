@@ -5,13 +5,13 @@
 # is counted the same way and subtracted, so the figure is what each probe costs.
 # Usage: bench/scripts/syscalls.sh [N=20000] [CONCURRENCY=16] [TRANSPORTS="nio epoll io_uring"]
 # Prints a markdown table per protocol and transport; writes it to bench/target/syscalls.md as well. JAR=path counts
-# another build (default bench/target/benchmarks.jar).
+# another build (default bench/target/bench.jar).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-20000}
 CONCURRENCY=${2:-16}
 TRANSPORTS=${3:-"nio epoll io_uring"}
-JAR=${JAR:-bench/target/benchmarks.jar}
+JAR=${JAR:-bench/target/bench.jar}
 OUT=bench/target/syscalls.md
 WORK=$(mktemp -d)
 SERVER_PID=""
@@ -57,10 +57,10 @@ start_servers "$JAR"
 } > "$OUT"
 
 for proto in tcp http; do
-  port=$TCP_PORT; [ "$proto" = http ] && port=$HTTP_PORT
+  target=$TCP_TARGET; [ "$proto" = http ] && target=$HTTP_TARGET
   for transport in $TRANSPORTS; do
     log="$WORK/driver-$proto-$transport.out"
-    if ! start_driver "$JAR" "$proto" "$port" "$N" "$CONCURRENCY" "$transport" "$log"; then
+    if ! start_driver "$JAR" "$proto" "$target" "$N" "$CONCURRENCY" "$transport" "$log"; then
       why=$(grep -m1 -iE 'transport|exception|error' "$log.err" || true)
       echo "## $proto, $transport: not available: $why" >> "$OUT"; echo >> "$OUT"
       SUMMARY+="| $proto | $transport | not available | $why |"$'\n'

@@ -1,47 +1,50 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.bench.farm.FarmLayout;
-import io.healthmesh.bench.farm.TargetFarm;
+import io.healthmesh.testkit.farm.FarmLayout;
+import io.healthmesh.testkit.farm.TargetFarm;
 import io.healthmesh.bench.peers.HaproxyPeer;
 import io.healthmesh.bench.run.PeerCpuPhase;
 import io.healthmesh.bench.run.WorkFiles;
 import io.healthmesh.core.target.Protocol;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * HAProxy alone against the load driver's farm, its CPU per check printed every second: how far one short peer
  * window's reading can scatter on a shared machine with nothing else running (docs/BENCHMARKS.md, "The short
- * mode"). Usage: {@code java -cp bench/target/benchmarks.jar io.healthmesh.bench.HaproxyAlone TCP|HTTP SERVERS
- * SECONDS} (interval 1 s, rise and fall 3, as in the load driver's peer windows).
+ * mode"). Usage: {@code java -jar bench/target/bench.jar haproxy-alone TCP|HTTP SERVERS SECONDS} (interval 1 s,
+ * rise and fall 3, as in the load driver's peer windows).
  */
-public final class HaproxyAlone {
+@Command(name = "haproxy-alone", mixinStandardHelpOptions = true, description = "HAProxy alone against the load "
+        + "benchmark's farm, its CPU per check printed every second.")
+public final class HaproxyAlone implements Callable<Integer> {
 
-    private HaproxyAlone() {
-    }
+    @Parameters(index = "0", description = "TCP or HTTP.")
+    String protocolName;
+    @Parameters(index = "1", description = "Servers checked (1..100000).")
+    int servers;
+    @Parameters(index = "2", description = "Seconds (1..600).")
+    int seconds;
 
-    public static void main(String[] args) throws Exception {
+    @Override
+    public Integer call() throws Exception {
         Protocol protocol;
-        int servers;
-        int seconds;
         try {
-            if (args.length != 3) {
-                throw new IllegalArgumentException(args.length + " arguments");
-            }
-            protocol = Protocol.valueOf(args[0].toUpperCase(Locale.ROOT));
-            servers = Integer.parseInt(args[1]);
-            seconds = Integer.parseInt(args[2]);
-            if (protocol != Protocol.TCP && protocol != Protocol.HTTP || servers < 1 || servers > 100_000
-                    || seconds < 1 || seconds > 600) {
-                throw new IllegalArgumentException(String.join(" ", args));
-            }
+            protocol = Protocol.valueOf(protocolName.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            System.err.println("usage: HaproxyAlone TCP|HTTP SERVERS SECONDS (1..100000 servers, 1..600 seconds); got: "
-                    + e.getMessage());
-            System.exit(2);
-            return;
+            protocol = null;
+        }
+        if (protocol != Protocol.TCP && protocol != Protocol.HTTP || servers < 1 || servers > 100_000
+                || seconds < 1 || seconds > 600) {
+            System.err.println("usage: haproxy-alone TCP|HTTP SERVERS SECONDS (1..100000 servers, 1..600 seconds); "
+                    + "got: " + protocolName + " " + servers + " " + seconds);
+            return 2;
         }
         Path dir = Files.createTempDirectory("haproxy-alone");
         // the load driver's farm: 200 TCP listeners, 10 HTTP listeners of 20 paths, one event-loop thread
@@ -63,5 +66,6 @@ public final class HaproxyAlone {
         } finally {
             WorkFiles.deleteTree(dir);
         }
+        return 0;
     }
 }

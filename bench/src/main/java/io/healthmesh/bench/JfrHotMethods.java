@@ -6,28 +6,32 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
- * {@code JfrHotMethods <recording.jfr> [top]}: where a recorded JVM spent its CPU, from JFR's execution samples
+ * {@code bench jfr-hot <recording.jfr> [top]}: where a recorded JVM spent its CPU, from JFR's execution samples
  * (the JDK 17 {@code jfr} tool has no such view): the share of samples per thread, per leaf method and per
  * package of the leaf method. This is what docs/BENCHMARKS.md quotes when it says why a target is missed.
  */
-public final class JfrHotMethods {
+@Command(name = "jfr-hot", mixinStandardHelpOptions = true, description = "Where a JFR recording's JVM spent its "
+        + "CPU: samples per thread, per leaf method and per package.")
+public final class JfrHotMethods implements Callable<Integer> {
 
-    private JfrHotMethods() {
-    }
+    @Parameters(index = "0", description = "The recording (.jfr).")
+    Path recording;
+    @Parameters(arity = "0..1", index = "1", defaultValue = "20", description = "Rows per table (default ${DEFAULT-VALUE}).")
+    int top;
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: JfrHotMethods <recording.jfr> [top]");
-            System.exit(2);
-        }
-        int top = args.length == 2 ? Integer.parseInt(args[1]) : 20;
+    @Override
+    public Integer call() throws IOException {
         Map<String, Long> byMethod = new HashMap<>();
         Map<String, Long> byPackage = new HashMap<>();
         Map<String, Long> byThread = new HashMap<>();
@@ -40,7 +44,7 @@ public final class JfrHotMethods {
         long gcPauseNanos = 0;
         long compileNanos = 0;
         long threadLoadEvents = 0;
-        try (RecordingFile file = new RecordingFile(Path.of(args[0]))) {
+        try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
                 switch (event.getEventType().getName()) {
@@ -86,7 +90,7 @@ public final class JfrHotMethods {
                 byThread.merge(thread == null ? "?" : threadGroup(thread.getJavaName()), 1L, Long::sum);
             }
         }
-        System.out.printf(Locale.ROOT, "%s%n", args[0]);
+        System.out.printf(Locale.ROOT, "%s%n", recording);
         if (cpuLoads > 0) {
             // jdk.CPULoad: the JVM's share of the machine (all cores), averaged over the recording
             int cores = Runtime.getRuntime().availableProcessors();
@@ -108,6 +112,7 @@ public final class JfrHotMethods {
         print("threads", byThread, samples, top);
         print("packages of the leaf frame", byPackage, samples, top);
         print("leaf methods", byMethod, samples, top);
+        return 0;
     }
 
     private static void print(String title, Map<String, Long> counts, long total, int top) {

@@ -8,7 +8,6 @@ import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.core.target.TargetSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,7 +26,7 @@ import java.util.concurrent.Callable;
  * How long the aggregator takes to start with the state of many targets, and how much memory and disk that state
  * takes (see {@link RestorePhase}). Prints a markdown section for docs/BENCHMARKS.md.
  */
-@Command(name = "restore-bench", mixinStandardHelpOptions = true,
+@Command(name = "restore", mixinStandardHelpOptions = true,
         description = "Aggregator state of many targets: ingest, restart and restore from the changelog, RSS and disk.")
 public final class RestoreBench implements Callable<Integer> {
 
@@ -42,10 +41,6 @@ public final class RestoreBench implements Callable<Integer> {
     Path out;
     @Option(names = "--aggregator-setting", description = "An extra aggregator setting, key=value (repeatable), e.g. rocksdb.memory.mb=512.")
     Map<String, String> extra = new java.util.LinkedHashMap<>();
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new RestoreBench()).execute(args));
-    }
 
     @Override
     public Integer call() throws Exception {
@@ -85,7 +80,7 @@ public final class RestoreBench implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append("### Aggregator state of ").append(String.format(Locale.ROOT, "%,d", f.targets()))
                 .append(" targets, run of ").append(started).append("\n\n")
-                .append("- command: `java -cp bench/target/benchmarks.jar io.healthmesh.bench.RestoreBench --targets ")
+                .append("- command: `java -jar bench/target/bench.jar restore --targets ")
                 .append(f.targets()).append(" --aggregator-heap ").append(heap)
                 .append(extra.entrySet().stream().map(e -> " --aggregator-setting " + e.getKey() + "=" + e.getValue())
                         .collect(java.util.stream.Collectors.joining())).append("`\n")

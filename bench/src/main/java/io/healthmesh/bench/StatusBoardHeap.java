@@ -4,25 +4,32 @@ import io.healthmesh.aggregator.status.LatencyPoint;
 import io.healthmesh.aggregator.status.StatusBoard;
 import io.healthmesh.aggregator.status.TargetRow;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * The status board's own heap per target: {@code N} targets (default 100,000), each with a state event, one label
  * and a history filled to {@code HISTORY} points, measured as the live heap after full collections with and without
  * the board (the targets' rows, ids and labels exist in both, so only what the board adds is counted).
  *
- * <pre>java -XX:+UseSerialGC -cp bench/target/benchmarks.jar io.healthmesh.bench.StatusBoardHeap HISTORY [N]</pre>
+ * <pre>java -XX:+UseSerialGC -jar bench/target/bench.jar status-board-heap HISTORY [N]</pre>
  */
-public final class StatusBoardHeap {
+@Command(name = "status-board-heap", mixinStandardHelpOptions = true, description = "The status board's own heap "
+        + "per target (run with -XX:+UseSerialGC).")
+public final class StatusBoardHeap implements Callable<Integer> {
 
-    private StatusBoardHeap() {
-    }
+    @Parameters(index = "0", description = "History points per target.")
+    int history;
+    @Parameters(arity = "0..1", index = "1", defaultValue = "100000", description = "Targets (default ${DEFAULT-VALUE}).")
+    int n;
 
-    public static void main(String[] args) {
-        int history = Integer.parseInt(args[0]);
-        int n = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+    @Override
+    public Integer call() {
         List<TargetRow> rows = new ArrayList<>(n);
         List<Map<String, String>> labels = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -49,6 +56,7 @@ public final class StatusBoardHeap {
         }
         System.out.printf("status board, %d targets, history %d: %.0f B per target%n", n, history,
                 (after - before) / (double) n);
+        return 0;
     }
 
     private static long liveHeap() {

@@ -8,7 +8,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -65,10 +64,6 @@ public final class TransactionCost implements Callable<Integer> {
     @Option(names = "--broker-setting", description = "A broker setting (key=value, repeatable) on top of the "
             + "broker's own (each broker's, with --brokers 3), e.g. add.partitions.to.txn.retry.backoff.ms=5.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new TransactionCost()).execute(args));
-    }
 
     @Override
     public Integer call() throws Exception {

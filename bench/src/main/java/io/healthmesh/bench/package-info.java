@@ -1,6 +1,8 @@
 /**
- * The load driver ({@link io.healthmesh.bench.LoadDriver}): runs a prober and the aggregator against the loopback
- * target farm on an embedded broker, with HAProxy and blackbox_exporter on the same farm, and writes the figures of
- * docs/BENCHMARKS.md.
+ * The load harness's command ({@link io.healthmesh.bench.Bench}) and its subcommands: {@code load}
+ * ({@link io.healthmesh.bench.LoadDriver}: a prober and the aggregator against the loopback target farm on an
+ * embedded broker, with HAProxy and blackbox_exporter on the same farm, writing the figures of docs/BENCHMARKS.md),
+ * {@code restore}, {@code haproxy-alone}, {@code syscalls}, {@code jfr-hot}, {@code transaction-cost} and
+ * {@code status-board-heap}.
  */
 package io.healthmesh.bench;

@@ -25,50 +25,50 @@ class LoadDriverTest {
     @Test
     void bothModesMeasureTcpFirst() {
         // HTTP first was tried in the short mode and read no closer to the full run
-        assertThat(parsed().protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
-        assertThat(parsed("--short").protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
+        assertThat(parsed().throughput.protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
+        assertThat(parsed("--short").throughput.protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
     }
 
     @Test
     void theShortModeProbesAtTheFullRatesUnlessTold() {
         // at lower rates the TCP ratio reads above the full run's: the prober's costs per second are shared by fewer
         // probes (docs/BENCHMARKS.md, "The short mode")
-        assertThat(parsed().tcpTargets).isEqualTo(16_000);
-        assertThat(parsed().httpTargets).isEqualTo(8_000);
-        assertThat(parsed("--short").tcpTargets).isEqualTo(16_000);
-        assertThat(parsed("--short").httpTargets).isEqualTo(8_000);
-        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").tcpTargets).isEqualTo(8_000);
-        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").httpTargets).isEqualTo(4_000);
+        assertThat(parsed().throughput.tcpTargets).isEqualTo(16_000);
+        assertThat(parsed().throughput.httpTargets).isEqualTo(8_000);
+        assertThat(parsed("--short").throughput.tcpTargets).isEqualTo(16_000);
+        assertThat(parsed("--short").throughput.httpTargets).isEqualTo(8_000);
+        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").throughput.tcpTargets).isEqualTo(8_000);
+        assertThat(parsed("--short", "--tcp-targets", "8000", "--http-targets", "4000").throughput.httpTargets).isEqualTo(4_000);
     }
 
     @Test
     void theFullModeMeasuresDetectionOnWarmJvmsAndTheShortModeOnlyWhenTold() {
         // a first round and the JIT gate cost about a minute (docs/BENCHMARKS.md, "What is measured, and how")
-        assertThat(parsed().detectRehearsal).isTrue();
-        assertThat(parsed().detectJitMillis).isEqualTo(50.0);
-        assertThat(parsed("--short").detectRehearsal).isFalse();
-        assertThat(parsed("--short").detectJitMillis).isZero();
-        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detectRehearsal).isTrue();
-        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detectJitMillis)
+        assertThat(parsed().detection.detectRehearsal).isTrue();
+        assertThat(parsed().detection.detectJitMillis).isEqualTo(50.0);
+        assertThat(parsed("--short").detection.detectRehearsal).isFalse();
+        assertThat(parsed("--short").detection.detectJitMillis).isZero();
+        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detection.detectRehearsal).isTrue();
+        assertThat(parsed("--short", "--detect-rehearsal", "--detect-jit-ms-per-s", "80").detection.detectJitMillis)
                 .isEqualTo(80.0);
-        assertThat(parsed("--no-detect-rehearsal").detectRehearsal).isFalse();
+        assertThat(parsed("--no-detect-rehearsal").detection.detectRehearsal).isFalse();
     }
 
     @Test
     void theShortModeWaitsForQuieterCompilersUnlessTold() {
         // with the full mode's limit the short mode's TCP warm-up settled with its compilers busy and its ratio read
         // high (docs/BENCHMARKS.md, "The short mode")
-        assertThat(parsed().warmupJitMillis).isEqualTo(20.0);
-        assertThat(parsed("--short").warmupJitMillis).isEqualTo(10.0);
-        assertThat(parsed("--short", "--warmup-jit-ms-per-s", "20").warmupJitMillis).isEqualTo(20.0);
+        assertThat(parsed().throughput.warmupJitMillis).isEqualTo(20.0);
+        assertThat(parsed("--short").throughput.warmupJitMillis).isEqualTo(10.0);
+        assertThat(parsed("--short", "--warmup-jit-ms-per-s", "20").throughput.warmupJitMillis).isEqualTo(20.0);
         assertThatThrownBy(() -> parsed("--warmup-jit-ms-per-s", "-1"))
                 .hasMessage("--warmup-jit-ms-per-s must be within 0..2000, not -1");
     }
 
     @Test
     void theCommitIntervalFollowsTheProductsDefault() {
-        assertThat(parsed().commitIntervalMs).isEqualTo(AggregatorConfig.DEFAULT_COMMIT_INTERVAL_MS).isEqualTo(50);
-        assertThat(parsed("--commit-interval-ms", "100").commitIntervalMs).isEqualTo(100);
+        assertThat(parsed().workers.commitIntervalMs).isEqualTo(AggregatorConfig.DEFAULT_COMMIT_INTERVAL_MS).isEqualTo(50);
+        assertThat(parsed("--commit-interval-ms", "100").workers.commitIntervalMs).isEqualTo(100);
     }
 
     @Test
@@ -84,17 +84,17 @@ class LoadDriverTest {
                 .hasMessage("--commit-interval-ms must be within 10..60000, not 5");
         assertThatThrownBy(() -> parsed("--brokers", "2"))
                 .hasMessage("--brokers must be 1 or 3, not 2");
-        assertThat(parsed().brokers).isEqualTo(1);
-        assertThat(parsed("--brokers", "3").brokers).isEqualTo(3);
-        assertThat(parsed("--detect-jit-ms-per-s", "0").detectJitMillis).isZero();
-        assertThat(parsed("--detect-jit-ms-per-s", "12.5").detectJitMillis).isEqualTo(12.5);
+        assertThat(parsed().workers.brokers).isEqualTo(1);
+        assertThat(parsed("--brokers", "3").workers.brokers).isEqualTo(3);
+        assertThat(parsed("--detect-jit-ms-per-s", "0").detection.detectJitMillis).isZero();
+        assertThat(parsed("--detect-jit-ms-per-s", "12.5").detection.detectJitMillis).isEqualTo(12.5);
     }
 
     @Test
     void anOrderGivenIsKeptWithoutRepeats() {
-        assertThat(parsed("--short", "--protocol-order", "TCP,HTTP,TCP").protocolOrder)
+        assertThat(parsed("--short", "--protocol-order", "TCP,HTTP,TCP").throughput.protocolOrder)
                 .containsExactly(Protocol.TCP, Protocol.HTTP);
-        assertThat(parsed("--protocol-order", "HTTP").protocolOrder).containsExactly(Protocol.HTTP);
+        assertThat(parsed("--protocol-order", "HTTP").throughput.protocolOrder).containsExactly(Protocol.HTTP);
     }
 
     @Test

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.healthmesh.testkit.farm.FarmTarget;
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,12 +62,13 @@ class ColdProberRestartIT {
     }
 
     private void restartUnder(TestKafka kafka, int targets, int intervalMs, Duration watch) {
-        try (TcpBackends backends = new TcpBackends(BACKENDS);
+        try (TargetFarm backends = TargetFarm.tcp(BACKENDS);
              Pipeline pipeline = Pipeline.start(kafka, stateDir)) {
             List<TargetSpec> specs = new ArrayList<>();
             for (int i = 0; i < targets; i++) {
-                specs.add(TargetSpec.of(String.format("cold-%05d", i), "pool-" + (i % 50), "127.0.0.1",
-                        backends.port(i % BACKENDS), Protocol.TCP).withTiming(intervalMs, Math.min(2_000, intervalMs)));
+                FarmTarget backend = backends.targets().get(i % BACKENDS);
+                specs.add(TargetSpec.of(String.format("cold-%05d", i), "pool-" + (i % 50), backend.address(),
+                        backend.port(), Protocol.TCP).withTiming(intervalMs, Math.min(2_000, intervalMs)));
             }
             Set<String> ids = specs.stream().map(TargetSpec::id).collect(Collectors.toSet());
             Map<String, TargetSpec> byId = specs.stream().collect(Collectors.toMap(TargetSpec::id, t -> t));

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.healthmesh.testkit.farm.FarmTarget;
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,20 +52,20 @@ class DeadNameServerIT {
     @Test
     @Timeout(150)
     void namesOnADeadServerFailWithoutAnyFalseUnhealthyAmongTheOthers(TestKafka kafka) throws Exception {
-        try (TcpBackends backends = new TcpBackends(10);
+        try (TargetFarm backends = TargetFarm.tcp(10);
              TinyDnsServer dns = new TinyDnsServer(5);
              Pipeline pipeline = Pipeline.start(kafka, stateDir)) {
             dns.silentFor(".dead.test");
             List<TargetSpec> specs = new ArrayList<>();
             for (int i = 0; i < WORKING; i++) {
                 String name = String.format("ok-%03d.live.test", i);
-                dns.add(name, "127.0.0.1");
-                specs.add(TargetSpec.of(String.format("ok-%03d", i), "live", name, backends.port(i % backends.size()),
-                        Protocol.TCP).withTiming(2_000, 2_000));
+                FarmTarget backend = backends.targets().get(i % backends.targets().size());
+                dns.add(name, backend.address());
+                specs.add(TargetSpec.of(String.format("ok-%03d", i), "live", name, backend.port(), Protocol.TCP).withTiming(2_000, 2_000));
             }
             for (int i = 0; i < DEAD; i++) {
                 specs.add(TargetSpec.of(String.format("dead-%02d", i), "dead", String.format("d-%02d.dead.test", i),
-                        backends.port(0), Protocol.TCP).withTiming(2_000, 2_000));
+                        backends.targets().get(0).port(), Protocol.TCP).withTiming(2_000, 2_000));
             }
             Set<String> working = specs.stream().map(TargetSpec::id).filter(id -> id.startsWith("ok-"))
                     .collect(Collectors.toSet());

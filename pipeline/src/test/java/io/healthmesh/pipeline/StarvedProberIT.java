@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.healthmesh.testkit.farm.FarmTarget;
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -81,12 +83,13 @@ class StarvedProberIT {
             throw new AssertionError("taskset is missing on the CI machine (util-linux)");
         }
         assumeTrue(canPin, "taskset (util-linux) is not installed: cannot pin a competing process");
-        try (TcpBackends backends = new TcpBackends(BACKENDS);
+        try (TargetFarm backends = TargetFarm.tcp(BACKENDS);
              Pipeline pipeline = Pipeline.start(kafka, dir.resolve("state"))) {
             List<TargetSpec> specs = new ArrayList<>();
             for (int i = 0; i < targets; i++) {
-                specs.add(TargetSpec.of(String.format("s-%04d", i), "pool-" + (i % BACKENDS), "127.0.0.1",
-                        backends.port(i % BACKENDS), Protocol.TCP).withTiming(INTERVAL_MS, TIMEOUT_MS));
+                FarmTarget backend = backends.targets().get(i % BACKENDS);
+                specs.add(TargetSpec.of(String.format("s-%04d", i), "pool-" + (i % BACKENDS), backend.address(),
+                        backend.port(), Protocol.TCP).withTiming(INTERVAL_MS, TIMEOUT_MS));
             }
             Map<String, TargetSpec> byId = specs.stream().collect(Collectors.toMap(TargetSpec::id, t -> t));
             pipeline.defineAll(specs);
@@ -105,9 +108,10 @@ class StarvedProberIT {
                 Thread.sleep(beforeStop.toMillis());
 
                 int stopped = 3;
-                long stopAt = backends.stop(stopped);
-                Set<String> down = specs.stream().filter(s -> s.port() == backends.port(stopped)).map(TargetSpec::id)
-                        .collect(Collectors.toSet());
+                FarmTarget stoppedBackend = backends.targets().get(stopped);
+                long stopAt = backends.setUp(stoppedBackend, false).epochMicros() / 1_000;
+                Set<String> down = specs.stream().filter(s -> s.address().equals(stoppedBackend.address())
+                        && s.port() == stoppedBackend.port()).map(TargetSpec::id).collect(Collectors.toSet());
                 DetectionWindow window = DetectionWindow.of(specs.get(stopped), Duration.ZERO);
                 long bound = INTERVAL_MS + window.toUnhealthy().toMillis() + 1_000;
                 Await.until(Duration.ofMillis(bound + 10_000), () -> unhealthyAt(pipeline, byId, down).size() == down.size(),

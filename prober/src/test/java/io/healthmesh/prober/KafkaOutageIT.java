@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,11 +60,11 @@ class KafkaOutageIT {
         Topics topics = new Topics("outage.");
         String registry = "mem://outage-" + UUID.randomUUID();
         EmbeddedKafka broker = EmbeddedKafka.start(brokerConfig);
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1)) {
+        try (TargetFarm farm = TargetFarm.tcp(1)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
                 TopicSetup.ensure(admin, topics, 1, (short) 1);
             }
-            writeTargets(broker.bootstrapServers(), registry, topics, listeners.address(0));
+            writeTargets(broker.bootstrapServers(), registry, topics, farm.targets().get(0).socketAddress());
             Map<String, String> settings = new HashMap<>();
             settings.put("bootstrap.servers", broker.bootstrapServers());
             settings.put("schema.registry.url", registry);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -73,10 +74,10 @@ class ProberHandoverIT {
         kafka.createTopic(topics.rejected(), 1, false);
         String region = "it-" + UUID.randomUUID().toString().substring(0, 8);
 
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(4);
+        try (TargetFarm farm = TargetFarm.tcp(4);
              TopicRecorder<ProbeResult> collector = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
                      AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer())) {
-            Set<String> all = publishTargets(kafka, topics, listeners);
+            Set<String> all = publishTargets(kafka, topics, farm);
 
             Map<String, String> settingsOfA = settings(kafka, topics, region, "A");
             if (vanish) {
@@ -175,7 +176,7 @@ class ProberHandoverIT {
         return ProberConfig.from(settings(kafka, topics, region, id));
     }
 
-    private static Set<String> publishTargets(TestKafka kafka, Topics topics, LoopbackTcpListeners listeners)
+    private static Set<String> publishTargets(TestKafka kafka, Topics topics, TargetFarm farm)
             throws Exception {
         Set<String> ids = new HashSet<>();
         AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
@@ -183,7 +184,7 @@ class ProberHandoverIT {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new StringSerializer(), serde.serializer())) {
             for (int i = 0; i < TARGETS; i++) {
-                InetSocketAddress to = listeners.address(i % listeners.size());
+                InetSocketAddress to = farm.targets().get(i % farm.targets().size()).socketAddress();
                 String id = String.format("tcp-%03d", i);
                 TargetSpec spec = TargetSpec.of(id, "pool-" + (i % 10), to.getAddress().getHostAddress(), to.getPort(),
                         Protocol.TCP).withTiming(INTERVAL_MS, 900);

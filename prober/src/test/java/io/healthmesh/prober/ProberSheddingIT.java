@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,8 +49,8 @@ class ProberSheddingIT {
         kafka.createTopic(topics.probeResults(), Topics.DEFAULT_PARTITIONS, false);
         kafka.createTopic(topics.rejected(), 1, false);
         String region = "shed-" + UUID.randomUUID().toString().substring(0, 8);
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2)) {
-            Set<String> all = publish(kafka, topics, listeners);
+        try (TargetFarm farm = TargetFarm.tcp(2)) {
+            Set<String> all = publish(kafka, topics, farm);
             try (ProberWorker a = ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "A")));
                  ProberWorker b = ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "B")))) {
                 Await.until(Duration.ofSeconds(40), () -> a.ready() && b.ready() && !a.probedTargets().isEmpty()
@@ -88,8 +89,8 @@ class ProberSheddingIT {
         kafka.createTopic(topics.probeResults(), Topics.DEFAULT_PARTITIONS, false);
         kafka.createTopic(topics.rejected(), 1, false);
         String region = "alone-" + UUID.randomUUID().toString().substring(0, 8);
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2)) {
-            Set<String> all = publish(kafka, topics, listeners);
+        try (TargetFarm farm = TargetFarm.tcp(2)) {
+            Set<String> all = publish(kafka, topics, farm);
             try (ProberWorker a = ProberWorker.start(ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "A")))) {
                 Await.until(Duration.ofSeconds(40), () -> a.ready() && a.probedTargets().equals(all),
                         () -> "A owns " + a.probedTargets().size());
@@ -116,14 +117,14 @@ class ProberSheddingIT {
         }
     }
 
-    private static Set<String> publish(TestKafka kafka, Topics topics, LoopbackTcpListeners listeners) throws Exception {
+    private static Set<String> publish(TestKafka kafka, Topics topics, TargetFarm farm) throws Exception {
         Set<String> ids = new HashSet<>();
         AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
         try (KafkaProducer<String, TargetDefinition> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new StringSerializer(), serde.serializer())) {
             for (int i = 0; i < TARGETS; i++) {
-                InetSocketAddress to = listeners.address(i % listeners.size());
+                InetSocketAddress to = farm.targets().get(i % farm.targets().size()).socketAddress();
                 String id = String.format("shed-%03d", i);
                 TargetSpec spec = TargetSpec.of(id, "pool", to.getAddress().getHostAddress(), to.getPort(), Protocol.TCP)
                         .withTiming(1_000, 900);

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.healthmesh.testkit.farm.TargetFarm;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,12 +75,12 @@ class TargetDefinitionsIT {
     void undecodableAndInvalidDefinitionsAreRejectedWhileGoodTargetsAreProbed(TestKafka kafka) throws Exception {
         Topics topics = topics(kafka);
         String region = "it-" + UUID.randomUUID().toString().substring(0, 8);
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+        try (TargetFarm farm = TargetFarm.tcp(1);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
              TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
                      AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker worker = worker(kafka, topics, region)) {
-            InetSocketAddress at = listeners.address(0);
+            InetSocketAddress at = farm.targets().get(0).socketAddress();
             writer.put(tcp("good-1", at));
             byte[] junk = "{\"id\": \"junk\"}".getBytes(StandardCharsets.UTF_8);
             writer.putRaw("junk", junk);
@@ -116,13 +117,13 @@ class TargetDefinitionsIT {
     void updatesApplyLive(TestKafka kafka) throws Exception {
         Topics topics = topics(kafka);
         String region = "eu-" + UUID.randomUUID().toString().substring(0, 8);
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(2);
+        try (TargetFarm farm = TargetFarm.tcp(2);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
              TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
                      AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker worker = worker(kafka, topics, region)) {
-            InetSocketAddress first = listeners.address(0);
-            InetSocketAddress second = listeners.address(1);
+            InetSocketAddress first = farm.targets().get(0).socketAddress();
+            InetSocketAddress second = farm.targets().get(1).socketAddress();
             for (String id : List.of("moved", "disabled", "deleted", "elsewhere", "kept")) {
                 writer.put(tcp(id, first));
             }
@@ -160,13 +161,13 @@ class TargetDefinitionsIT {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String east = "east-" + suffix;
         String west = "west-" + suffix;
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+        try (TargetFarm farm = TargetFarm.tcp(1);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
              TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),
                      AvroSerde.forValues(ProbeResult.class, kafka.serdeConfig()).deserializer());
              ProberWorker eastWorker = worker(kafka, topics, east);
              ProberWorker westWorker = worker(kafka, topics, west)) {
-            InetSocketAddress at = listeners.address(0);
+            InetSocketAddress at = farm.targets().get(0).socketAddress();
             writer.put(tcp("everywhere", at));
             writer.put(tcp("east-only", at).withRegions(List.of(east), QuorumPolicy.ANY, 1));
 
@@ -201,14 +202,14 @@ class TargetDefinitionsIT {
         Map<String, TargetSpec> scheduled = new ConcurrentHashMap<>();
         AtomicInteger rejections = new AtomicInteger();
         ProberConfig config = ProberConfig.from(ProberHandoverIT.settings(kafka, topics, region, "solo"));
-        try (LoopbackTcpListeners listeners = new LoopbackTcpListeners(1);
+        try (TargetFarm farm = TargetFarm.tcp(1);
              DefinitionWriter writer = new DefinitionWriter(kafka, topics);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClients.producer(config));
              TargetAssignment assignment = new TargetAssignment(new KafkaConsumer<>(KafkaClients.consumer(config)),
                      topics.targets(), region, flaky, TargetSink.of(s -> scheduled.put(s.id(), s), scheduled::remove),
                      producer, topics.rejected(), config.rejectedBy(), reason -> rejections.incrementAndGet(),
                      () -> 1, Ticker.system())) {
-            writer.put(tcp("a", listeners.address(0)));
+            writer.put(tcp("a", farm.targets().get(0).socketAddress()));
             assignment.start();
 
             Await.until(Duration.ofSeconds(20), () -> scheduled.containsKey("a") && assignment.ready(),

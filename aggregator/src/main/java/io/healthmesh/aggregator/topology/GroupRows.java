@@ -20,12 +20,12 @@ import java.nio.charset.StandardCharsets;
  * </ul>
  * Rows of one kind of one group are read in key order, that is by the target ids' UTF-8 bytes.
  */
-public final class GroupRows {
+final class GroupRows {
 
     /** Kind byte of a member row. */
-    public static final byte MEMBER = 'M';
+    static final byte MEMBER = 'M';
     /** Kind byte of a routable-index row. */
-    public static final byte ROUTABLE = 'R';
+    static final byte ROUTABLE = 'R';
     /** The value of a routable-index row (RocksDB takes no empty values as present). */
     static final byte[] PRESENT = {1};
     /** Format version of a member row's value. */
@@ -38,7 +38,7 @@ public final class GroupRows {
     }
 
     /** The key of {@code memberId}'s row of kind {@code kind} in {@code groupId}. */
-    public static Bytes key(String groupId, byte kind, String memberId) {
+    static Bytes key(String groupId, byte kind, String memberId) {
         byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
         byte[] member = memberId.getBytes(StandardCharsets.UTF_8);
         return Bytes.wrap(ByteBuffer.allocate(4 + group.length + 1 + member.length)
@@ -46,18 +46,18 @@ public final class GroupRows {
     }
 
     /** The prefix every row of kind {@code kind} of {@code groupId} starts with (a key with an empty member id). */
-    public static Bytes prefix(String groupId, byte kind) {
+    static Bytes prefix(String groupId, byte kind) {
         return key(groupId, kind, "");
     }
 
     /** The target id of a row whose key starts with a prefix of {@code prefixLength} bytes. */
-    public static String memberId(Bytes key, int prefixLength) {
+    static String memberId(Bytes key, int prefixLength) {
         byte[] k = key.get();
         return new String(k, prefixLength, k.length - prefixLength, StandardCharsets.UTF_8);
     }
 
     /** A member row's value: format version, then one status code byte (fixed codes, safe against reordering). */
-    public static byte[] encodeStatus(HealthStatus status) {
+    static byte[] encodeStatus(HealthStatus status) {
         for (int code = 0; code < STATUSES.length; code++) {
             if (STATUSES[code] == status) {
                 return new byte[] {VALUE_VERSION, (byte) code};
@@ -68,7 +68,7 @@ public final class GroupRows {
     }
 
     /** Reads a member row's value; null stays null (no row). */
-    public static HealthStatus decodeStatus(byte[] value) {
+    static HealthStatus decodeStatus(byte[] value) {
         if (value == null) {
             return null;
         }

@@ -64,7 +64,7 @@ public final class HistoryRows {
     }
 
     /** The key of {@code slot} of {@code targetId}'s ring. */
-    public static Bytes key(String targetId, int slot) {
+    static Bytes key(String targetId, int slot) {
         byte[] id = targetId.getBytes(StandardCharsets.UTF_8);
         return Bytes.wrap(ByteBuffer.allocate(4 + id.length + 2).putInt(id.length).put(id).putShort((short) slot)
                 .array());
@@ -210,7 +210,7 @@ public final class HistoryRows {
         return head;
     }
 
-    public static byte[] encode(long sequence, TargetHistory.Entry entry) {
+    static byte[] encode(long sequence, TargetHistory.Entry entry) {
         return BinaryFormat.encode(VERSION, out -> {
             out.writeLong(sequence);
             if (entry instanceof TargetHistory.Result r) {

@@ -1,6 +1,6 @@
 package io.healthmesh.bench.peers;
 
-import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.testkit.farm.FarmTarget;
 import io.healthmesh.core.target.Protocol;
 
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.bench.farm.FarmTarget;
-import io.healthmesh.bench.farm.FlipSchedule;
-import io.healthmesh.bench.farm.TargetFarm;
-import io.healthmesh.bench.farm.Transition;
+import io.healthmesh.testkit.farm.FarmTarget;
+import io.healthmesh.testkit.farm.FlipSchedule;
+import io.healthmesh.testkit.farm.TargetFarm;
+import io.healthmesh.testkit.farm.Transition;
 import io.healthmesh.bench.peers.HaproxyPeer;
 import io.healthmesh.bench.peers.PeerStateChange;
 import io.healthmesh.core.target.Protocol;

@@ -1,6 +1,6 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.testkit.farm.FarmTarget;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;

@@ -1,6 +1,6 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.testkit.farm.FarmTarget;
 import io.healthmesh.bench.peers.BlackboxDriver;
 import io.healthmesh.bench.peers.BlackboxPeer;
 import io.healthmesh.bench.peers.HaproxyPeer;

@@ -1,6 +1,6 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.bench.farm.FarmTarget;
+import io.healthmesh.testkit.farm.FarmTarget;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import org.slf4j.Logger;

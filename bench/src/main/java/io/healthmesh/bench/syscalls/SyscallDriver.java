@@ -1,75 +1,130 @@
 package io.healthmesh.bench.syscalls;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.testkit.farm.FarmLayout;
+import io.healthmesh.testkit.farm.TargetFarm;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a fixed number of probes of the real {@link NettyProbeEngine} (one event loop) against a loopback server of
- * another process, after a warm-up of {@value #WARM_UP_PROBES} probes (the JIT compiles during it, not in the window), between two lines on standard input, so that {@code strace} attached in between counts the
- * engine's syscalls for exactly those probes. {@code bench/scripts/syscalls.sh} drives it.
+ * Runs a fixed number of probes of the real {@link NettyProbeEngine} (one event loop) against a loopback target of
+ * another process, after a warm-up of {@value #WARM_UP_PROBES} probes (the JIT compiles during it, not in the
+ * window), between two lines on standard input, so that {@code strace} attached in between counts the engine's
+ * syscalls for exactly those probes. {@code bench/scripts/syscalls.sh} and {@code engine-cpu.sh} drive it.
  *
  * <pre>
- * serve                                          start the loopback servers, print PORTS tcp http
- * probe tcp|http PORT N CONCURRENCY [TRANSPORT]  warm up, print READY, on "go" run N probes, print DONE, on a line exit
+ * syscalls serve                                            one TCP and one HTTP target of the loopback farm;
+ *                                                           prints TARGETS tcp-endpoint http-endpoint
+ * syscalls probe tcp|http ENDPOINT N CONCURRENCY [TRANSPORT] warm up, print READY, on "go" run N probes,
+ *                                                           print DONE, on a line exit
  * </pre>
  */
+@Command(name = "syscalls", mixinStandardHelpOptions = true, subcommands = {SyscallDriver.Serve.class,
+        SyscallDriver.Probe.class}, description = "The probe engine alone against loopback targets of another "
+        + "process, for strace and /proc counts per probe.")
 public final class SyscallDriver {
 
     private static final int WARM_UP_PROBES = 30_000;
     private static final long WAIT_SECONDS = 120;
 
+    /** {@code serve}: the targets, in their own process so that they do not count. */
+    @Command(name = "serve", mixinStandardHelpOptions = true, description = "One TCP and one HTTP target of the "
+            + "loopback farm (one event-loop thread); prints TARGETS <tcp endpoint> <http endpoint>, runs until "
+            + "killed.")
+    static final class Serve implements Callable<Integer> {
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (TargetFarm farm = TargetFarm.start(new FarmLayout(1, 1, 1, 0, "127.0.0.1"), 1)) {
+                System.out.println("TARGETS " + farm.targets(Protocol.TCP).get(0).endpoint() + " "
+                        + farm.targets(Protocol.HTTP).get(0).endpoint());
+                System.out.flush();
+                new CountDownLatch(1).await();
+            }
+            return 0;
+        }
+    }
+
+    /** {@code probe}: the engine's warm-up, then the counted probes. */
+    @Command(name = "probe", mixinStandardHelpOptions = true, description = "Warm up, print READY, on \"go\" run N "
+            + "probes, print DONE, exit on the next line.")
+    static final class Probe implements Callable<Integer> {
+
+        @Parameters(index = "0", description = "tcp or http.")
+        String protocol;
+        @Parameters(index = "1", description = "ADDRESS:PORT[/PATH], as serve prints it.")
+        String endpoint;
+        @Parameters(index = "2", description = "Probes counted.")
+        int n;
+        @Parameters(index = "3", description = "Probes started together.")
+        int concurrency;
+        @Parameters(arity = "0..1", index = "4", defaultValue = "auto", description = "nio, epoll, io_uring or auto.")
+        String transport;
+
+        @Override
+        public Integer call() throws Exception {
+            TargetSpec target = target(Protocol.valueOf(protocol.toUpperCase(java.util.Locale.ROOT)), endpoint);
+            ProbeEngineConfig config = EngineConfigs.of(transport);
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+            try (NettyProbeEngine engine = NettyProbeEngine.create(config, null)) {
+                run(engine, target, WARM_UP_PROBES, concurrency);
+                System.out.println("TRANSPORT " + engine.transport().describe());
+                System.out.println("READY " + ProcessHandle.current().pid());
+                System.out.flush();
+                if (!"go".equals(in.readLine())) {
+                    throw new IllegalStateException("expected: go");
+                }
+                long start = System.nanoTime();
+                Map<Outcome, Integer> outcomes = run(engine, target, n, concurrency);
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                System.out.println("DONE " + millis + " " + outcomes);
+                System.out.flush();
+                in.readLine();
+                if (outcomes.getOrDefault(Outcome.SUCCESS, 0) != n) {
+                    System.err.println("not every probe succeeded: " + outcomes);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+    }
+
     private SyscallDriver() {
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length == 1 && args[0].equals("serve")) {
-            LoopbackServers.run();
-            return;
+    /** The probed target of {@code ADDRESS:PORT[/PATH]}; HTTP with the default settings but for the path. */
+    static TargetSpec target(Protocol protocol, String endpoint) {
+        int slash = endpoint.indexOf('/');
+        String hostPort = slash < 0 ? endpoint : endpoint.substring(0, slash);
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("endpoint: " + endpoint + " (expected: ADDRESS:PORT[/PATH])");
         }
-        if (args.length < 5 || !args[0].equals("probe")) {
-            System.err.println("usage: serve | probe tcp|http PORT N CONCURRENCY [TRANSPORT]");
-            System.exit(2);
-        }
-        Protocol protocol = Protocol.valueOf(args[1].toUpperCase());
-        int port = Integer.parseInt(args[2]);
-        int n = Integer.parseInt(args[3]);
-        int concurrency = Integer.parseInt(args[4]);
-        ProbeEngineConfig config = EngineConfigs.of(args.length > 5 ? args[5] : "auto");
-        TargetSpec target = TargetSpec.of("syscalls-" + args[1], "syscalls", "127.0.0.1", port, protocol)
+        TargetSpec spec = TargetSpec.of("syscalls-" + protocol.name().toLowerCase(java.util.Locale.ROOT),
+                "syscalls", hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)), protocol)
                 .withTiming(5_000, 2_000);
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-        try (NettyProbeEngine engine = NettyProbeEngine.create(config, null)) {
-            run(engine, target, WARM_UP_PROBES, concurrency);
-            System.out.println("TRANSPORT " + engine.transport().describe());
-            System.out.println("READY " + ProcessHandle.current().pid());
-            System.out.flush();
-            if (!"go".equals(in.readLine())) {
-                throw new IllegalStateException("expected: go");
-            }
-            long start = System.nanoTime();
-            Map<Outcome, Integer> outcomes = run(engine, target, n, concurrency);
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            System.out.println("DONE " + millis + " " + outcomes);
-            System.out.flush();
-            in.readLine();
-            if (outcomes.getOrDefault(Outcome.SUCCESS, 0) != n) {
-                System.err.println("not every probe succeeded: " + outcomes);
-                System.exit(1);
-            }
+        if (protocol == Protocol.HTTP && slash >= 0) {
+            HttpSpec d = HttpSpec.DEFAULTS;
+            spec = spec.withHttp(new HttpSpec(d.method(), endpoint.substring(slash), d.host(), d.expectedStatuses(),
+                    d.followRedirects(), d.headers(), d.bodyContains(), d.tlsVerify()));
         }
+        return spec;
     }
 
     /**

@@ -124,7 +124,7 @@ class BenchReportTest {
     @Test
     void theAggregatorsRowGivesItsRatesAndItsCpuPerResultOverTheSecondHalf() {
         List<io.healthmesh.core.target.TargetSpec> specs = io.healthmesh.bench.run.FarmSpecs.over(
-                List.of(new io.healthmesh.bench.farm.FarmTarget("tcp-0", Protocol.TCP, "127.0.0.1", 1, null)), 10, "agg",
+                List.of(new io.healthmesh.testkit.farm.FarmTarget("tcp-0", Protocol.TCP, "127.0.0.1", 1, null)), 10, "agg",
                 10_000, 1_000, 3, 3);
         BenchReport report = new BenchReport("cmd", "d", "m", "full");
         // 1,000,000 results, 10 before the first commit, caught up 50 s later; the last 400,000 in 10 s and 12 s of CPU

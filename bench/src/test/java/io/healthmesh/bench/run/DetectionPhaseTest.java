@@ -1,7 +1,7 @@
 package io.healthmesh.bench.run;
 
-import io.healthmesh.bench.farm.FarmTarget;
-import io.healthmesh.bench.farm.Transition;
+import io.healthmesh.testkit.farm.FarmTarget;
+import io.healthmesh.testkit.farm.Transition;
 import io.healthmesh.bench.peers.PeerStateChange;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
