@@ -234,8 +234,10 @@ class OpsServerTest {
         List<Socket> slow = new ArrayList<>(slowClients);
         try {
             byte[] partial = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+            // from eight source addresses: one address alone may hold no more than its share
             for (int i = 0; i < slowClients; i++) {
                 Socket s = new Socket();
+                s.bind(new InetSocketAddress("127.0.0." + (2 + i % 8), 0));
                 s.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
                 s.getOutputStream().write(partial);
                 slow.add(s);
