@@ -3,6 +3,7 @@ package io.healthmesh.notifier;
 import io.healthmesh.notifier.deliver.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.contract.Topics;
@@ -120,7 +121,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
     @Override
     public String toString() {
         // never print credentials: kafka.* may hold sasl.jaas.config, routes may hold Authorization headers
-        return "NotifierConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
+        return "NotifierConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + Redact.userInfo(schemaRegistryUrl)
                 + ", groupId=" + groupId + ", topicPrefix=" + topics.prefix() + ", http=" + httpHost + ":" + httpPort
                 + ", routesFile=" + routesFile + ", routes=" + routes.stream().map(RouteConfig::name).toList()
                 + ", backoff=" + backoff + ", kafka keys=" + kafka.keySet() + "]";
