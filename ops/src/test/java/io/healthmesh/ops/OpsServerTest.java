@@ -303,4 +303,11 @@ class OpsServerTest {
                 .hasMessageContaining("http.queue: -1 (expected: 0..1000000)")
                 .hasMessageNotContaining("short");
     }
+
+    @Test
+    void withoutAnApiTokenTheOptionsSaySoAndNameTheSetting() {
+        assertThat(HttpOptions.defaults().openApiWarning()).get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("need no token").contains("http.token");
+        assertThat(HttpOptions.from(java.util.Map.of("http.token", API_TOKEN)).openApiWarning()).isEmpty();
+    }
 }
