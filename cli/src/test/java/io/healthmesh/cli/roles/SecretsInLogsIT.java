@@ -170,6 +170,7 @@ class SecretsInLogsIT {
         Path config = Files.writeString(dir.resolve("notifier.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + registryUrlWithCredentials() + "\ntopic.prefix=" + topics.prefix()
                 + "\nhttp.host=127.0.0.1\nhttp.port=0\nroutes.file=" + routes + "\n"
+                + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
                 + kafkaSecrets());
         CliRun run = CliRun.of("notifier", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();

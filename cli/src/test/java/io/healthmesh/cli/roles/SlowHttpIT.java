@@ -146,7 +146,9 @@ class SlowHttpIT {
         }
         List<Integer> held = new ArrayList<>();
         for (Path out : outputs) {
-            Matcher m = CONNECTED.matcher(Files.readString(out, StandardCharsets.UTF_8));
+            // the tool colours its status lines: the escapes go first
+            String text = Files.readString(out, StandardCharsets.UTF_8).replaceAll("\u001B\\[[0-9;]*[A-Za-z]", "");
+            Matcher m = CONNECTED.matcher(text);
             int most = 0;
             while (m.find()) {
                 most = Math.max(most, Integer.parseInt(m.group(1)));
