@@ -102,6 +102,7 @@ public final class AggregatorWorker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind the aggregator's HTTP listeners: " + e.getMessage(), e);
         }
+        http.openApiWarning().ifPresent(LOG::warn);
         StatusService status = null;
         try {
             HostInfo advertised = HostInfo.buildFromEndpoint(config.applicationServer() != null

@@ -3,6 +3,8 @@ package io.healthmesh.notifier;
 import io.healthmesh.notifier.deliver.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
+import io.healthmesh.contract.registry.RegistryClients;
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.contract.Topics;
@@ -33,10 +35,13 @@ import static java.util.Objects.requireNonNull;
  * @param routes the validated routes
  * @param backoff waits between delivery attempts
  * @param kafka Kafka client properties passed through
+ * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
+ *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  */
 public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                              String registryUserInfo, String groupId, Topics topics, String httpHost, int httpPort,
-                             Path routesFile, List<RouteConfig> routes, Backoff backoff, Map<String, String> kafka) {
+                             Path routesFile, List<RouteConfig> routes, Backoff backoff, Map<String, String> kafka,
+                             Map<String, String> registryClient) {
 
     public static final int DEFAULT_HTTP_PORT = 8083;
     public static final String DEFAULT_GROUP_ID = "healthmesh-notifier";
@@ -68,6 +73,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
         routes = List.copyOf(routes);
         requireNonNull(backoff, "backoff");
         kafka = Map.copyOf(kafka);
+        registryClient = Map.copyOf(registryClient);
     }
 
     /**
@@ -77,7 +83,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
      */
     public static NotifierConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("notifier", settings, SETTINGS);
+        SettingsReader r = new SettingsReader("notifier", settings, SETTINGS).accepting(RegistryClients::isClientKey);
         String bootstrap = r.required("bootstrap.servers");
         String registry = r.required("schema.registry.url");
         String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
@@ -101,7 +107,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
         r.finish();
         return new NotifierConfig(bootstrap, registry, authSource, userInfo, group, new Topics(prefix), httpHost,
                 httpPort, Path.of(routesText), routes, new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max)),
-                kafka);
+                kafka, RegistryClients.clientKeys(settings));
     }
 
     /** The serde config of the Avro values (Confluent's keys). */
@@ -114,13 +120,14 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
         if (registryUserInfo != null) {
             serde.put("basic.auth.user.info", registryUserInfo);
         }
+        serde.putAll(registryClient);
         return serde;
     }
 
     @Override
     public String toString() {
         // never print credentials: kafka.* may hold sasl.jaas.config, routes may hold Authorization headers
-        return "NotifierConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
+        return "NotifierConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + Redact.userInfo(schemaRegistryUrl)
                 + ", groupId=" + groupId + ", topicPrefix=" + topics.prefix() + ", http=" + httpHost + ":" + httpPort
                 + ", routesFile=" + routesFile + ", routes=" + routes.stream().map(RouteConfig::name).toList()
                 + ", backoff=" + backoff + ", kafka keys=" + kafka.keySet() + "]";

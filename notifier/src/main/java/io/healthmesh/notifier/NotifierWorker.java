@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.notifier.deliver.JdkTransport;
 import io.healthmesh.notifier.deliver.RouteDelivery;
 import io.healthmesh.notifier.deliver.Transport;
@@ -208,7 +209,8 @@ public final class NotifierWorker implements AutoCloseable {
             ledger.processed(new io.healthmesh.notifier.domain.Position(r.topic(), r.partition(), r.offset()));
             return true;
         } catch (SerializationException e) {
-            LOG.warn("{}-{}: registry unreachable ({}); reading again", r.topic(), r.partition(), e.getMessage());
+            LOG.warn("{}-{}: registry unreachable ({}); reading again", r.topic(), r.partition(),
+                    Redact.userInfo(e.getMessage()));
             return false;
         }
         if (o == null) {

@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.notifier.domain.AlertBook;
 import io.healthmesh.notifier.domain.Observation;
 import io.healthmesh.contract.serde.RecordDecodeException;
@@ -68,7 +69,8 @@ final class PartitionReplay {
         } catch (RecordDecodeException e) {
             metrics.undecodable();
         } catch (SerializationException e) {
-            LOG.warn("replay {}-{}: registry unreachable ({}); reading again", r.topic(), r.partition(), e.getMessage());
+            LOG.warn("replay {}-{}: registry unreachable ({}); reading again", r.topic(), r.partition(),
+                    Redact.userInfo(e.getMessage()));
             return false;
         }
         return true;

@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.core.secret.Redact;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.RecordDecodeException;
@@ -116,7 +117,7 @@ final class TargetLabels implements AutoCloseable {
         } catch (RecordDecodeException e) {
             metrics.undecodable();
         } catch (SerializationException e) {
-            LOG.warn("targets: registry unreachable ({}); reading again in 1 s", e.getMessage());
+            LOG.warn("targets: registry unreachable ({}); reading again in 1 s", Redact.userInfo(e.getMessage()));
             consumer.seek(new TopicPartition(r.topic(), r.partition()), r.offset());
             pause();
             return false;

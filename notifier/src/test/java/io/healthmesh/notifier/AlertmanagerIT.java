@@ -55,8 +55,8 @@ class AlertmanagerIT {
         try (StateTopics state = new StateTopics(kafka, 3);
              TestReceiver amWebhook = TestReceiver.start(0);
              LocalAlertmanager am = LocalAlertmanager.start(dir, amWebhook.url("/from-alertmanager"))) {
-            state.define("api-1", "api", Map.of("team", "payments", "app.tier", "web"));
-            String routes = "routes: [{name: am, type: alertmanager, url: '%s', repeat: 10s}]\n".formatted(am.url());
+            state.define("api-1", "api", Map.of("team", "payments", "app.tier", "web", "severity", "page"));
+            String routes = "routes: [{name: am, type: alertmanager, url: '%s', repeat: 10s, labels: [team, app_tier]}]\n".formatted(am.url());
             try (NotifierWorker notifier = NotifierWorker.start(NotifierConfig.from(
                     NotifierSettings.of(kafka, state, "am", dir, routes)))) {
                 Await.until(PATIENCE, notifier::ready, () -> "not ready");
@@ -69,6 +69,7 @@ class AlertmanagerIT {
                 assertThat(alert.at("/labels/group").asText()).isEqualTo("api");
                 assertThat(alert.at("/labels/team").asText()).isEqualTo("payments");
                 assertThat(alert.at("/labels/app_tier").asText()).isEqualTo("web");
+                assertThat(alert.at("/labels").has("severity")).as("not in the route's labels").isFalse();
                 assertThat(Instant.parse(alert.get("startsAt").asText())).isEqualTo(Instant.ofEpochMilli(since));
                 assertThat(alert.at("/status/state").asText()).isEqualTo("active");
                 assertThat(alert.at("/annotations/summary").asText()).contains("api-1", "UNHEALTHY");

@@ -40,4 +40,18 @@ class NotifierConfigTest {
                 .hasMessageContaining("(expected: an existing route file)")
                 .hasMessageContaining("colour: unknown setting");
     }
+
+    @Test
+    void neitherTheRegistrysPasswordNorARoutesSecretPathIsShown() throws Exception {
+        Path routes = Files.writeString(dir.resolve("routes.yaml"),
+                "routes: [{name: a, type: slack, url: 'https://hooks.example/services/T0/B0/HOOK-SECRET-1 x'}]\n");
+        Map<String, String> settings = Map.of("bootstrap.servers", "k:9092", "schema.registry.url",
+                "http://reader:REGISTRY-SECRET-2@r:8081", "routes.file", routes.toString());
+        assertThatThrownBy(() -> NotifierConfig.from(settings))
+                .hasMessageContaining("routes[0].url")
+                .hasMessageNotContaining("HOOK-SECRET-1")
+                .hasMessageNotContaining("REGISTRY-SECRET-2");
+        Files.writeString(routes, "routes: [{name: a, type: webhook, url: 'http://127.0.0.1:1/'}]\n");
+        assertThat(NotifierConfig.from(settings).toString()).contains("http://***@r:8081").doesNotContain("REGISTRY-SECRET-2");
+    }
 }

@@ -13,11 +13,14 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The two deadlines of one HTTP connection. Idle: from the connection's start, or from the end of the last
+ * The three deadlines of one HTTP connection. Idle: from the connection's start, or from the end of the last
  * answer, the next request's first byte must come within the idle timeout. Request: from a request's first byte,
  * its last must come within the request timeout, however slowly the bytes trickle in (a slow-loris client is cut
- * off, it cannot keep a connection forever by sending a byte now and then). Either one expiring closes the
- * connection. While a request is being handled neither runs.
+ * off, it cannot keep a connection forever by sending a byte now and then). Answer: while a request is being
+ * handled, some byte of its answer must be written within the answer timeout of the request's end or of the last
+ * write (a handler that never answers, or fails without answering, cannot keep the connection; a stream that
+ * writes now and then runs on). Any one expiring closes the connection. A connection of the probe reserve
+ * ({@link ConnectionCap#probeOnly}) has {@link HttpLimits#PROBE_DEADLINE} for all three.
  *
  * <p>Two handlers share the state: {@link #bytes()} goes first in the pipeline (it sees raw bytes arrive),
  * {@link #messages()} after the HTTP codec (it sees a request end and an answer leave). Every method runs on the
@@ -27,14 +30,21 @@ public final class HttpDeadlines {
 
     private enum State { IDLE, READING, HANDLING }
 
-    private final long idleNanos;
-    private final long requestNanos;
+    private long idleNanos;
+    private long requestNanos;
+    private long answerNanos;
     private State state = State.IDLE;
     private ScheduledFuture<?> timer;
 
-    public HttpDeadlines(Duration idle, Duration request) {
+    public HttpDeadlines(Duration idle, Duration request, Duration answer) {
         this.idleNanos = idle.toNanos();
         this.requestNanos = request.toNanos();
+        this.answerNanos = answer.toNanos();
+    }
+
+    /** The deadlines of these limits. */
+    public static HttpDeadlines of(HttpLimits limits) {
+        return new HttpDeadlines(limits.idleTimeout(), limits.requestTimeout(), limits.answerTimeout());
     }
 
     /** Goes before the HTTP codec. */
@@ -42,6 +52,12 @@ public final class HttpDeadlines {
         return new ChannelInboundHandlerAdapter() {
             @Override
             public void channelActive(ChannelHandlerContext ctx) throws Exception {
+                if (ConnectionCap.probeOnly(ctx.channel())) {
+                    long probe = HttpLimits.PROBE_DEADLINE.toNanos();
+                    idleNanos = Math.min(idleNanos, probe);
+                    requestNanos = Math.min(requestNanos, probe);
+                    answerNanos = Math.min(answerNanos, probe);
+                }
                 arm(ctx, idleNanos);
                 super.channelActive(ctx);
             }
@@ -70,13 +86,17 @@ public final class HttpDeadlines {
             public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
                 if (msg instanceof LastHttpContent) {
                     state = State.HANDLING;
-                    cancel();
+                    arm(ctx, answerNanos);
                 }
                 super.channelRead(ctx, msg);
             }
 
             @Override
             public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+                if (state == State.HANDLING) {
+                    // the answer is moving: its deadline starts again (a stream's keep-alive comments do this)
+                    arm(ctx, answerNanos);
+                }
                 if (msg instanceof LastHttpContent) {
                     promise = promise.unvoid();
                     promise.addListener((ChannelFutureListener) f -> {
@@ -94,9 +114,7 @@ public final class HttpDeadlines {
     private void arm(ChannelHandlerContext ctx, long nanos) {
         cancel();
         timer = ctx.executor().schedule(() -> {
-            if (state != State.HANDLING) {
-                ctx.channel().close();
-            }
+            ctx.channel().close();
         }, nanos, TimeUnit.NANOSECONDS);
     }
 

@@ -63,6 +63,16 @@ public record HttpOptions(String opsHost, int opsPort, String apiToken, String o
         return new HttpOptions(null, -1, null, null, HttpLimits.defaults());
     }
 
+    /**
+     * The line a worker logs at start when its API routes (the aggregator's query API and status page) need no
+     * token: they show every target's labels and details to whoever reaches the port. Empty with a token.
+     */
+    public java.util.Optional<String> openApiWarning() {
+        return apiToken != null ? java.util.Optional.empty() : java.util.Optional.of("the query API and the status page"
+                + " need no token: anyone who reaches the http port reads every target's labels and details; set"
+                + " http.token or http.token.file (HEALTHMESH_HTTP_TOKEN_FILE) to require one");
+    }
+
     /** True when the ops endpoints have a listener of their own. */
     public boolean separateOps() {
         return opsPort >= 0;

@@ -38,13 +38,17 @@ import java.util.concurrent.RejectedExecutionException;
  * Routes a complete request of {@link OpsServer}: {@code /healthz} on the event loop, {@code /metrics} and
  * {@code /readyz} on the ops thread, everything else to the route with the longest matching prefix on the
  * bounded route pool, after the bearer-token checks. A full pool answers 503 at once. The connection reads nothing
- * more until its answer is written, so answers keep the order of requests. Shared by every connection.
+ * more until its answer is written, so answers keep the order of requests. A connection of the probe reserve
+ * ({@link ConnectionCap#probeOnly}) gets its probe answered and is closed; anything else there gets 503. Shared by
+ * every connection.
  */
 @ChannelHandler.Sharable
 final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpsDispatcher.class);
     private static final String TEXT = "text/plain; charset=utf-8";
+    /** The answer on a connection of the probe reserve to anything but a probe. */
+    static final String PROBES_ONLY = "every connection is taken; this one serves /healthz and /readyz only, retry later\n";
 
     private final Executor routes;
     private final Executor ops;
@@ -72,7 +76,9 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        // a connection of the probe reserve answers once and closes, so the reserve turns over
+        boolean probeOnly = ConnectionCap.probeOnly(ctx.channel());
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !probeOnly;
         if (request.decoderResult().isFailure()) {
             write(ctx, 400, TEXT, new Headers(), OpsServer.bytes("bad request\n"), false, false);
             return;
@@ -88,6 +94,10 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
         String method = request.method().name();
         boolean head = method.equals("HEAD");
         String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (probeOnly && !(endpoints != null && (path.equals("/healthz") || path.equals("/readyz")))) {
+            write(ctx, 503, TEXT, new Headers(), OpsServer.bytes(PROBES_ONLY), head, false);
+            return;
+        }
         if (endpoints != null && path.equals("/healthz")) {
             write(ctx, 200, "text/plain", new Headers(), OpsServer.bytes("ok\n"), head, keepAlive);
             return;

@@ -40,7 +40,8 @@ import static java.util.Objects.requireNonNull;
  * {@link #route} (the aggregator's query API) as the JDK's {@code HttpHandler}s.
  *
  * <p>Built on Netty so that slow clients cost no thread: requests are read without blocking on one event loop,
- * under {@link HttpLimits} (a connection cap, an idle and a request deadline, a body limit), then handed to a
+ * under {@link HttpLimits} (a connection cap in all and per client, a reserve of connections for the probes, an
+ * idle, a request and an answer deadline, a body limit), then handed to a
  * bounded pool (past its queue: 503). {@code /healthz} is answered on the event loop itself, {@code /metrics} and
  * {@code /readyz} on a thread of their own, so neither slow clients nor busy routes can starve the health check.
  * Routes may require a bearer token ({@link Builder#routeToken}), the ops endpoints another ({@link Builder#opsToken};
@@ -142,7 +143,7 @@ public final class OpsServer implements AutoCloseable {
                 b.registry == null ? null : new OpsEndpoints(b.registry, b.ready, ExpositionFormats.init()));
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-        ConnectionCap cap = new ConnectionCap(limits.maxConnections());
+        ConnectionCap cap = ConnectionCap.of(limits);
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
@@ -153,7 +154,7 @@ public final class OpsServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             connections.add(ch);
-                            HttpDeadlines deadlines = new HttpDeadlines(limits.idleTimeout(), limits.requestTimeout());
+                            HttpDeadlines deadlines = HttpDeadlines.of(limits);
                             ChannelPipeline pipeline = ch.pipeline();
                             pipeline.addLast(cap);
                             pipeline.addLast(deadlines.bytes());
@@ -193,9 +194,14 @@ public final class OpsServer implements AutoCloseable {
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    /** Connections open now. */
+    /** Ordinary connections open now (the probe reserve apart). */
     public int openConnections() {
         return cap.open();
+    }
+
+    /** Connections of the probe reserve open now. */
+    public int openProbeConnections() {
+        return cap.probeOpen();
     }
 
     /** Writes a complete response and closes the exchange. */

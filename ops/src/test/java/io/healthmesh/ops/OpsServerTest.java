@@ -234,8 +234,10 @@ class OpsServerTest {
         List<Socket> slow = new ArrayList<>(slowClients);
         try {
             byte[] partial = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+            // from eight source addresses: one address alone may hold no more than its share
             for (int i = 0; i < slowClients; i++) {
                 Socket s = new Socket();
+                s.bind(new InetSocketAddress("127.0.0." + (2 + i % 8), 0));
                 s.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
                 s.getOutputStream().write(partial);
                 slow.add(s);
@@ -300,5 +302,12 @@ class OpsServerTest {
                 .hasMessageContaining("http.token: (hidden, 5 characters) (expected: 16-4096")
                 .hasMessageContaining("http.queue: -1 (expected: 0..1000000)")
                 .hasMessageNotContaining("short");
+    }
+
+    @Test
+    void withoutAnApiTokenTheOptionsSaySoAndNameTheSetting() {
+        assertThat(HttpOptions.defaults().openApiWarning()).get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("need no token").contains("http.token");
+        assertThat(HttpOptions.from(java.util.Map.of("http.token", API_TOKEN)).openApiWarning()).isEmpty();
     }
 }

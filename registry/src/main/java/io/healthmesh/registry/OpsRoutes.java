@@ -15,6 +15,12 @@ import java.util.Optional;
  */
 final class OpsRoutes {
 
+    /**
+     * The methods counted by name. A client chooses the method before it is authenticated, so any other name shares
+     * one label value: a label per name would let anyone grow the registry's memory without bound.
+     */
+    static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH");
+
     private final PrometheusRegistry metrics = new PrometheusRegistry();
     private final Counter requests = Counter.builder()
             .name("healthmesh_registry_requests_total")
@@ -27,16 +33,25 @@ final class OpsRoutes {
         if (!method.equals("GET") || path.size() != 1) {
             return Optional.empty();
         }
+        return probe(path).or(() -> path.get(0).equals("metrics")
+                ? Optional.of(ApiResponse.text(200, MetricsText.CONTENT_TYPE, MetricsText.scrape(metrics)))
+                : Optional.empty());
+    }
+
+    /** The answer of {@code /healthz} or {@code /readyz}, which need no thread; empty for any other path. */
+    static Optional<ApiResponse> probe(List<String> path) {
+        if (path.size() != 1) {
+            return Optional.empty();
+        }
         return switch (path.get(0)) {
             case "healthz" -> Optional.of(ApiResponse.text(200, "text/plain", "ok\n".getBytes(StandardCharsets.UTF_8)));
             case "readyz" -> Optional.of(ApiResponse.text(200, "text/plain", "ready\n".getBytes(StandardCharsets.UTF_8)));
-            case "metrics" -> Optional.of(ApiResponse.text(200, MetricsText.CONTENT_TYPE, MetricsText.scrape(metrics)));
             default -> Optional.empty();
         };
     }
 
-    /** Counts one answered API request. */
+    /** Counts one answered API request; a method outside {@link #METHODS} counts as {@code other}. */
     void count(String method, int status) {
-        requests.labelValues(method, Integer.toString(status)).inc();
+        requests.labelValues(METHODS.contains(method) ? method : "other", Integer.toString(status)).inc();
     }
 }

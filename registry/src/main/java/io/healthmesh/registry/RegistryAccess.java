@@ -10,7 +10,8 @@ import static java.util.Objects.requireNonNull;
  * then the role ({@link RegistryRole}), then whether deletes and configuration changes are served at all.
  * Unauthenticated requests that need a user get 401, a read-only user's writes 403, and a disabled operation 403
  * for everyone. A read-only user's registration becomes a lookup: an already registered schema gets its id
- * (nothing changes), a new one 403.
+ * (nothing changes), a new one 403. Any other write (a method or path the API may not even have) needs the admin
+ * role: 401 without credentials, 403 for a read-only user.
  */
 final class RegistryAccess {
 
@@ -52,14 +53,14 @@ final class RegistryAccess {
                 if (anonymous && kind == Kind.READ) {
                     return Decision.allow(null);
                 }
-                if (anonymous && kind == Kind.REGISTER) {
+                if (anonymous && registration(method, path)) {
                     return new Decision(Optional.empty(), true, null);
                 }
                 return Decision.refuse(unauthorized(authorization));
             }
             user = found.get().name();
             if (found.get().role() == RegistryRole.READ && kind != Kind.READ) {
-                if (kind == Kind.REGISTER) {
+                if (registration(method, path)) {
                     return new Decision(Optional.empty(), true, user);
                 }
                 return Decision.refuse(RegistryApi.error(403, FORBIDDEN_CODE,
@@ -82,6 +83,11 @@ final class RegistryAccess {
                 ? "Unauthorized: credentials required (HTTP basic)" : "Unauthorized: bad credentials");
     }
 
+    /** {@code POST /subjects/<s>/versions}: the one write a read-only client may try, as a lookup. */
+    static boolean registration(String method, List<String> path) {
+        return method.equals("POST") && path.size() == 3 && path.get(0).equals("subjects") && path.get(2).equals("versions");
+    }
+
     static Kind kindOf(String method, List<String> path) {
         boolean config = !path.isEmpty() && path.get(0).equals("config");
         return switch (method) {
@@ -90,8 +96,7 @@ final class RegistryAccess {
             case "DELETE" -> config ? Kind.CONFIG_CHANGE : Kind.DELETE;
             case "POST" -> {
                 // POST /subjects/<s> is a lookup and POST /compatibility/... a test: reads. Registration is the only write.
-                boolean register = path.size() == 3 && path.get(0).equals("subjects") && path.get(2).equals("versions");
-                yield register ? Kind.REGISTER : Kind.READ;
+                yield registration(method, path) ? Kind.REGISTER : Kind.READ;
             }
             default -> Kind.REGISTER;
         };

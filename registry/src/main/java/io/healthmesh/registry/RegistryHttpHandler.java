@@ -1,5 +1,6 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.ops.ConnectionCap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -21,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -30,7 +32,9 @@ import static java.util.Objects.requireNonNull;
  * Turns an aggregated HTTP request into a {@link RegistryApi} call and writes the answer with
  * Confluent's content type. The call runs on an executor apart from the event loop (a registration
  * waits for the Kafka write); the connection stops reading until its answer is written, so the
- * answers of one connection keep the order of its requests. Shared by every connection.
+ * answers of one connection keep the order of its requests; every request is answered, a failure with 500.
+ * {@code /healthz} and {@code /readyz} are answered on the event loop; a connection of the probe reserve
+ * ({@link ConnectionCap#probeOnly}) serves nothing else. Shared by every connection.
  */
 @ChannelHandler.Sharable
 final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -55,24 +59,47 @@ final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
             write(ctx, RegistryApi.error(400, 400, "Bad request: " + request.decoderResult().cause()), false);
             return;
         }
-        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        // a connection of the probe reserve answers once and closes, so the reserve turns over
+        boolean probeOnly = ConnectionCap.probeOnly(ctx.channel());
+        boolean keepAlive = HttpUtil.isKeepAlive(request) && !probeOnly;
         RegistryApi.Request call = call(request);
         if (call == null) {
             write(ctx, RegistryApi.error(400, 400, "Bad request: the path is not percent-encoded correctly"), false);
             return;
         }
+        // the probes are answered here on the event loop: a busy API pool cannot fail them
+        Optional<ApiResponse> probe = call.method().equals("GET") ? OpsRoutes.probe(call.path()) : Optional.empty();
+        if (probe.isPresent()) {
+            ops.count(call.method(), 200);
+            write(ctx, probe.get(), keepAlive);
+            return;
+        }
+        if (probeOnly) {
+            write(ctx, RegistryApi.error(503, 50303, "Every connection is taken; this one serves /healthz and /readyz only,"
+                    + " retry later"), false);
+            return;
+        }
         String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
         ctx.channel().config().setAutoRead(false);
         try {
-            executor.execute(() -> {
-                ApiResponse answer = ops.answer(call.method(), call.path()).orElseGet(() -> guarded(call, authorization));
-                ops.count(call.method(), answer.status());
-                write(ctx, answer, keepAlive).addListener(f -> ctx.channel().config().setAutoRead(true));
-            });
+            executor.execute(() -> answer(ctx, call, authorization, keepAlive));
         } catch (RejectedExecutionException e) {
             ctx.channel().config().setAutoRead(true);
             write(ctx, RegistryApi.error(503, 50302, "Registry busy or stopping, retry later"), false);
         }
+    }
+
+    /** Runs one request on the API pool and always answers it: whatever fails, the connection gets a 500 and reads on. */
+    private void answer(ChannelHandlerContext ctx, RegistryApi.Request call, String authorization, boolean keepAlive) {
+        ApiResponse answer;
+        try {
+            answer = ops.answer(call.method(), call.path()).orElseGet(() -> guarded(call, authorization));
+        } catch (RuntimeException | Error e) {
+            LOG.error("Registry request {} failed", call.method(), e);
+            answer = RegistryApi.error(500, 50001, "Error in the registry");
+        }
+        ops.count(call.method(), answer.status());
+        write(ctx, answer, keepAlive).addListener(f -> ctx.channel().config().setAutoRead(true));
     }
 
     /** The API's answer when {@link RegistryAccess} lets the request through, else its refusal. */

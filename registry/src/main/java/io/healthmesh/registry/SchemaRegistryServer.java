@@ -37,8 +37,8 @@ import static java.util.Objects.requireNonNull;
  * Exactly one instance writes a topic: it reads the topic only when it starts (no leader election), so a
  * second replica on the same topic would hand out ids the first does not know.
  * Requests pass {@link RegistryAccess} (HTTP basic users and roles, deletes and configuration changes off
- * unless enabled); the listener may use TLS; the server applies {@link HttpLimits} (connection cap, idle and
- * request deadlines, bounded threads and queue). Request bodies are limited to {@link #MAX_BODY_BYTES}.
+ * unless enabled); the listener may use TLS; the server applies {@link HttpLimits} (connection cap in all and per
+ * client, a reserve for the probes, idle, request and answer deadlines, bounded threads and queue). Request bodies are limited to {@link #MAX_BODY_BYTES}.
  * The same port serves {@code /metrics}, {@code /healthz} and {@code /readyz}, without credentials.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
@@ -113,7 +113,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
         RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), new OpsRoutes(), apiExecutor,
                 new RegistryAccess(security));
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-        ConnectionCap cap = new ConnectionCap(limits.maxConnections());
+        ConnectionCap cap = ConnectionCap.of(limits);
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
@@ -124,7 +124,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             connections.add(ch);
                             ChannelPipeline pipeline = ch.pipeline();
-                            HttpDeadlines deadlines = new HttpDeadlines(limits.idleTimeout(), limits.requestTimeout());
+                            HttpDeadlines deadlines = HttpDeadlines.of(limits);
                             pipeline.addLast(cap);
                             pipeline.addLast(deadlines.bytes());
                             if (tls != null) {

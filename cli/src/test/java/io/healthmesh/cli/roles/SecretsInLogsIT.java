@@ -32,13 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * BEHAVIOUR.md section 11: secrets never reach a log. Each role starts with every kind of secret it accepts configured
  * (SASL JAAS config, SSL passwords, registry user info, a registry URL with user info); everything it logs at INFO
  * and above (its own lines and the Kafka clients' configuration dumps) and everything it prints is captured and
- * searched for the secret values. The broker is plaintext: the security settings are carried, not used.
+ * searched for the secret values. The broker is plaintext: the security settings are carried, not used. Every role
+ * also starts once with settings it refuses, secrets among them, and its refusal is searched the same way.
  */
 @ExtendWith(KafkaExtension.class)
 class SecretsInLogsIT {
 
     private static final List<String> SECRETS = List.of("JAAS-SECRET-1", "TRUST-SECRET-2", "KEYSTORE-SECRET-3",
-            "KEY-SECRET-4", "USERINFO-SECRET-5", "URL-SECRET-6", "ADMIN-SECRET-7");
+            "KEY-SECRET-4", "USERINFO-SECRET-5", "URL-SECRET-6", "ADMIN-SECRET-7", "HOOK-SECRET-8", "HEADER-SECRET-9",
+            "TOKEN-SECRET-10");
 
     private final TestKafka kafka;
     private final StringWriter captured = new StringWriter();
@@ -128,6 +130,8 @@ class SecretsInLogsIT {
                 + kafkaSecrets());
         CliRun run = CliRun.of("aggregator", "--config", config.toString(), "--duration", "2s");
         assertThat(run.exitCode()).as(run.err()).isZero();
+        // no http.token: one line says the query API and the status page are open, and how to close them
+        assertThat(captured.toString()).contains("need no token").contains("http.token");
         assertNoSecret(run);
     }
 
@@ -176,6 +180,50 @@ class SecretsInLogsIT {
         String everything = captured + "\n" + run.out() + "\n" + run.err();
         for (String secret : SECRETS) {
             assertThat(everything).as("output contains " + secret).doesNotContain(secret);
+        }
+    }
+
+    @Test
+    void notifierLogsNoSecret(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("secret-notifier") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicSetup.ensure(admin, topics, 1, (short) 1);
+        }
+        Path routes = Files.writeString(dir.resolve("routes.yaml"), "routes:\n"
+                + "  - {name: chat, type: slack, url: 'https://hooks.example/services/HOOK-SECRET-8',"
+                + " headers: {Authorization: 'Bearer HEADER-SECRET-9'}}\n");
+        Path config = Files.writeString(dir.resolve("notifier.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
+                + "\nschema.registry.url=" + registryUrlWithCredentials() + "\ntopic.prefix=" + topics.prefix()
+                + "\nhttp.host=127.0.0.1\nhttp.port=0\nroutes.file=" + routes + "\n"
+                + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
+                + kafkaSecrets());
+        CliRun run = CliRun.of("notifier", "--config", config.toString(), "--duration", "2s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(captured.toString()).contains("notifier started").contains("***@");
+        assertNoSecret(run);
+    }
+
+    @Test
+    void everyRoleRefusesBadSettingsWithoutEchoingSecrets(@TempDir Path dir) throws IOException {
+        Path badRoutes = Files.writeString(dir.resolve("routes.yaml"), "routes:\n"
+                + "  - {name: chat, type: slack, url: 'hooks.example/services/HOOK-SECRET-8',"
+                + " headers: {Authorization: \"Bearer HEADER-SECRET-9\\r\\nX: 1\"}}\n");
+        String common = "bootstrap.servers=" + kafka.bootstrapServers() + "\nschema.registry.url="
+                + registryUrlWithCredentials() + "\nbasic.auth.user.info=reader:USERINFO-SECRET-5\nhttp.port=99999\n"
+                + "http.token=short TOKEN-SECRET-10\n" + kafkaSecrets();
+        List<List<String>> roles = List.of(
+                List.of("prober", "region=it\nregion.bogus=1\n"),
+                List.of("aggregator", "partitions=0\n"),
+                List.of("notifier", "routes.file=" + badRoutes + "\n"),
+                List.of("registry", "registry.users=admin:superuser:ADMIN-SECRET-7\nregistry.auth=maybe\n"));
+        for (List<String> role : roles) {
+            Path config = Files.writeString(dir.resolve(role.get(0) + ".properties"), common + role.get(1));
+            CliRun run = CliRun.of(role.get(0), "--config", config.toString(), "--duration", "1s");
+            assertThat(run.exitCode()).as(role.get(0) + ": " + run.err()).isEqualTo(2);
+            String everything = captured + "\n" + run.out() + "\n" + run.err();
+            for (String secret : SECRETS) {
+                assertThat(everything).as(role.get(0) + " output contains " + secret).doesNotContain(secret);
+            }
         }
     }
 }

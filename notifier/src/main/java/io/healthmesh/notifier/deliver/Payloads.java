@@ -11,15 +11,20 @@ import io.healthmesh.notifier.route.RouteType;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The body each kind of receiver gets for a notification. Webhook: one JSON object with the idempotency key as
- * {@code id}. Slack: {@code {"text": ...}}. Alertmanager: a one-alert list for {@code POST /api/v2/alerts}, with
- * {@code startsAt} the episode's start and, once resolved, {@code endsAt} its end; the labels are {@code alertname},
- * {@code target} or nothing, {@code group}, {@code source="healthmesh"} and the target's own labels (names made
- * Prometheus-safe; ours win a clash).
+ * {@code id} (Jackson escapes every string). Slack: {@code {"text": ...}}, every text a definition writer chose
+ * escaped for mrkdwn so it can neither mention nor link. Alertmanager: a one-alert list for
+ * {@code POST /api/v2/alerts}, with {@code startsAt} the episode's start and, once resolved, {@code endsAt} its end;
+ * the labels are {@code alertname}, {@code target} or nothing, {@code group}, {@code source="healthmesh"} and those
+ * of the target's own labels the route allows (names made Prometheus-safe; ours always win a clash), so a definition
+ * writer cannot set routing labels such as {@code severity} unless the route's owner says so.
  */
 public final class Payloads {
 
@@ -32,12 +37,21 @@ public final class Payloads {
     private Payloads() {
     }
 
-    /** The JSON body for a route of this type. */
+    /** The JSON body for a route of this type that lets no target label into Alertmanager's labels. */
     public static byte[] body(RouteType type, Notification n, Instant sentAt) {
+        return body(type, List.of(), n, sentAt);
+    }
+
+    /**
+     * The JSON body for a route of this type.
+     *
+     * @param alertLabels the target labels (by their Prometheus-safe names) an Alertmanager route takes as labels
+     */
+    public static byte[] body(RouteType type, List<String> alertLabels, Notification n, Instant sentAt) {
         Object body = switch (type) {
             case WEBHOOK -> webhook(n, sentAt);
-            case SLACK -> JSON.createObjectNode().put("text", slackText(n));
-            case ALERTMANAGER -> alertmanager(n);
+            case SLACK -> JSON.createObjectNode().put("text", text(n, Payloads::slackEscape, "*"));
+            case ALERTMANAGER -> alertmanager(n, Set.copyOf(alertLabels));
         };
         try {
             return JSON.writeValueAsBytes(body);
@@ -68,31 +82,50 @@ public final class Payloads {
         return root;
     }
 
-    static String slackText(Notification n) {
+    /**
+     * One line saying what happened. Every text a definition writer chose (id, group, reason's detail) passes
+     * {@code escape}; {@code bold} marks the id ({@code *} for Slack, nothing for plain text).
+     */
+    static String text(Notification n, UnaryOperator<String> escape, String bold) {
         Observation s = n.state();
+        String id = bold + escape.apply(n.key().id()) + bold;
         String what = n.key().kind() == AlertKey.Kind.TARGET
-                ? "target *" + n.key().id() + "* (group " + s.group() + ")"
-                : "group *" + n.key().id() + "*";
+                ? "target " + id + " (group " + escape.apply(s.group()) + ")"
+                : "group " + id;
         String since = Instant.ofEpochMilli(n.startMs()).toString();
-        String reason = s.reason() == null ? "" : ": " + s.reason() + (s.detail() == null ? "" : " (" + s.detail() + ")");
+        String reason = s.reason() == null ? "" : ": " + escape.apply(s.reason())
+                + (s.detail() == null ? "" : " (" + escape.apply(s.detail()) + ")");
+        String status = s.status() == null ? null : escape.apply(s.status());
         return switch (n.type()) {
-            case FIRING -> ":rotating_light: FIRING " + what + " is " + s.status() + " since " + since + reason;
-            case REMINDER -> ":repeat: STILL " + s.status() + " " + what + " since " + since + reason
+            case FIRING -> ":rotating_light: FIRING " + what + " is " + status + " since " + since + reason;
+            case REMINDER -> ":repeat: STILL " + status + " " + what + " since " + since + reason
                     + " (reminder " + n.reminder() + ")";
             case RESOLVED -> ":white_check_mark: RESOLVED " + what + " is "
-                    + (s.status() == null ? "deleted" : s.status()) + " after "
+                    + (status == null ? "deleted" : status) + " after "
                     + human(Duration.ofMillis(n.endMs() - n.startMs()));
         };
     }
 
-    static ArrayNode alertmanager(Notification n) {
+    /**
+     * Text made inert for Slack's mrkdwn: Slack reads {@code <...>} as a link, a mention or {@code <!channel>}, and
+     * asks for exactly {@code &}, {@code <} and {@code >} to be escaped as HTML entities; nothing else is.
+     */
+    static String slackEscape(String text) {
+        if (text == null) {
+            return null;
+        }
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    static ArrayNode alertmanager(Notification n, Set<String> allowed) {
         ArrayNode alerts = JSON.createArrayNode();
         ObjectNode alert = alerts.addObject();
         Observation s = n.state();
         ObjectNode labels = alert.putObject("labels");
+        // Alertmanager routes, groups and inhibits by label: only those the route allows come from the target
         for (Map.Entry<String, String> l : s.labels().entrySet()) {
             String name = labelName(l.getKey());
-            if (name != null) {
+            if (name != null && allowed.contains(name)) {
                 labels.put(name, l.getValue());
             }
         }
@@ -106,7 +139,7 @@ public final class Payloads {
             labels.remove("target");
         }
         ObjectNode annotations = alert.putObject("annotations");
-        annotations.put("summary", slackText(n).replace("*", ""));
+        annotations.put("summary", text(n, UnaryOperator.identity(), ""));
         if (s.status() != null) {
             annotations.put("status", s.status());
         }

@@ -118,7 +118,7 @@ public final class RouteDelivery implements AutoCloseable {
                 }
             }
             if (body == null) {
-                body = Payloads.body(route.type(), n, clock.instant());
+                body = Payloads.body(route.type(), route.alertLabels(), n, clock.instant());
             }
             Attempt attempt;
             String failure;

@@ -4,7 +4,9 @@ import io.healthmesh.notifier.domain.RoutePolicy;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,10 +18,22 @@ import static java.util.Objects.requireNonNull;
  * @param headers extra request headers (e.g. {@code Authorization}); never logged
  * @param timeout how long one delivery attempt may take
  * @param policy the filter and timing rules
+ * @param alertLabels target labels (Prometheus-safe names) an Alertmanager route passes on as alert labels; none by
+ *     default, since a definition writer chooses a target's labels and Alertmanager routes by them
  */
-public record RouteConfig(RouteType type, URI url, Map<String, String> headers, Duration timeout, RoutePolicy policy) {
+public record RouteConfig(RouteType type, URI url, Map<String, String> headers, Duration timeout, RoutePolicy policy,
+                          List<String> alertLabels) {
+
+    /** Labels healthmesh sets on every alert itself: a route cannot let a target's label take their place. */
+    public static final Set<String> OWN_ALERT_LABELS = Set.of("alertname", "target", "group", "source");
+
+    /** A route that passes no target label on. */
+    public RouteConfig(RouteType type, URI url, Map<String, String> headers, Duration timeout, RoutePolicy policy) {
+        this(type, url, headers, timeout, policy, List.of());
+    }
 
     public RouteConfig {
+        alertLabels = List.copyOf(alertLabels);
         requireNonNull(type, "type");
         requireNonNull(url, "url");
         headers = Map.copyOf(headers);
@@ -47,6 +61,7 @@ public record RouteConfig(RouteType type, URI url, Map<String, String> headers, 
         String shown = url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort())
                 + "/...";
         return "RouteConfig[name=" + name() + ", type=" + type.fileName() + ", url=" + shown + ", headers="
-                + headers.keySet() + ", timeout=" + timeout + ", policy=" + policy + "]";
+                + headers.keySet() + ", timeout=" + timeout + ", policy=" + policy
+                + (alertLabels.isEmpty() ? "" : ", alertLabels=" + alertLabels) + "]";
     }
 }

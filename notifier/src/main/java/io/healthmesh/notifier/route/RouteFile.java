@@ -47,7 +47,11 @@ public final class RouteFile {
             Set.of("connection", "content-length", "content-type", "expect", "host", "upgrade");
     private static final Set<String> TOP_FIELDS = Set.of("routes");
     private static final Set<String> ROUTE_FIELDS =
-            Set.of("name", "type", "url", "headers", "timeout", "minDuration", "repeat", "resolved", "filter");
+            Set.of("name", "type", "url", "headers", "timeout", "minDuration", "repeat", "resolved", "filter", "labels");
+    private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]{0,99}");
+    private static final int MAX_ALERT_LABELS = 32;
+    /** Scheme and authority of a URL-like text (group 1 the scheme, group 2 the authority). */
+    private static final Pattern SCHEME_AND_HOST = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]{0,20})://([^/?#\\s]{1,255})");
     private static final Set<String> FILTER_FIELDS = Set.of("groups", "labels", "statuses", "failOpen");
     private static final Duration MAX_DURATION = Duration.ofDays(7);
 
@@ -152,10 +156,12 @@ public final class RouteFile {
         }
         boolean resolved = bool(node, "resolved", at, true);
         RouteFilter filter = filter(node.get("filter"), at + ".filter");
+        List<String> alertLabels = alertLabels(node.get("labels"), type, at + ".labels");
         if (problems.size() > before || name == null || type == null || url == null) {
             return null;
         }
-        return new RouteConfig(type, url, headers, timeout, new RoutePolicy(name, filter, minDuration, repeat, resolved));
+        return new RouteConfig(type, url, headers, timeout, new RoutePolicy(name, filter, minDuration, repeat, resolved),
+                alertLabels);
     }
 
     private RouteFilter filter(JsonNode node, String at) {
@@ -192,8 +198,19 @@ public final class RouteFile {
         } catch (URISyntaxException e) {
             // reported below
         }
-        problems.add(at + ": " + text + " (expected: an http:// or https:// URL with a host)");
+        // a receiver's URL may be its secret (a Slack webhook's path is): only its scheme and host are shown
+        problems.add(at + ": " + masked(text) + " (expected: an http:// or https:// URL with a host)");
         return null;
+    }
+
+    /** A URL as an error message may show it: scheme and host, the rest hidden; text that is no URL by its size. */
+    static String masked(String text) {
+        java.util.regex.Matcher m = SCHEME_AND_HOST.matcher(text);
+        if (m.lookingAt()) {
+            String host = m.group(2).replaceFirst("^.*@", "***@");
+            return m.group(1) + "://" + host + (text.length() > m.end() ? "/(hidden)" : "");
+        }
+        return "(hidden, " + text.length() + " characters)";
     }
 
     private Map<String, String> headers(JsonNode node, String at) {
@@ -251,6 +268,29 @@ public final class RouteFile {
             return defaultValue;
         }
         return v.booleanValue();
+    }
+
+    /** The target labels an Alertmanager route passes on: Prometheus label names, none of healthmesh's own. */
+    private List<String> alertLabels(JsonNode node, RouteType type, String at) {
+        Set<String> names = strings(node, at, Set.of());
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        if (type != null && type != RouteType.ALERTMANAGER) {
+            problems.add(at + ": given for a " + type.fileName() + " route (expected: only on alertmanager routes)");
+        }
+        if (names.size() > MAX_ALERT_LABELS) {
+            problems.add(at + ": " + names.size() + " names (expected: at most " + MAX_ALERT_LABELS + ")");
+        }
+        for (String name : names) {
+            if (!LABEL_NAME.matcher(name).matches() || name.startsWith("__")) {
+                problems.add(at + ": " + name + " (expected: a Prometheus label name, [a-zA-Z_][a-zA-Z0-9_]*, not __...)");
+            } else if (RouteConfig.OWN_ALERT_LABELS.contains(name)) {
+                problems.add(at + ": " + name + " (expected: a name other than " + new java.util.TreeSet<>(
+                        RouteConfig.OWN_ALERT_LABELS) + ", which healthmesh sets itself)");
+            }
+        }
+        return List.copyOf(names);
     }
 
     private Set<String> strings(JsonNode node, String at, Set<String> defaultValue) {

@@ -116,4 +116,27 @@ class RouteFileTest {
         assertThat(Durations.parse("5")).isNull();
         assertThat(Durations.parse("1.5s")).isNull();
     }
+
+    @Test
+    void alertmanagerRoutesNameTheTargetLabelsTheyPassOn() {
+        List<RouteConfig> routes = RouteFile.parse("""
+                routes:
+                  - {name: am, type: alertmanager, url: 'http://am:9093', labels: [team, env]}
+                  - {name: hook, type: webhook, url: 'http://h/'}
+                """);
+        assertThat(routes.get(0).alertLabels()).containsExactly("team", "env");
+        assertThat(routes.get(1).alertLabels()).isEmpty();
+        assertThatThrownBy(() -> RouteFile.parse("""
+                routes:
+                  - {name: am, type: alertmanager, url: 'http://am:9093', labels: [alertname, 'a.b', __x]}
+                  - {name: s, type: slack, url: 'https://hooks.example/services/SECRET-PATH', labels: [team]}
+                  - {name: t, type: slack, url: 'hooks.example/services/OTHER-SECRET'}
+                """))
+                .hasMessageContaining("routes[0].labels: alertname (expected: a name other than [alertname, group, source, target]")
+                .hasMessageContaining("routes[0].labels: a.b (expected: a Prometheus label name")
+                .hasMessageContaining("routes[0].labels: __x (expected: a Prometheus label name")
+                .hasMessageContaining("routes[1].labels: given for a slack route (expected: only on alertmanager routes)")
+                .hasMessageContaining("routes[2].url: (hidden, 35 characters) (expected: an http:// or https:// URL")
+                .hasMessageNotContaining("OTHER-SECRET");
+    }
 }
