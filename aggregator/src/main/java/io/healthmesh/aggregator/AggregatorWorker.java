@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.query.QueryApi;
-import io.healthmesh.aggregator.status.StatusService;
+import io.healthmesh.status.StatusService;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;

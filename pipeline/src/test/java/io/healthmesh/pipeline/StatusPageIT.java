@@ -1,6 +1,7 @@
 package io.healthmesh.pipeline;
 
 import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.HeadlessChromium;
 import io.healthmesh.testkit.TopicRecorder;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
@@ -9,7 +10,6 @@ import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.testkit.TopicRecorder.Received;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,18 +68,10 @@ class StatusPageIT {
     @TempDir
     Path browserDir;
 
-    /** Skips without Chromium on a developer machine, fails in CI; also used by {@link StatusPageLoadIT}. */
+    /** Skips without Chromium on a developer machine, fails in CI. */
     @BeforeAll
     static void chromiumInstalled() {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-        if (!HeadlessChromium.installed()) {
-            String message = HeadlessChromium.CHROMIUM + " or " + HeadlessChromium.CHROMEDRIVER + " is missing "
-                    + "(apt-get install chromium chromium-driver)";
-            if (ci) {
-                throw new AssertionError(message + "; CI must install them (.ci/run)");
-            }
-            Assumptions.abort(message);
-        }
+        HeadlessChromium.assumeInstalled();
     }
 
     @Test
