@@ -10,6 +10,7 @@ import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.testkit.TopicRecorder.Received;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.status.StatusWorker;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,8 +34,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The status page in a real browser (Debian's headless Chromium through its chromedriver) against a real prober and
- * aggregator on the test broker: the page lists every target with its group, labels and latency history; a backend
+ * The status page in a real browser (Debian's headless Chromium through its chromedriver), served by the status role
+ * next to a real prober and aggregator on the test broker: the page lists every target with its group, labels and latency history; a backend
  * the test stops turns its row UNHEALTHY within 2 s of the state event reaching a {@code read_committed} consumer
  * (pushed by server-sent events: the page never reloads); a group whose only member fails shows its fail-open banner;
  * the filters narrow the table. Skipped where Chromium is not installed, except in CI ({@code CI=true}), where that
@@ -95,6 +96,7 @@ class StatusPageIT {
                 specs.add(spec(id, group, backend, Map.of("tier", group.equals("web") ? "front" : "back",
                         "team", group.equals("batch") ? "data" : "platform")));
             }
+            StatusWorker statusPage = pipeline.startStatusPage();
             pipeline.startProber("a", List.of());
             specs.forEach(pipeline::define);
             for (TargetSpec spec : specs) {
@@ -104,7 +106,7 @@ class StatusPageIT {
             LOG.info("step: every target HEALTHY on health-state");
             try (HeadlessChromium browser = starting.get(60, TimeUnit.SECONDS)) {
                 LOG.info("step: Chromium ready");
-                String url = "http://127.0.0.1:" + pipeline.aggregatorPort() + "/status/";
+                String url = "http://127.0.0.1:" + statusPage.httpPort() + "/status/";
                 browser.open(url);
                 Await.until(PATIENCE, () -> rowCount(browser, "HEALTHY") == specs.size(),
                         () -> "every target listed HEALTHY on " + url + "; rows: " + rows(browser));

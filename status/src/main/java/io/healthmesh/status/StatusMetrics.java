@@ -13,8 +13,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Gauges read from the {@link StatusBoard} at scrape time: per group (members, healthy, unhealthy, routable,
- * fail-open), stale targets per region, and, when enabled, per target (healthy, last latency). Every aggregator
- * instance reads every partition for its board, so each exports every group: aggregate with {@code max by (group)}.
+ * fail-open), stale targets per region, and, when enabled, per target (healthy, last latency). Every instance
+ * serving the page reads every partition for its board, so each exports every group: aggregate with
+ * {@code max by (group)}.
  */
 public final class StatusMetrics {
 

@@ -35,18 +35,23 @@ public final class StatusService implements AutoCloseable {
      * @param kafka client settings, {@code bootstrap.servers} included
      */
     public static StatusService start(Map<String, String> kafka, Map<String, ?> serdeConfig, Topics topics,
-                                      int historySize, int maxClients, boolean perTargetMetrics,
-                                      PrometheusRegistry registry, OpsServer server) {
+                                      StatusSettings settings, PrometheusRegistry registry, OpsServer server) {
+        requireNonNull(settings, "settings");
         requireNonNull(server, "server");
-        StatusBoard board = new StatusBoard(historySize);
+        StatusBoard board = new StatusBoard(settings.historySize());
         StatusFeed feed = new StatusFeed(kafka, serdeConfig, topics, board, Clock.systemUTC());
-        StatusStream stream = new StatusStream(board, PUSH_INTERVAL, maxClients, new ObjectMapper());
+        StatusStream stream = new StatusStream(board, PUSH_INTERVAL, settings.maxClients(), new ObjectMapper());
         new StatusPage(board, stream, new ObjectMapper()).mount(server);
-        StatusMetrics.register(registry, board, perTargetMetrics, feed::skipped, feed::lookbackSkipped,
+        StatusMetrics.register(registry, board, settings.perTargetMetrics(), feed::skipped, feed::lookbackSkipped,
                 stream::connected);
         feed.start();
         stream.start();
         return new StatusService(feed, stream);
+    }
+
+    /** True once the feed reads every partition it shows and its thread runs (what the status role's /readyz says). */
+    public boolean reading() {
+        return feed.reading();
     }
 
     @Override

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * A target's latency history on the {@link StatusBoard}: the newest {@code capacity} points in time order, kept in
  * primitive arrays (17 bytes a point) rather than as {@link LatencyPoint} objects in a deque (about 36 bytes a point
- * and the deque's own array), because every aggregator instance keeps one for every target of the fleet. The
- * arrays start small and double up to the capacity, so a target with few results costs little whatever the
+ * and the deque's own array), because every instance serving the page keeps one for every target of the fleet.
+ * The arrays start small and double up to the capacity, so a target with few results costs little whatever the
  * capacity. Not thread-safe: the board's lock guards it.
  */
 final class LatencyRing {

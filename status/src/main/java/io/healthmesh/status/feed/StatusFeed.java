@@ -47,8 +47,8 @@ import static java.util.Objects.requireNonNull;
  * Fills a {@link StatusBoard} from Kafka on its own thread: the compacted {@code health-state}, {@code group-state}
  * and {@code targets} topics from the beginning (the whole current state), and {@code probe-results} from
  * {@link #RESULTS_LOOKBACK} ago (the recent latencies; not at all when the board keeps no history). It reads every
- * partition without a consumer group ({@code read_committed}), so every aggregator instance has the whole picture,
- * not only the targets its tasks own. A record that cannot be decoded is skipped and counted; a registry that
+ * partition without a consumer group ({@code read_committed}), so every instance serving the page has the whole
+ * picture (an aggregator's, not only the targets its tasks own). A record that cannot be decoded is skipped and counted; a registry that
  * cannot be reached pauses the feed and the record is read again.
  * <p>
  * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
@@ -127,6 +127,11 @@ public final class StatusFeed implements AutoCloseable {
      */
     public long lookbackSkipped() {
         return lookbackSkipped.get();
+    }
+
+    /** True once the feed has found every topic it reads and its thread still runs. */
+    public boolean reading() {
+        return !assigned.isEmpty() && thread.isAlive() && !closed.get();
     }
 
     /** The partitions the feed reads, once it has started (for tests). */

@@ -17,9 +17,9 @@ import java.util.zip.GZIPOutputStream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The status page's routes on the aggregator's HTTP server, next to the query API: {@code /status/} (the page),
- * its script and style sheet (plain files from the jar), {@code /status/events} (server-sent events from
- * {@link StatusStream}) and {@code /status/snapshot} (the whole board as JSON). Read-only: anything but GET and
+ * The status page's routes on an HTTP server (the status role's, or an aggregator's next to its query API):
+ * {@code /status/} (the page), its script and style sheet (plain files from the jar), {@code /status/events}
+ * (server-sent events from {@link StatusStream}) and {@code /status/snapshot} (the whole board as JSON). Read-only: anything but GET and
  * HEAD is refused. The page loads nothing from elsewhere, and the answers say so (a strict Content-Security-Policy).
  */
 public final class StatusPage {

@@ -2,7 +2,6 @@ package io.healthmesh.status.board;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
 
 import static io.healthmesh.status.board.BoardRows.row;
