@@ -5,6 +5,7 @@ import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.registry.RegistryConfig;
+import io.healthmesh.status.StatusConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +32,8 @@ class SettingsDocumentedTest {
                 Arguments.of("Prober", ProberConfig.SETTINGS),
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
-                Arguments.of("Notifier", NotifierConfig.SETTINGS));
+                Arguments.of("Notifier", NotifierConfig.SETTINGS),
+                Arguments.of("Status page", StatusConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")
