@@ -69,7 +69,7 @@ class StatusWorkerIT {
                     serde.serializer())) {
                 producer.send(new ProducerRecord<>(topics.groupState(), "web", GroupHealth.newBuilder()
                         .setGroupId("web").setFailOpen(true).setMembers(2).setHealthy(0).setUnhealthy(2)
-                        .setDetecting(0).setDisabled(0).setRoutable(2).setRoutableTruncated(false)
+                        .setDetecting(0).setDisabled(0).setRoutable(java.util.List.of()).setRoutableTruncated(false)
                         .setUpdatedAtMs(System.currentTimeMillis()).build())).get();
             }
             Await.until(PATIENCE, () -> get(worker.httpPort(), "/status/snapshot?token=" + TOKEN).body()
