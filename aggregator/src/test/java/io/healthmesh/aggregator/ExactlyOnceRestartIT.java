@@ -270,7 +270,7 @@ class ExactlyOnceRestartIT {
         Map<String, String> childSettings = settings(kafka, appId, crashed, dir.resolve("kill-state"));
         int seenAtKill;
         try (BrokerRecords reader = new BrokerRecords(kafka, crashed)) {
-            ChildWorker first = ChildWorker.start(AggregatorMain.class, childSettings, dir, "first");
+            ChildWorker first = ChildWorker.start(ChildAggregator.class, childSettings, dir, "first");
             try {
                 reader.readUntil(crashed.healthState(), BrokerRecords.bytes(), read -> read.size() >= 50, PATIENCE);
             } catch (AssertionError e) {
@@ -279,7 +279,7 @@ class ExactlyOnceRestartIT {
             first.kill();
             seenAtKill = reader.readAll(crashed.healthState(), BrokerRecords.bytes(), PATIENCE).size();
             LOG.info("killed the aggregator after {} committed state events", seenAtKill);
-            try (ChildWorker second = ChildWorker.start(AggregatorMain.class, childSettings, dir, "second")) {
+            try (ChildWorker second = ChildWorker.start(ChildAggregator.class, childSettings, dir, "second")) {
                 try {
                     awaitDone(kafka, appId, crashed);
                 } catch (AssertionError e) {
@@ -294,6 +294,14 @@ class ExactlyOnceRestartIT {
             for (Map.Entry<String, List<String>> e : expected.entrySet()) {
                 assertThat(actual.get(e.getKey())).as("events of %s", e.getKey()).containsExactlyElementsOf(e.getValue());
             }
+        }
+    }
+
+    /** The aggregator role in the child JVM. */
+    public static final class ChildAggregator implements ChildWorker.Role {
+        @Override
+        public AutoCloseable start(Map<String, String> settings) {
+            return AggregatorWorker.start(AggregatorConfig.from(settings));
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.healthmesh.embedded;
+package io.healthmesh.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A throw-away TLS identity for tests, made at test time with the JDK's {@code keytool} (nothing private is ever
  * committed): a self-signed EC certificate for {@code localhost} and {@code 127.0.0.1}, valid two days, as a PKCS12
- * key store, a PKCS12 trust store holding only the certificate, and the same certificate and key as PEM files.
+ * key store, a PKCS12 trust store holding only the certificate, and the same certificate and key as PEM files. Test
+ * support only, like the rest of this module: nothing of it ships in the product image.
  *
  * @param keyStore PKCS12 with the private key entry (alias {@code server})
  * @param trustStore PKCS12 with the certificate alone

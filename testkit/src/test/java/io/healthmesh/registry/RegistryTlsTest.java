@@ -1,6 +1,6 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.embedded.TestCertificates;
+import io.healthmesh.testkit.TestCertificates;
 import io.healthmesh.registry.ListenerTls;
 import io.healthmesh.registry.RegistrySecurity;
 import io.healthmesh.registry.RegistryUsers;
@@ -20,7 +20,11 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The registry's listener over TLS (PEM files and a key store) and the client's {@code schema.registry.ssl.*}. */
+/**
+ * The registry's listener over TLS (PEM files and a key store) and the client's {@code schema.registry.ssl.*}. It
+ * lives in {@code testkit} beside {@link TestCertificates}, the test-only identity it needs: {@code registry} sits
+ * below {@code testkit} and cannot use it.
+ */
 class RegistryTlsTest {
 
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"T\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"}]}";

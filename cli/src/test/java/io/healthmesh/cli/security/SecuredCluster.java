@@ -2,7 +2,7 @@ package io.healthmesh.cli.security;
 
 import io.healthmesh.embedded.EmbeddedKafka;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
-import io.healthmesh.embedded.TestCertificates;
+import io.healthmesh.testkit.TestCertificates;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
