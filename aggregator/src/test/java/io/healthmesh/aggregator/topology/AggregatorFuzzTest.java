@@ -2,9 +2,9 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.pipeline.fuzz.FuzzCorpus;
-import io.healthmesh.pipeline.fuzz.FuzzInput;
-import io.healthmesh.pipeline.fuzz.FuzzStats;
+import io.healthmesh.testkit.fuzz.FuzzCorpus;
+import io.healthmesh.testkit.fuzz.FuzzInput;
+import io.healthmesh.testkit.fuzz.FuzzStats;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.RejectedHeaders;
 import io.healthmesh.contract.TargetSpecs;

@@ -1,4 +1,4 @@
-package io.healthmesh.pipeline.fuzz;
+package io.healthmesh.testkit.fuzz;
 
 /**
  * One fuzz input: the raw key and value of a record, and what made it.

@@ -1,8 +1,8 @@
 package io.healthmesh.prober.assign;
 
-import io.healthmesh.pipeline.fuzz.FuzzCorpus;
-import io.healthmesh.pipeline.fuzz.FuzzInput;
-import io.healthmesh.pipeline.fuzz.FuzzStats;
+import io.healthmesh.testkit.fuzz.FuzzCorpus;
+import io.healthmesh.testkit.fuzz.FuzzInput;
+import io.healthmesh.testkit.fuzz.FuzzStats;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.registry.MemoryRegistries;
 import io.healthmesh.contract.serde.AvroSerde;

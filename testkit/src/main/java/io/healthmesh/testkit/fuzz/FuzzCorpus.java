@@ -1,4 +1,4 @@
-package io.healthmesh.pipeline.fuzz;
+package io.healthmesh.testkit.fuzz;
 
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;

@@ -1,4 +1,4 @@
-package io.healthmesh.pipeline.fuzz;
+package io.healthmesh.testkit.fuzz;
 
 import java.util.Map;
 import java.util.TreeMap;
