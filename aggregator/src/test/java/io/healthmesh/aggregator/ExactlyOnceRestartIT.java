@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
@@ -38,6 +39,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -186,20 +189,20 @@ class ExactlyOnceRestartIT {
                         latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
         Map<TopicPartition, Long> end = new HashMap<>();
         admin.listOffsets(latest).all().get().forEach((tp, info) -> end.put(tp, info.offset()));
-        while (true) {
-            Map<TopicPartition, OffsetAndMetadata> committed =
-                    admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get();
+        AtomicReference<Map<TopicPartition, OffsetAndMetadata>> committed = new AtomicReference<>(Map.of());
+        Await.until(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), () -> {
+            try {
+                committed.set(admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
             // an empty partition needs no commit; any other must be committed up to its end
-            boolean consumed = end.entrySet().stream().allMatch(e -> e.getValue() == 0
-                    || committed.get(e.getKey()) != null && committed.get(e.getKey()).offset() >= e.getValue());
-            if (consumed) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(appId + " did not consume " + topicNames + ": " + committed + " vs " + end);
-            }
-            Thread.sleep(200); // polling a real broker with a deadline
-        }
+            return end.entrySet().stream().allMatch(e -> e.getValue() == 0
+                    || committed.get().get(e.getKey()) != null && committed.get().get(e.getKey()).offset() >= e.getValue());
+        }, () -> appId + " consumed " + topicNames + ": " + committed.get() + " vs " + end);
     }
 
     /** Per key, in order, everything an event says except when it was produced. */

@@ -1,5 +1,6 @@
 package io.healthmesh.status.web;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.status.board.BoardRows;
 import io.healthmesh.status.board.StatusBoard;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -109,13 +110,8 @@ class StatusStreamTest {
         assertThat(stream.connect(gone)).isTrue();
         assertThat(stream.connect(new Recorder())).isTrue();
         assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        boolean reconnected = false;
-        while (!reconnected && System.nanoTime() < deadline) {
-            reconnected = stream.connect(new Recorder());
-            Thread.sleep(20);
-        }
-        assertThat(reconnected).as("the failed browser's slot is free again").isTrue();
+        Await.until(Duration.ofSeconds(10), () -> stream.connect(new Recorder()),
+                () -> "the failed browser's slot is free again");
     }
 
     @Test
