@@ -3,7 +3,10 @@ package io.healthmesh.cli;
 import io.healthmesh.cli.demo.DemoCommand;
 import io.healthmesh.cli.replay.ReplayCommand;
 import io.healthmesh.cli.roles.AggregatorCommand;
+import io.healthmesh.cli.roles.DnsCommand;
+import io.healthmesh.cli.roles.HaproxyCommand;
 import io.healthmesh.cli.roles.NotifierCommand;
+import io.healthmesh.cli.roles.XdsCommand;
 import io.healthmesh.cli.roles.ProberCommand;
 import io.healthmesh.cli.roles.RegistryCommand;
 import io.healthmesh.cli.roles.StatusCommand;
@@ -29,7 +32,8 @@ import java.util.concurrent.Callable;
         description = "A Kafka-native active health checker.",
         subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
                 ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
-                RegistryCommand.class, StatusCommand.class, CommandLine.HelpCommand.class},
+                HaproxyCommand.class, DnsCommand.class, RegistryCommand.class, XdsCommand.class,
+                StatusCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

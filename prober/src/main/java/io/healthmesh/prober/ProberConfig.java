@@ -1,16 +1,15 @@
 package io.healthmesh.prober;
 
-import io.healthmesh.ops.Setting;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.HttpOptions;
+import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
-import io.healthmesh.probe.ProbeTransport;
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.registry.RegistryClients;
+import io.healthmesh.probe.transport.ProbeTransport;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

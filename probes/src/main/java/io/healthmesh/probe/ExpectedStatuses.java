@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The statuses an HTTP probe accepts: classes such as {@code 2xx} and exact codes such as {@code 200}.
  * An empty list means {@code 2xx}.
  */
-final class ExpectedStatuses {
+public final class ExpectedStatuses {
 
     /** Distinct lists of expected statuses kept parsed. */
     static final int CACHED = 256;
@@ -41,7 +41,7 @@ final class ExpectedStatuses {
      *
      * @throws IllegalArgumentException for an entry that is neither a class nor a code
      */
-    static ExpectedStatuses parse(List<String> entries) {
+    public static ExpectedStatuses parse(List<String> entries) {
         if (entries == null || entries.isEmpty()) {
             return DEFAULT;
         }
@@ -56,7 +56,7 @@ final class ExpectedStatuses {
         return parsed;
     }
 
-    boolean matches(int status) {
+    public boolean matches(int status) {
         if (status < 100 || status > 599) {
             return false;
         }

@@ -142,6 +142,31 @@ class SecretsInLogsIT {
     }
 
     @Test
+    void dnsLogsNoSecret(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("secret-dns") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicSetup.ensure(admin, topics, 1, (short) 1);
+        }
+        String tsig = java.util.Base64.getEncoder().encodeToString("TSIG-SECRET-8".getBytes());
+        Files.writeString(dir.resolve("update.key"), "key \"u\" { algorithm hmac-sha256; secret \"" + tsig + "\"; };\n");
+        Path mapping = Files.writeString(dir.resolve("dns.yaml"), "keys: [{name: u, secretFile: update.key}]\n"
+                + "records: [{group: api, zone: example.test, name: api, server: '127.0.0.1:"
+                + io.healthmesh.embedded.FreePorts.one() + "', key: u}]\n");
+        Path config = Files.writeString(dir.resolve("dns.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
+                + "\nschema.registry.url=" + kafka.schemaRegistryUrl()
+                + "\nbasic.auth.credentials.source=USER_INFO\nbasic.auth.user.info=reader:USERINFO-SECRET-5"
+                + "\ntopic.prefix=" + topics.prefix() + "\nmapping.file=" + mapping
+                + "\nhttp.host=127.0.0.1\nhttp.port=0\nupdate.timeout.ms=500\n"
+                + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
+                + kafkaSecrets());
+        CliRun run = CliRun.of("dns", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(captured.toString()).contains("dns role started");
+        assertNoSecret(run);
+        assertThat(captured + run.out() + run.err()).doesNotContain(tsig).doesNotContain("TSIG-SECRET-8");
+    }
+
+    @Test
     void rejectedSettingsDoNotEchoSecrets(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + registryUrlWithCredentials() + "\nbasic.auth.credentials.source=NOPE"

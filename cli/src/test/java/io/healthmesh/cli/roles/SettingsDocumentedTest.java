@@ -1,11 +1,14 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.dnsfollow.DnsFollowConfig;
+import io.healthmesh.haproxy.HaproxyConfig;
 import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.registry.RegistryConfig;
 import io.healthmesh.status.StatusConfig;
+import io.healthmesh.xds.XdsConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,6 +36,9 @@ class SettingsDocumentedTest {
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
                 Arguments.of("Notifier", NotifierConfig.SETTINGS),
+                Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS),
+                Arguments.of("Xds", XdsConfig.SETTINGS),
+                Arguments.of("DNS", DnsFollowConfig.SETTINGS),
                 Arguments.of("Status page", StatusConfig.SETTINGS));
     }
 

@@ -29,6 +29,20 @@ class WorkerRoleTest {
     }
 
     @Test
+    void haproxyWithABadMappingFileListsItsProblemsWithTheSettings(@TempDir Path dir) throws IOException {
+        Path mapping = Files.writeString(dir.resolve("mapping.yaml"),
+                "instances: [relative.sock]\nbackends:\n  - {group: api, backend: be_api, weight: 3}\n");
+        Path config = Files.writeString(dir.resolve("haproxy.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\n"
+                        + "mapping.file=" + mapping + "\nchanges.burst=0\n");
+        CliRun run = CliRun.of("haproxy", "--config", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("error: invalid haproxy settings")
+                .contains("changes.burst: 0 (expected: 1..100000)", "line 1: instances[0]: relative.sock",
+                        "line 3: backends[0].weight: unknown field");
+    }
+
+    @Test
     void registryWithoutBootstrapServersIsBadInput(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("registry.properties"), "http.port=99999\n");
         CliRun run = CliRun.of("registry", "--config", config.toString());
@@ -57,6 +71,24 @@ class WorkerRoleTest {
         assertThat(run.err()).contains("invalid notifier settings",
                 "routes[0].type: pager (expected: webhook, slack or alertmanager)",
                 "routes[0].minDuration: soon (expected: a duration", "retry.max.ms: 1 (expected: 500..3600000)");
+    }
+
+    @Test
+    void dnsWithAnInvalidMappingFileListsEveryProblem(@TempDir Path dir) throws IOException {
+        Path mapping = Files.writeString(dir.resolve("dns.yaml"), "keys: [{name: k, secretFile: k.secret}]\n"
+                + "records: [{group: api, zone: example.com, name: api.example.org., server: 127.0.0.1, key: k}]\n");
+        Path config = Files.writeString(dir.resolve("dns.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\nmapping.file=" + mapping
+                        + "\nchanges.burst=0\n");
+        CliRun run = CliRun.of("dns", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid dns settings",
+                "keys[0].secretFile: " + dir.resolve("k.secret") + " (expected: an existing file holding the secret)",
+                "records[0].name: api.example.org. (expected: a name in zone example.com.",
+                "changes.burst: 0 (expected: 1..100000)");
+        CliRun unknownFlag = CliRun.of("dns", "--no-such-flag");
+        assertThat(unknownFlag.exitCode()).isEqualTo(2);
+        assertThat(unknownFlag.err()).contains("Usage: healthmesh dns");
     }
 
     @Test
