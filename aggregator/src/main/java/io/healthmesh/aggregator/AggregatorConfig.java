@@ -10,6 +10,7 @@ import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.status.StatusSettings;
 import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -37,7 +38,9 @@ import static java.util.Objects.requireNonNull;
  * @param registryClient the registry client's TLS and plain-http settings ({@code schema.registry.ssl.*},
  *     {@code schema.registry.basic.auth.allow.insecure.http}), passed to the serdes as they are
  * @param http the HTTP servers' tokens, separate ops listener and limits
- * @param status the status page's settings
+ * @param statusPage serve the status page ({@code status.page.enabled}); off by default, as the page keeps every target
+ *     of the fleet in the heap of each instance that serves it (the {@code status} role serves it on its own)
+ * @param status the status page's settings, used when {@code statusPage}
  * @param trust which results are believed (future skew, listed regions) and when a silent region is forgotten
  * @param groupRoutableMax ids at most in a {@code GroupHealth} event's routable list ({@code group.routable.max})
  * @param rocksdbMemoryMb the state stores' RocksDB memory (block cache and write buffers) of this instance, MiB
@@ -52,19 +55,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                Duration punctuateInterval, Duration commitInterval, int partitions,
                                short replicationFactor, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
-                               StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
+                               boolean statusPage, StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
                                boolean commitOnChange, boolean commitPaced) {
-
-    /**
-     * The status page and the board-based gauges.
-     *
-     * @param enabled serve {@code /status/} (and read the topics it shows)
-     * @param maxClients browsers connected to its event stream at once
-     * @param historySize recent probe results kept per target for its latency history
-     * @param perTargetMetrics also export one gauge series per target
-     */
-    public record StatusSettings(boolean enabled, int maxClients, int historySize, boolean perTargetMetrics) {
-    }
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -93,7 +85,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_APPLICATION_ID).toString();
 
     /** Every key besides {@code kafka.*}, with its default, range and doc (docs/CONFIGURATION.md lists them). */
-    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(
             new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
             new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>", "Schema registry URL (required)."),
             new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
@@ -145,17 +138,11 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
             new Setting("rocksdb.memory.mb", Integer.toString(DEFAULT_ROCKSDB_MEMORY_MB), "8..65536",
                     "Memory of every state store of this instance together (one RocksDB block cache and write buffer"
                             + " manager shared by all stores), MiB."),
-            new Setting("status.page.enabled", "true", "true or false",
-                    "Serve the status page at /status/ and the per-group gauges (reads every partition of the state,"
-                            + " group, targets and recent probe-results topics)."),
-            new Setting("status.max.clients", "32", "1..1000",
-                    "Browsers connected to the status page's event stream at once; more get 503."),
-            new Setting("status.history.size", "20", "0..200",
-                    "Recent probe results kept per target for the page's latency history; 0 keeps none and reads"
-                            + " no probe results (less heap and CPU per instance for very many targets)."),
-            new Setting("metrics.per.target", "false", "true or false",
-                    "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per target"
-                            + " (needs status.page.enabled).")),
+            new Setting("status.page.enabled", "false", "true or false",
+                    "Also serve the status page at /status/ and the per-group gauges from this instance (reads every"
+                            + " partition of the state, group, targets and recent probe-results topics, and keeps every"
+                            + " target in the heap); the status role serves them on its own.")),
+            StatusSettings.SETTINGS.stream()),
             HttpOptions.SETTINGS.stream()).toList();
 
     public AggregatorConfig {
@@ -210,9 +197,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
         int routableMax = r.integer("group.routable.max", RoutableList.DEFAULT_MAX_IDS, 1, 10_000);
         int rocksdbMemory = r.integer("rocksdb.memory.mb", DEFAULT_ROCKSDB_MEMORY_MB, 8, 65_536);
-        StatusSettings status = new StatusSettings(r.bool("status.page.enabled", true),
-                r.integer("status.max.clients", 32, 1, 1_000), r.integer("status.history.size", 20, 0, 200),
-                r.bool("metrics.per.target", false));
+        boolean statusPage = r.bool("status.page.enabled", false);
+        StatusSettings status = StatusSettings.read(r);
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = null;
@@ -225,7 +211,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
-                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, status, routableMax,
+                new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, statusPage, status, routableMax,
                 rocksdbMemory, commitOnChange, commitPaced);
     }
 

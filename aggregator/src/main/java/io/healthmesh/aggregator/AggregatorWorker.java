@@ -1,10 +1,11 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.query.QueryApi;
-import io.healthmesh.aggregator.status.StatusService;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
+import io.healthmesh.ops.RoleListeners;
+import io.healthmesh.status.StatusService;
 import io.healthmesh.contract.TopicSetup;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -16,9 +17,6 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,8 +29,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The aggregator role: checks or creates the topics, starts Kafka Streams on {@link AggregatorTopology} with
  * exactly-once v2, and serves {@code /metrics} (Kafka Streams metrics and the aggregator's own), {@code /healthz},
- * {@code /readyz} (200 while Streams is RUNNING), the query API and the status page ({@code /status/}) on one HTTP
- * port. A stream thread that dies
+ * {@code /readyz} (200 while Streams is RUNNING) and the query API on one HTTP port, and with
+ * {@code status.page.enabled} the status page ({@code /status/}) too. A stream thread that dies
  * (e.g. the schema registry is unreachable) is replaced and resumes from the last committed offsets, so a transient
  * outage neither loses nor repeats an event.
  */
@@ -42,17 +40,15 @@ public final class AggregatorWorker implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaStreams streams;
-    private final OpsServer api;
-    private final OpsServer ops;
+    private final RoleListeners listeners;
     private final HostInfo advertised;
     private final StatusService status;
     private final AtomicInteger threadFailures;
 
-    private AggregatorWorker(KafkaStreams streams, OpsServer api, OpsServer ops, HostInfo advertised,
-                             StatusService status, AtomicInteger threadFailures) {
+    private AggregatorWorker(KafkaStreams streams, RoleListeners listeners, HostInfo advertised, StatusService status,
+                             AtomicInteger threadFailures) {
         this.streams = streams;
-        this.api = api;
-        this.ops = ops;
+        this.listeners = listeners;
         this.advertised = advertised;
         this.status = status;
         this.threadFailures = threadFailures;
@@ -80,28 +76,9 @@ public final class AggregatorWorker implements AutoCloseable {
         HttpOptions http = config.http();
         java.util.function.BooleanSupplier ready =
                 () -> running.get() != null && running.get().state() == KafkaStreams.State.RUNNING;
-        OpsServer api;
-        OpsServer ops;
-        try {
-            OpsServer.Builder apiServer = OpsServer.builder(new InetSocketAddress(config.httpHost(), config.httpPort()))
-                    .limits(http.limits()).routeToken(http.apiToken()).name("aggregator-http");
-            if (http.separateOps()) {
-                api = apiServer.start();
-                try {
-                    ops = OpsServer.builder(new InetSocketAddress(http.opsHost() != null ? http.opsHost() : config.httpHost(),
-                            http.opsPort())).limits(http.limits()).ops(registry, ready).opsToken(http.opsToken())
-                            .name("aggregator-ops").start();
-                } catch (IOException e) {
-                    api.close();
-                    throw e;
-                }
-            } else {
-                api = apiServer.ops(registry, ready).opsToken(http.opsToken()).start();
-                ops = api;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot bind the aggregator's HTTP listeners: " + e.getMessage(), e);
-        }
+        RoleListeners listeners = RoleListeners.start("aggregator", config.httpHost(), config.httpPort(), http, registry,
+                ready);
+        OpsServer api = listeners.api();
         http.openApiWarning().ifPresent(LOG::warn);
         StatusService status = null;
         try {
@@ -118,24 +95,24 @@ public final class AggregatorWorker implements AutoCloseable {
             streams.setStateListener((now, before) -> LOG.info("aggregator {} -> {}", before, now));
             registry.register(new KafkaMetricsBridge(streams::metrics));
             new QueryApi(streams, advertised, http.apiToken(), config.historyLength()).mount(api);
-            if (config.status().enabled()) {
+            if (config.statusPage()) {
                 // the status page is a route of the query API's listener: the same token and limits apply
                 Map<String, String> client = new HashMap<>(config.kafka());
                 client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-                status = StatusService.start(client, config.serdeConfig(), config.topics(),
-                        config.status().historySize(), config.status().maxClients(),
-                        config.status().perTargetMetrics(), registry, api);
+                status = StatusService.start(client, config.serdeConfig(), config.topics(), config.status(), registry,
+                        api);
             }
             running.set(streams);
             streams.start();
-            LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, {}", config.applicationId(),
-                    api.port(), ops.port(), advertised, http);
-            return new AggregatorWorker(streams, api, ops, advertised, status, failures);
+            LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, status page {}, {}",
+                    config.applicationId(), api.port(), listeners.ops().port(), advertised,
+                    config.statusPage() ? "on" : "off", http);
+            return new AggregatorWorker(streams, listeners, advertised, status, failures);
         } catch (RuntimeException e) {
             if (status != null) {
                 status.close();
             }
-            closeServers(api, ops);
+            listeners.close();
             throw e;
         }
     }
@@ -166,22 +143,12 @@ public final class AggregatorWorker implements AutoCloseable {
 
     /** The bound HTTP port of the query API (and of the ops endpoints unless {@code ops.port} is set). */
     public int httpPort() {
-        return api.port();
+        return listeners.api().port();
     }
 
     /** The bound port of {@code /metrics}, {@code /healthz} and {@code /readyz}. */
     public int opsPort() {
-        return ops.port();
-    }
-
-    private static void closeServers(OpsServer api, OpsServer ops) {
-        try {
-            api.close();
-        } finally {
-            if (ops != api) {
-                ops.close();
-            }
-        }
+        return listeners.ops().port();
     }
 
     /** The {@code application.server} this instance advertises. */
@@ -204,7 +171,7 @@ public final class AggregatorWorker implements AutoCloseable {
                     status.close();
                 }
             } finally {
-                closeServers(api, ops);
+                listeners.close();
             }
         }
     }

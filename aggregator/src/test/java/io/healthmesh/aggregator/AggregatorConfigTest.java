@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.status.StatusSettings;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +93,21 @@ class AggregatorConfigTest {
                 .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "h:1")
                 .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50")
                 .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+    }
+
+    @Test
+    void theStatusPageIsOffUnlessAskedForAndReadsTheSharedPageSettings() {
+        AggregatorConfig defaults = AggregatorConfig.from(REQUIRED);
+        assertThat(defaults.statusPage()).as("status.page.enabled by default").isFalse();
+        assertThat(defaults.status()).isEqualTo(StatusSettings.defaults());
+        Map<String, String> s = new HashMap<>(REQUIRED);
+        s.putAll(Map.of("status.page.enabled", "true", "status.history.size", "0", "status.max.clients", "4",
+                "metrics.per.target", "true"));
+        AggregatorConfig on = AggregatorConfig.from(s);
+        assertThat(on.statusPage()).isTrue();
+        assertThat(on.status()).isEqualTo(new StatusSettings(4, 0, true));
+        refused("status.page.enabled", "on", "status.page.enabled: on (expected: true or false)");
+        refused("status.history.size", "201", "status.history.size: 201 (expected: 0..200)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.testkit.Await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.core.target.ProbeFingerprint;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,7 +33,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,29 +72,25 @@ class AggregatorWorkerIT {
     }
 
     /** GETs until 200 (ownership settles after a rebalance), bounded by {@link #PATIENCE}. */
-    private JsonNode getOk(int port, String path) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        HttpResponse<String> last;
-        do {
-            last = get(port, path);
-            if (last.statusCode() == 200) {
-                return json.readTree(last.body());
+    private JsonNode getOk(int port, String path) throws IOException {
+        AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+        HttpResponse<String> ok = Await.value(PATIENCE, () -> {
+            try {
+                last.set(get(port, path));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            Thread.onSpinWait();
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(path + " never answered 200; last: " + last.statusCode() + " " + last.body());
+            return last.get().statusCode() == 200 ? Optional.of(last.get()) : Optional.empty();
+        }, () -> path + " answering 200; last: " + last.get().statusCode() + " " + last.get().body());
+        return json.readTree(ok.body());
     }
 
     static void awaitRunning(AggregatorWorker... workers) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        for (AggregatorWorker w : workers) {
-            while (!w.isRunning()) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("worker not RUNNING: " + w.state());
-                }
-                Thread.onSpinWait();
-            }
-        }
+        Await.until(PATIENCE, () -> java.util.Arrays.stream(workers).allMatch(AggregatorWorker::isRunning),
+                () -> "workers RUNNING: " + java.util.Arrays.stream(workers).map(AggregatorWorker::state).toList());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.healthmesh.aggregator;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
@@ -38,6 +39,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -186,20 +189,20 @@ class ExactlyOnceRestartIT {
                         latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
         Map<TopicPartition, Long> end = new HashMap<>();
         admin.listOffsets(latest).all().get().forEach((tp, info) -> end.put(tp, info.offset()));
-        while (true) {
-            Map<TopicPartition, OffsetAndMetadata> committed =
-                    admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get();
+        AtomicReference<Map<TopicPartition, OffsetAndMetadata>> committed = new AtomicReference<>(Map.of());
+        Await.until(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), () -> {
+            try {
+                committed.set(admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
             // an empty partition needs no commit; any other must be committed up to its end
-            boolean consumed = end.entrySet().stream().allMatch(e -> e.getValue() == 0
-                    || committed.get(e.getKey()) != null && committed.get(e.getKey()).offset() >= e.getValue());
-            if (consumed) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(appId + " did not consume " + topicNames + ": " + committed + " vs " + end);
-            }
-            Thread.sleep(200); // polling a real broker with a deadline
-        }
+            return end.entrySet().stream().allMatch(e -> e.getValue() == 0
+                    || committed.get().get(e.getKey()) != null && committed.get().get(e.getKey()).offset() >= e.getValue());
+        }, () -> appId + " consumed " + topicNames + ": " + committed.get() + " vs " + end);
     }
 
     /** Per key, in order, everything an event says except when it was produced. */
@@ -270,7 +273,7 @@ class ExactlyOnceRestartIT {
         Map<String, String> childSettings = settings(kafka, appId, crashed, dir.resolve("kill-state"));
         int seenAtKill;
         try (BrokerRecords reader = new BrokerRecords(kafka, crashed)) {
-            ChildWorker first = ChildWorker.start(AggregatorMain.class, childSettings, dir, "first");
+            ChildWorker first = ChildWorker.start(ChildAggregator.class, childSettings, dir, "first");
             try {
                 reader.readUntil(crashed.healthState(), BrokerRecords.bytes(), read -> read.size() >= 50, PATIENCE);
             } catch (AssertionError e) {
@@ -279,7 +282,7 @@ class ExactlyOnceRestartIT {
             first.kill();
             seenAtKill = reader.readAll(crashed.healthState(), BrokerRecords.bytes(), PATIENCE).size();
             LOG.info("killed the aggregator after {} committed state events", seenAtKill);
-            try (ChildWorker second = ChildWorker.start(AggregatorMain.class, childSettings, dir, "second")) {
+            try (ChildWorker second = ChildWorker.start(ChildAggregator.class, childSettings, dir, "second")) {
                 try {
                     awaitDone(kafka, appId, crashed);
                 } catch (AssertionError e) {
@@ -294,6 +297,14 @@ class ExactlyOnceRestartIT {
             for (Map.Entry<String, List<String>> e : expected.entrySet()) {
                 assertThat(actual.get(e.getKey())).as("events of %s", e.getKey()).containsExactlyElementsOf(e.getValue());
             }
+        }
+    }
+
+    /** The aggregator role in the child JVM. */
+    public static final class ChildAggregator implements ChildWorker.Role {
+        @Override
+        public AutoCloseable start(Map<String, String> settings) {
+            return AggregatorWorker.start(AggregatorConfig.from(settings));
         }
     }
 }

@@ -1,8 +1,8 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.aggregator.status.LatencyPoint;
-import io.healthmesh.aggregator.status.StatusBoard;
-import io.healthmesh.aggregator.status.TargetRow;
+import io.healthmesh.status.board.LatencyPoint;
+import io.healthmesh.status.board.StatusBoard;
+import io.healthmesh.status.board.TargetRow;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

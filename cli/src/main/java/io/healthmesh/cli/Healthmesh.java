@@ -9,6 +9,7 @@ import io.healthmesh.cli.roles.NotifierCommand;
 import io.healthmesh.cli.roles.XdsCommand;
 import io.healthmesh.cli.roles.ProberCommand;
 import io.healthmesh.cli.roles.RegistryCommand;
+import io.healthmesh.cli.roles.StatusCommand;
 import io.healthmesh.cli.targets.TargetsCommand;
 import io.healthmesh.cli.watch.WatchCommand;
 import io.healthmesh.cli.window.WindowCommand;
@@ -32,7 +33,7 @@ import java.util.concurrent.Callable;
         subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
                 ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
                 HaproxyCommand.class, DnsCommand.class, RegistryCommand.class, XdsCommand.class,
-                CommandLine.HelpCommand.class},
+                StatusCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

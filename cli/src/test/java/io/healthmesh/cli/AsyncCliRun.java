@@ -1,11 +1,13 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.testkit.Await;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -36,34 +38,27 @@ public final class AsyncCliRun {
     }
 
     /** Waits until standard output contains {@code text}; fails after {@code patience}. */
-    public void awaitOut(String text, Duration patience) throws InterruptedException {
-        Instant deadline = Instant.now().plus(patience);
-        while (!out().contains(text)) {
-            if (exit.isDone()) {
-                throw new AssertionError("command ended (exit " + exit.join() + ") before printing '" + text
-                        + "'\nout:\n" + out() + "\nerr:\n" + err());
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("no '" + text + "' within " + patience + "\nout:\n" + out() + "\nerr:\n" + err());
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
+    public void awaitOut(String text, Duration patience) {
+        awaitOutput(patience, out -> out.contains(text), "'" + text + "'");
     }
 
     /** Waits until standard output has a match of {@code pattern}; fails after {@code patience}. */
-    public void awaitMatch(Pattern pattern, Duration patience) throws InterruptedException {
-        Instant deadline = Instant.now().plus(patience);
-        while (!pattern.matcher(out()).find()) {
-            if (exit.isDone()) {
-                throw new AssertionError("command ended (exit " + exit.join() + ") before printing /" + pattern
-                        + "/\nout:\n" + out() + "\nerr:\n" + err());
+    public void awaitMatch(Pattern pattern, Duration patience) {
+        awaitOutput(patience, out -> pattern.matcher(out).find(), "/" + pattern + "/");
+    }
+
+    /** Waits until standard output passes {@code printed}; fails at once when the command ends before it does. */
+    private void awaitOutput(Duration patience, Predicate<String> printed, String what) {
+        Await.until(patience, () -> {
+            if (printed.test(out())) {
+                return true;
             }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("no /" + pattern + "/ within " + patience + "\nout:\n" + out()
-                        + "\nerr:\n" + err());
+            if (exit.isDone() && !printed.test(out())) {
+                throw new AssertionError("command ended (exit " + exit.join() + ") before printing " + what
+                        + "\nout:\n" + out() + "\nerr:\n" + err());
             }
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
+            return false;
+        }, () -> what + " printed\nout:\n" + out() + "\nerr:\n" + err());
     }
 
     /** The exit code, waiting at most {@code patience}. */

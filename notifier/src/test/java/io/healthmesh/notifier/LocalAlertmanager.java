@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.embedded.FreePorts;
 import org.junit.jupiter.api.Assumptions;
 
@@ -74,21 +75,29 @@ final class LocalAlertmanager implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         LocalAlertmanager am = new LocalAlertmanager(process, port, log);
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(am.url() + "/-/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return am;
+        try {
+            Await.until(Duration.ofSeconds(30), () -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("alertmanager exited: " + am.output());
                 }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                am.close();
-                throw new IllegalStateException("alertmanager did not become ready: " + am.output());
-            }
-            Thread.sleep(100);
+                return ready(http, am);
+            }, () -> "alertmanager ready: " + am.output());
+            return am;
+        } catch (RuntimeException | AssertionError e) {
+            am.close();
+            throw e;
+        }
+    }
+
+    private static boolean ready(HttpClient http, LocalAlertmanager am) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(am.url() + "/-/ready")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false; // not listening yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

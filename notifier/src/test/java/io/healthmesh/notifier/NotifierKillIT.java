@@ -48,7 +48,7 @@ class NotifierKillIT {
             receiver.acceptThenHold(ACKED);
             Map<String, RecordMetadata> records = new LinkedHashMap<>();
             Set<String> acked;
-            try (ChildWorker child = ChildWorker.start(NotifierMain.class, settings, dir, "child")) {
+            try (ChildWorker child = ChildWorker.start(ChildNotifier.class, settings, dir, "child")) {
                 // the child must have been assigned its partitions (it commits their floors) before the events
                 Await.until(PATIENCE, () -> !NotifierDeliveryIT.committed(kafka, "killed").isEmpty()
                         || !child.isAlive(), child::output);
@@ -104,5 +104,13 @@ class NotifierKillIT {
     private static boolean committedMatch(TestKafka kafka, Map<TopicPartition, Long> expected) {
         Map<TopicPartition, Long> committed = NotifierDeliveryIT.committed(kafka, "killed");
         return expected.entrySet().stream().allMatch(e -> e.getValue().equals(committed.get(e.getKey())));
+    }
+
+    /** The notifier role in the child JVM. */
+    public static final class ChildNotifier implements ChildWorker.Role {
+        @Override
+        public AutoCloseable start(Map<String, String> settings) {
+            return NotifierWorker.start(NotifierConfig.from(settings));
+        }
     }
 }

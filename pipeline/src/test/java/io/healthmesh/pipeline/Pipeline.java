@@ -15,6 +15,8 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.status.StatusConfig;
+import io.healthmesh.status.StatusWorker;
 import io.healthmesh.contract.TargetSpecs;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -149,6 +151,23 @@ final class Pipeline implements AutoCloseable {
     }
 
     /**
+     * Starts the status role on this pipeline's topics (the aggregator does not serve the page by default) and
+     * returns once its feed reads them; it is closed with the pipeline.
+     */
+    StatusWorker startStatusPage() {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("bootstrap.servers", kafka.bootstrapServers());
+        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("topic.prefix", topics.prefix());
+        settings.put("http.host", "127.0.0.1");
+        settings.put("http.port", "0");
+        StatusWorker status = StatusWorker.start(StatusConfig.from(settings));
+        closing.push(status);
+        Await.until(STARTUP, status::isReady, () -> "the status page's feed reads its topics");
+        return status;
+    }
+
+    /**
      * Starts a prober of region {@link #region(String) region(name)} with the default deny list plus
      * {@code extraDenied} CIDRs, loopback allowed (the backends listen there), and returns once it is ready (assigned, initial read of the targets done).
      */
@@ -273,7 +292,7 @@ final class Pipeline implements AutoCloseable {
         return aggregatorConfig;
     }
 
-    /** The aggregator's HTTP port (query API, status page, metrics). */
+    /** The aggregator's HTTP port (query API, metrics). */
     int aggregatorPort() {
         return aggregator.httpPort();
     }

@@ -1,6 +1,9 @@
 package io.healthmesh.pipeline;
 
+import io.healthmesh.prober.ProberConfig;
+import io.healthmesh.prober.ProberWorker;
 import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.testkit.TopicRecorder;
 import io.healthmesh.core.target.DetectionWindow;
 import io.healthmesh.core.target.Protocol;
@@ -33,6 +36,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -143,22 +147,24 @@ class StarvedProberIT {
     }
 
     private Process startChildProber(TestKafka kafka, Pipeline pipeline, int opsPort) throws IOException {
-        Path settings = dir.resolve("prober.properties");
-        Files.writeString(settings, String.join("\n",
-                "bootstrap.servers=" + kafka.bootstrapServers(),
-                "schema.registry.url=" + kafka.schemaRegistryUrl(),
-                "region=" + pipeline.region("starved"),
-                "prober.id=starved-child",
-                "topic.prefix=" + pipeline.aggregatorConfig().topics().prefix(),
-                "http.host=127.0.0.1",
-                "http.port=" + opsPort,
-                "event.loop.threads=1",
-                "allow.list=127.0.0.0/8", // the backends are on loopback, which probers deny by default
-                "kafka.session.timeout.ms=6000",
-                "kafka.heartbeat.interval.ms=500", ""));
+        Map<String, String> proberSettings = new LinkedHashMap<>();
+        proberSettings.put("bootstrap.servers", kafka.bootstrapServers());
+        proberSettings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        proberSettings.put("region", pipeline.region("starved"));
+        proberSettings.put("prober.id", "starved-child");
+        proberSettings.put("topic.prefix", pipeline.aggregatorConfig().topics().prefix());
+        proberSettings.put("http.host", "127.0.0.1");
+        proberSettings.put("http.port", Integer.toString(opsPort));
+        proberSettings.put("event.loop.threads", "1");
+        proberSettings.put("allow.list", "127.0.0.0/8"); // the backends are on loopback, which probers deny by default
+        proberSettings.put("kafka.session.timeout.ms", "6000");
+        proberSettings.put("kafka.heartbeat.interval.ms", "500");
+        Path settings = ChildWorker.writeSettings(ChildProber.class, proberSettings, dir, "prober");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder("taskset", "-c", "0", java, "-Xmx256m", "-XX:ActiveProcessorCount=1",
-                "-cp", System.getProperty("java.class.path"), "io.healthmesh.prober.ProberMain", settings.toString())
+        List<String> command = new ArrayList<>(List.of("taskset", "-c", "0", java, "-Xmx256m",
+                "-XX:ActiveProcessorCount=1", "-cp", System.getProperty("java.class.path")));
+        command.addAll(ChildWorker.mainArguments(ChildProber.class, settings));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prober.log").toFile());
         Process process = builder.start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -224,5 +230,13 @@ class StarvedProberIT {
         return replay(pipeline, byId).stream()
                 .filter(c -> c.atMs() >= since && !excluded.contains(c.targetId()) && c.status() != HealthStatus.HEALTHY)
                 .map(c -> c.targetId() + " " + c.status() + " (" + c.reason() + ")").distinct().toList();
+    }
+
+    /** The prober role in the child JVM. */
+    public static final class ChildProber implements ChildWorker.Role {
+        @Override
+        public AutoCloseable start(Map<String, String> settings) {
+            return ProberWorker.start(ProberConfig.from(settings));
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.healthmesh.pipeline;
 
 import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.HeadlessChromium;
 import io.healthmesh.testkit.TopicRecorder;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
@@ -9,7 +10,7 @@ import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.testkit.TopicRecorder.Received;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
-import org.junit.jupiter.api.Assumptions;
+import io.healthmesh.status.StatusWorker;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,8 +34,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The status page in a real browser (Debian's headless Chromium through its chromedriver) against a real prober and
- * aggregator on the test broker: the page lists every target with its group, labels and latency history; a backend
+ * The status page in a real browser (Debian's headless Chromium through its chromedriver), served by the status role
+ * next to a real prober and aggregator on the test broker: the page lists every target with its group, labels and latency history; a backend
  * the test stops turns its row UNHEALTHY within 2 s of the state event reaching a {@code read_committed} consumer
  * (pushed by server-sent events: the page never reloads); a group whose only member fails shows its fail-open banner;
  * the filters narrow the table. Skipped where Chromium is not installed, except in CI ({@code CI=true}), where that
@@ -68,18 +69,10 @@ class StatusPageIT {
     @TempDir
     Path browserDir;
 
-    /** Skips without Chromium on a developer machine, fails in CI; also used by {@link StatusPageLoadIT}. */
+    /** Skips without Chromium on a developer machine, fails in CI. */
     @BeforeAll
     static void chromiumInstalled() {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-        if (!HeadlessChromium.installed()) {
-            String message = HeadlessChromium.CHROMIUM + " or " + HeadlessChromium.CHROMEDRIVER + " is missing "
-                    + "(apt-get install chromium chromium-driver)";
-            if (ci) {
-                throw new AssertionError(message + "; CI must install them (.ci/run)");
-            }
-            Assumptions.abort(message);
-        }
+        HeadlessChromium.assumeInstalled();
     }
 
     @Test
@@ -103,6 +96,7 @@ class StatusPageIT {
                 specs.add(spec(id, group, backend, Map.of("tier", group.equals("web") ? "front" : "back",
                         "team", group.equals("batch") ? "data" : "platform")));
             }
+            StatusWorker statusPage = pipeline.startStatusPage();
             pipeline.startProber("a", List.of());
             specs.forEach(pipeline::define);
             for (TargetSpec spec : specs) {
@@ -112,7 +106,7 @@ class StatusPageIT {
             LOG.info("step: every target HEALTHY on health-state");
             try (HeadlessChromium browser = starting.get(60, TimeUnit.SECONDS)) {
                 LOG.info("step: Chromium ready");
-                String url = "http://127.0.0.1:" + pipeline.aggregatorPort() + "/status/";
+                String url = "http://127.0.0.1:" + statusPage.httpPort() + "/status/";
                 browser.open(url);
                 Await.until(PATIENCE, () -> rowCount(browser, "HEALTHY") == specs.size(),
                         () -> "every target listed HEALTHY on " + url + "; rows: " + rows(browser));

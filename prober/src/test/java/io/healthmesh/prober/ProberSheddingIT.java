@@ -63,8 +63,8 @@ class ProberSheddingIT {
                         () -> "after A sheds: A owns " + a.probedTargets().size() + ", B owns " + b.probedTargets().size());
                 assertThat(a.ready()).isFalse();
                 assertThat(status(a, "/readyz")).isEqualTo(503);
-                Thread.sleep(1_500); // A stays out: nothing comes back to it while it sheds
-                assertThat(a.probedTargets()).isEmpty();
+                Await.holdsFor(Duration.ofMillis(1_500), () -> a.probedTargets().isEmpty(),
+                        () -> "A took targets back while shedding: " + a.probedTargets());
 
                 a.shed(false);
                 Await.until(Duration.ofSeconds(40), () -> a.ready() && b.ready() && !a.probedTargets().isEmpty()

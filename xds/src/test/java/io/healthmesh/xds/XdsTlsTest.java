@@ -7,7 +7,7 @@ import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
-import io.healthmesh.embedded.TestCertificates;
+import io.healthmesh.testkit.TestCertificates;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.xds.map.ClusterNames;
 import io.healthmesh.xds.map.EndpointMapping;

@@ -16,21 +16,17 @@ import java.util.Arrays;
  * byte, then {@link DataOutputStream} primitives; enums by name (safe against reordering), nullable values behind a
  * presence flag.
  *
- * <p>Version 2 writes a string as an {@code int} byte count and its UTF-8 bytes, so any string the validator lets
- * through can be stored (version 1 used {@link DataOutputStream#writeUTF}, which throws above 65,535 encoded bytes:
- * a valid-but-large value failed the store write and, with it, the partition). Version 1 is still read, so stores
- * and changelogs written before the change restore. Counts and lengths read are checked against the bytes left
- * before anything is allocated: a corrupt record fails with a {@link SerializationException}, not an
- * {@link OutOfMemoryError}.
+ * <p>A string is an {@code int} byte count and its UTF-8 bytes, so any string the validator lets through can be
+ * stored ({@link DataOutputStream#writeUTF} throws above 65,535 encoded bytes). Each serde reads its current format
+ * version only: a record of any other version fails with a {@link SerializationException} naming the version found
+ * and the one expected. Counts and lengths read are checked against the bytes left before anything is allocated: a
+ * corrupt record fails with a {@link SerializationException}, not an {@link OutOfMemoryError}.
  *
  * <p>The streams under {@link DataInputStream} and {@link DataOutputStream} are this class's own, unsynchronised
  * ones: {@link java.io.ByteArrayInputStream}'s methods are {@code synchronized}, and with a lock per byte read the
  * stores' decoding was the aggregator's hottest code (a JFR profile of a catch-up run).
  */
 final class BinaryFormat {
-
-    /** The oldest format version still read. */
-    static final int FIRST_VERSION = 1;
 
     private BinaryFormat() {
     }
@@ -111,21 +107,14 @@ final class BinaryFormat {
         }
     }
 
-    /** The input of one record, knowing its format version and how many bytes are left. */
-    private static final class VersionedInput extends DataInputStream {
-        private final int version;
+    /** The input of one record, knowing how many bytes are left. */
+    private static final class BoundedInput extends DataInputStream {
         private final Bytes bytes;
 
-        VersionedInput(Bytes bytes, int version) {
+        BoundedInput(Bytes bytes) {
             super(bytes);
             this.bytes = bytes;
-            this.version = version;
         }
-    }
-
-    /** The format version of the record {@code in} reads. */
-    static int version(DataInputStream in) {
-        return ((VersionedInput) in).version;
     }
 
     static byte[] encode(int version, Writer writer) {
@@ -139,7 +128,7 @@ final class BinaryFormat {
         return bytes.toByteArray();
     }
 
-    /** Decodes a record of any version from {@link #FIRST_VERSION} to {@code version}. */
+    /** Decodes a record of format {@code version}; any other version byte is a {@link SerializationException}. */
     static <T> T decode(byte[] data, int version, String what, Reader<T> reader) {
         if (data == null) {
             return null;
@@ -148,12 +137,10 @@ final class BinaryFormat {
             throw new SerializationException(what + ": 0 bytes (expected: a format version byte)");
         }
         int found = data[0] & 0xff;
-        if (found < FIRST_VERSION || found > version) {
-            throw new SerializationException(what + " format version: " + found + " (expected: " + FIRST_VERSION
-                    + ".." + version + ")");
+        if (found != version) {
+            throw new SerializationException(what + " format version: " + found + " (expected: " + version + ")");
         }
-        Bytes bytes = new Bytes(data, 1);
-        try (VersionedInput in = new VersionedInput(bytes, found)) {
+        try (BoundedInput in = new BoundedInput(new Bytes(data, 1))) {
             return reader.read(in);
         } catch (IOException | RuntimeException e) {
             throw new SerializationException(what + ": truncated or corrupt (" + e + ")", e);
@@ -168,13 +155,10 @@ final class BinaryFormat {
     }
 
     static String readString(DataInputStream in) throws IOException {
-        VersionedInput input = (VersionedInput) in;
-        if (input.version == 1) {
-            return in.readUTF();
-        }
         int length = in.readInt();
-        if (length < 0 || length > input.bytes.available()) {
-            throw new IOException("string of " + length + " bytes with " + input.bytes.available() + " left");
+        int left = ((BoundedInput) in).bytes.available();
+        if (length < 0 || length > left) {
+            throw new IOException("string of " + length + " bytes with " + left + " left");
         }
         byte[] utf8 = new byte[length];
         in.readFully(utf8);
@@ -184,7 +168,7 @@ final class BinaryFormat {
     /** A count of elements that follow, each at least one byte: never more than the bytes left. */
     static int readCount(DataInputStream in) throws IOException {
         int count = in.readInt();
-        int left = ((VersionedInput) in).bytes.available();
+        int left = ((BoundedInput) in).bytes.available();
         if (count < 0 || count > left) {
             throw new IOException("count " + count + " with " + left + " bytes left");
         }

@@ -10,8 +10,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -38,24 +36,17 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
  * keeps one target's rows together and apart from every other target's. Entry number {@code n} lives in slot
  * {@code n % length}; its value is a format version byte, {@code n}, and the entry. The number the next entry takes
  * is kept in the target's own row of the {@code target-health} store ({@link StoredTarget#historyNext()}), which
- * an applied result rewrites anyway, so a result writes one history row and nothing else here. (An earlier store
- * format gave the ring a head row, slot {@link #HEAD}, with that number and the ring's length, written with every
- * entry: about a quarter of the aggregator's changelog records. A target whose row predates the change has its
- * head read once, on its next entry, and deleted.) A reader takes every row of the target and keeps the newest
- * {@code length} (the instance's {@code history.length}) by sequence number, so a changed {@code history.length}
- * reads right at once (rows past a shortened ring stay until the target is deleted; a longer ring fills over the
- * next results).
+ * an applied result rewrites anyway, so a result writes one history row and nothing else here (a head row of the
+ * ring's own, written with every entry, would add a changelog record per result). A reader takes every row of the
+ * target and keeps the newest {@code length} (the instance's {@code history.length}) by sequence number, so a
+ * changed {@code history.length} reads right at once (rows past a shortened ring stay until the target is deleted; a
+ * longer ring fills over the next results).
  */
 public final class HistoryRows {
 
-    private static final Logger LOG = LoggerFactory.getLogger(HistoryRows.class);
-
-    /** The slot of the legacy ring head (written by the earlier store format; read once, then deleted). */
-    static final int HEAD = 0xFFFF;
-    /** The largest ring (slots 0 to this minus one). */
-    static final int MAX_LENGTH = HEAD;
-    private static final int HEAD_BYTES = 12;
-    /** Format version of an entry row: 2, the first with length-prefixed strings ({@link BinaryFormat}). */
+    /** The largest ring (slots 0 to this minus one: a slot is two bytes of the key). */
+    static final int MAX_LENGTH = 0xFFFF;
+    /** Format version of an entry row. */
     static final int VERSION = 2;
     private static final byte RESULT = 1;
     private static final byte STATUS_CHANGE = 2;
@@ -78,21 +69,12 @@ public final class HistoryRows {
 
     /**
      * Adds {@code entries} (oldest first) to {@code targetId}'s ring of {@code length} slots, the first taking
-     * sequence number {@code next} ({@link StoredTarget#UNKNOWN}: the legacy head row says, and is deleted), and
-     * returns the number the entry after them takes.
+     * sequence number {@code next}, and returns the number the entry after them takes.
      */
     static long append(KeyValueStore<Bytes, byte[]> rows, String targetId, List<TargetHistory.Entry> entries,
                        int length, long next) {
         if (length > MAX_LENGTH) {
             throw new IllegalArgumentException("history.length: " + length + " (expected: at most " + MAX_LENGTH + ")");
-        }
-        if (next == StoredTarget.UNKNOWN) {
-            Bytes head = key(targetId, HEAD);
-            byte[] legacy = rows.get(head);
-            next = nextSequence(rows, legacy, targetId);
-            if (legacy != null) {
-                rows.delete(head);
-            }
         }
         if (entries.isEmpty() || length <= 0) {
             return next;
@@ -105,41 +87,8 @@ public final class HistoryRows {
     }
 
     /**
-     * The sequence number the next entry takes by a legacy head row ({@code null}: none, 0). A head that cannot be
-     * read (a corrupt store) is rebuilt from the rows that can: one past the newest of them (0 when none can be
-     * read). The history is evidence, not state: a result must not be refused for it.
-     */
-    private static long nextSequence(KeyValueStore<Bytes, byte[]> rows, byte[] head, String targetId) {
-        if (head == null) {
-            return 0;
-        }
-        try {
-            return decodeHead(head).getLong();
-        } catch (SerializationException e) {
-            long next = 0;
-            int prefixLength = prefix(targetId).get().length;
-            try (KeyValueIterator<Bytes, byte[]> it = rows.prefixScan(prefix(targetId), Serdes.Bytes().serializer())) {
-                while (it.hasNext()) {
-                    KeyValue<Bytes, byte[]> row = it.next();
-                    int slot = slot(row.key.get(), prefixLength);
-                    if (slot >= 0 && slot != HEAD && row.value != null) {
-                        try {
-                            next = Math.max(next, decode(row.value).key + 1);
-                        } catch (SerializationException unreadable) {
-                            // overwritten in its turn
-                        }
-                    }
-                }
-            }
-            LOG.warn("history head of target {} rebuilt at {}: {}", RecordSafeHandlers.cut(targetId), next,
-                    e.getMessage());
-            return next;
-        }
-    }
-
-    /**
-     * The slot of a row key whose target prefix is {@code prefixLength} bytes ({@link #HEAD} for the head), or -1 for a
-     * key of another shape (a longer id cannot share the prefix, the length prefix differs: defensive).
+     * The slot of a row key whose target prefix is {@code prefixLength} bytes, or -1 for a key of another shape (a
+     * longer id cannot share the prefix, the length prefix differs: defensive).
      */
     private static int slot(byte[] key, int prefixLength) {
         if (key.length != prefixLength + 2) {
@@ -161,7 +110,7 @@ public final class HistoryRows {
 
     /**
      * {@code targetId}'s entries, oldest first, at most the newest {@code length}; {@code null} when it has none (or
-     * {@code length} is 0). Rows that cannot be decoded are left out, and so is a legacy head row.
+     * {@code length} is 0). Rows that cannot be decoded are left out.
      */
     public static TargetHistory read(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String targetId, int length) {
         if (length <= 0) {
@@ -173,7 +122,7 @@ public final class HistoryRows {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> row = it.next();
                 int slot = slot(row.key.get(), prefixLength);
-                if (slot < 0 || slot == HEAD || row.value == null) {
+                if (slot < 0 || row.value == null) {
                     continue;
                 }
                 try {
@@ -192,22 +141,6 @@ public final class HistoryRows {
             newest.add(numbered.get(i).value);
         }
         return new TargetHistory(newest);
-    }
-
-    /** The head's value, checked, positioned at its start (the next sequence number, then the length). */
-    static ByteBuffer decodeHead(byte[] value) {
-        if (value.length != HEAD_BYTES) {
-            throw new SerializationException("target-history head: " + value.length + " bytes (expected: "
-                    + HEAD_BYTES + ")");
-        }
-        ByteBuffer head = ByteBuffer.wrap(value);
-        long next = head.getLong(0);
-        int length = head.getInt(8);
-        if (next < 0 || length < 1 || length > MAX_LENGTH) {
-            throw new SerializationException("target-history head: next " + next + ", length " + length
-                    + " (expected: 0 or more, 1.." + MAX_LENGTH + ")");
-        }
-        return head;
     }
 
     static byte[] encode(long sequence, TargetHistory.Entry entry) {

@@ -11,18 +11,14 @@ import static java.util.Objects.requireNonNull;
  * less per result than with a head row in the history store.
  *
  * @param state the target's state
- * @param historyNext the sequence number of the target's next history entry, or {@link #UNKNOWN} for a row written
- *     before the number was kept here (its history store still holds a head row, read once and then dropped)
+ * @param historyNext the sequence number of the target's next history entry
  */
 public record StoredTarget(TargetHealthState state, long historyNext) {
 
-    /** No number kept: a row of an earlier version. */
-    public static final long UNKNOWN = -1;
-
     public StoredTarget {
         requireNonNull(state, "state");
-        if (historyNext < UNKNOWN) {
-            throw new IllegalArgumentException("historyNext: " + historyNext + " (expected: -1 or more)");
+        if (historyNext < 0) {
+            throw new IllegalArgumentException("historyNext: " + historyNext + " (expected: 0 or more)");
         }
     }
 }

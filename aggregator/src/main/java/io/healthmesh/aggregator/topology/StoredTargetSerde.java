@@ -6,8 +6,9 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Serde of the {@code target-health} store's values: format version 4, a {@link TargetHealthStateSerde} body
- * followed by the history's next sequence number (8 bytes). Rows of versions 1 to 3, written before the number was
- * kept here, read with {@link StoredTarget#UNKNOWN}: their history head row is read on the next append, once.
+ * followed by the history's next sequence number (8 bytes). Internal state, read only by this aggregator (its
+ * changelog is not a contract), so it skips the registry: no schema lookup per restore, no subject per changelog
+ * topic, about 100 bytes per single-region target.
  */
 public final class StoredTargetSerde implements Serde<StoredTarget> {
 
@@ -25,8 +26,7 @@ public final class StoredTargetSerde implements Serde<StoredTarget> {
     public Deserializer<StoredTarget> deserializer() {
         return (topic, data) -> BinaryFormat.decode(data, VERSION, "target-health state", in -> {
             var state = TargetHealthStateSerde.read(in);
-            long next = BinaryFormat.version(in) >= VERSION ? in.readLong() : StoredTarget.UNKNOWN;
-            return new StoredTarget(state, next);
+            return new StoredTarget(state, in.readLong());
         });
     }
 }

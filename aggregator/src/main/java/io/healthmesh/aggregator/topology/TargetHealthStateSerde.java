@@ -10,9 +10,6 @@ import io.healthmesh.aggregator.domain.Thresholds;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.QuorumPolicy;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -31,27 +28,13 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableEnum;
 import static io.healthmesh.aggregator.topology.BinaryFormat.writeNullableString;
 
 /**
- * Serde of the {@code target-health} store: the compact binary format, version 3 (strings length-prefixed, the
- * regions' inconclusive count and detail). Versions 1 ({@code writeUTF} strings) and 2 (without the inconclusive
- * fields) are still read, so a store written before them restores. Internal state, read only by
- * this aggregator (its changelog is not a contract), so it skips the registry: no schema lookup per restore, no
- * subject per changelog topic, about 100 bytes per single-region target. The store itself holds
- * {@link StoredTarget}s ({@link StoredTargetSerde}: this format and the history's next sequence number).
+ * The body of a {@code target-health} store value ({@link StoredTargetSerde}): a {@link TargetHealthState} in the
+ * compact binary format (strings length-prefixed, enums by name), the regions' inconclusive count and detail
+ * included.
  */
-public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
+final class TargetHealthStateSerde {
 
-    static final int VERSION = 3;
-    /** The last version without the regions' inconclusive count and detail. */
-    static final int VERSION_WITHOUT_INCONCLUSIVE = 2;
-
-    @Override
-    public Serializer<TargetHealthState> serializer() {
-        return (topic, state) -> state == null ? null : BinaryFormat.encode(VERSION, out -> write(out, state));
-    }
-
-    @Override
-    public Deserializer<TargetHealthState> deserializer() {
-        return (topic, data) -> BinaryFormat.decode(data, VERSION, "target-health state", TargetHealthStateSerde::read);
+    private TargetHealthStateSerde() {
     }
 
     static void write(DataOutputStream out, TargetHealthState s) throws IOException {
@@ -100,9 +83,8 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
         }
     }
 
-    /** Reads a state of any version up to {@link StoredTargetSerde#VERSION} (whose body starts with one). */
+    /** Reads a state {@link #write} wrote. */
     static TargetHealthState read(DataInputStream in) throws IOException {
-        boolean withInconclusive = BinaryFormat.version(in) > VERSION_WITHOUT_INCONCLUSIVE;
         String id = readString(in);
         String group = readString(in);
         boolean enabled = in.readBoolean();
@@ -138,8 +120,8 @@ public final class TargetHealthStateSerde implements Serde<TargetHealthState> {
             long lastResultAt = in.readLong();
             long lastHeardAt = in.readLong();
             boolean regionStale = in.readBoolean();
-            int inconclusive = withInconclusive ? in.readInt() : 0;
-            String inconclusiveDetail = withInconclusive ? readNullableString(in) : null;
+            int inconclusive = in.readInt();
+            String inconclusiveDetail = readNullableString(in);
             regions.put(region, new RegionState(region, machine, lastOutcome, lastResultAt, lastHeardAt, regionStale,
                     inconclusive, inconclusiveDetail));
         }

@@ -3,7 +3,6 @@ package io.healthmesh.aggregator.topology;
 import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
-import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
@@ -27,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class StoreSerdesTest {
 
-    private final TargetHealthStateSerde serde = new TargetHealthStateSerde();
+    private final StoredTargetSerde serde = new StoredTargetSerde();
 
     private TargetHealthState roundTrip(TargetHealthState s) {
-        return serde.deserializer().deserialize("t", serde.serializer().serialize("t", s));
+        StoredTarget read = serde.deserializer().deserialize("t", serde.serializer().serialize("t", new StoredTarget(s, 0)));
+        return read == null ? null : read.state();
     }
 
     @Test
@@ -55,75 +55,41 @@ class StoreSerdesTest {
                 assertThat(roundTrip(s)).isEqualTo(s);
             }
         }
-        assertThat(roundTrip(null)).isNull();
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", null))).isNull();
     }
 
     @Test
-    void storedTargetsCarryTheHistoryNumberAndRowsOfEarlierVersionsReadWithoutIt() {
-        StoredTargetSerde stored = new StoredTargetSerde();
+    void storedTargetsCarryTheHistoryNumber() {
+        StoredTargetSerde stored = serde;
         TargetHealthState s = TargetHealthState.create(new TargetEssentials("t", "g", true, new Thresholds(2, 3),
                 1_000, 500, List.of("eu"), QuorumRule.MAJORITY, 7), 5, 6).after();
         StoredTarget row = new StoredTarget(s, 123_456_789_012L);
         byte[] bytes = stored.serializer().serialize("t", row);
         assertThat(bytes[0]).as("format version").isEqualTo((byte) StoredTargetSerde.VERSION);
         assertThat(stored.deserializer().deserialize("t", bytes)).isEqualTo(row);
-        // a row of version 3, as the store held before: the state, no number
-        byte[] v3 = serde.serializer().serialize("t", s);
-        assertThat(stored.deserializer().deserialize("t", v3)).isEqualTo(new StoredTarget(s, StoredTarget.UNKNOWN));
-        // a number cut off, or below -1, is a corrupt row with a clear error
+        // a number cut off, or below 0, is a corrupt row with a clear error
         byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length - 3);
         assertThatThrownBy(() -> stored.deserializer().deserialize("t", cut))
                 .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class)
                 .hasMessageContaining("target-health state: truncated or corrupt");
-        byte[] negative = stored.serializer().serialize("t", new StoredTarget(s, StoredTarget.UNKNOWN));
-        negative[negative.length - 1] = (byte) 0xFE; // -2
+        byte[] negative = stored.serializer().serialize("t", new StoredTarget(s, 0));
+        Arrays.fill(negative, negative.length - 8, negative.length, (byte) 0xFF); // -1
         assertThatThrownBy(() -> stored.deserializer().deserialize("t", negative))
                 .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class)
-                .hasMessageContaining("historyNext: -2");
+                .hasMessageContaining("historyNext: -1");
     }
 
     @Test
-    void aStateWrittenInFormatVersion1StillRestores() throws java.io.IOException {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+    void aStateOfAnEarlierFormatIsRefusedNamingItsVersion() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(1);
             out.writeUTF("t1");
             out.writeUTF("web");
-            out.writeBoolean(true);
-            out.writeInt(3);
-            out.writeInt(2);
-            out.writeInt(1_000);
-            out.writeInt(500);
-            out.writeInt(0); // listed regions
-            out.writeUTF("MAJORITY");
-            out.writeInt(1);
-            out.writeLong(42L);
-            out.writeUTF("HEALTHY");
-            out.writeBoolean(true);
-            out.writeUTF("DETECTING");
-            out.writeLong(100L);
-            out.writeBoolean(false);
-            out.writeLong(5L);
-            out.writeBoolean(false); // no last result
-            out.writeInt(1);
-            out.writeUTF("eu");
-            out.writeLong(42L);
-            out.writeUTF("HEALTHY");
-            out.writeInt(4);
-            out.writeInt(0);
-            out.writeUTF("SUCCESS");
-            out.writeLong(90L);
-            out.writeLong(91L);
-            out.writeBoolean(false);
         }
-        TargetHealthState restored = serde.deserializer().deserialize("t", bytes.toByteArray());
-        assertThat(restored.status()).isEqualTo(HealthStatus.HEALTHY);
-        RegionState eu = restored.regions().get("eu");
-        assertThat(eu.machine().consecutiveSuccesses()).isEqualTo(4);
-        assertThat(eu.lastHeardAtMs()).isEqualTo(91L);
-        assertThat(eu.inconclusiveInARow()).isZero();
-        assertThat(eu.lastInconclusiveDetail()).isNull();
-        assertThat(roundTrip(restored)).isEqualTo(restored);
+        assertThatThrownBy(() -> serde.deserializer().deserialize("t", bytes.toByteArray()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("target-health state format version: 1 (expected: 4)");
     }
 
     @Test
@@ -145,20 +111,20 @@ class StoreSerdesTest {
 
     @Test
     void corruptOrForeignBytesFailWithASerializationException() {
-        byte[] good = serde.serializer().serialize("t", TargetHealthState.create(new TargetEssentials("t", "g", true,
-                new Thresholds(3, 3), 1_000, 500, List.of(), QuorumRule.MAJORITY, 1L), 0, 0).after());
+        byte[] good = serde.serializer().serialize("t", new StoredTarget(TargetHealthState.create(new TargetEssentials(
+                "t", "g", true, new Thresholds(3, 3), 1_000, 500, List.of(), QuorumRule.MAJORITY, 1L), 0, 0).after(), 0));
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", Arrays.copyOf(good, good.length - 3)))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
         byte[] future = good.clone();
         future[0] = 9;
         assertThatThrownBy(() -> serde.deserializer().deserialize("t", future))
                 .isInstanceOf(SerializationException.class)
-                .hasMessage("target-health state format version: 9 (expected: 1..3)");
+                .hasMessage("target-health state format version: 9 (expected: 4)");
     }
 
     @Test
     void valuesFarAboveWriteUtfsLimitRoundTrip() {
-        // a 70,000-character name once made DataOutputStream.writeUTF throw in the store write
+        // DataOutputStream.writeUTF throws above 65,535 encoded bytes: a long valid name must still be stored
         String huge = "x".repeat(70_000);
         TargetEssentials spec = new TargetEssentials("t-" + huge, "g-" + huge, true, new Thresholds(3, 3), 1_000, 500,
                 List.of(huge, "é".repeat(40_000)), QuorumRule.MAJORITY, 7L);
@@ -168,7 +134,7 @@ class StoreSerdesTest {
     }
 
     @Test
-    void version1RecordsStillDecode() throws IOException {
+    void membershipChangesOfAnEarlierFormatAreRefused() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(1);
@@ -176,8 +142,9 @@ class StoreSerdesTest {
             out.writeBoolean(true);
             out.writeUTF("HEALTHY");
         }
-        assertThat(new MembershipChangeSerde().deserializer().deserialize("t", bytes.toByteArray()))
-                .isEqualTo(new MembershipChange("web-1", HealthStatus.HEALTHY));
+        assertThatThrownBy(() -> new MembershipChangeSerde().deserializer().deserialize("t", bytes.toByteArray()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("membership change format version: 1 (expected: 2)");
     }
 
     @Test

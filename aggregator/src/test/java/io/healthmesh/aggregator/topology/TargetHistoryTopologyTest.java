@@ -90,13 +90,11 @@ class TargetHistoryTopologyTest {
 
     @Test
     void corruptRowsAreRefusedWithAClearError() {
-        assertThatThrownBy(() -> HistoryRows.decodeHead(new byte[5]))
+        byte[] earlier = HistoryRows.encode(3, new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING));
+        earlier[0] = 1; // the format version byte
+        assertThatThrownBy(() -> HistoryRows.decode(earlier))
                 .isInstanceOf(SerializationException.class)
-                .hasMessage("target-history head: 5 bytes (expected: 12)");
-        byte[] negative = java.nio.ByteBuffer.allocate(12).putLong(-1).putInt(50).array();
-        assertThatThrownBy(() -> HistoryRows.decodeHead(negative))
-                .isInstanceOf(SerializationException.class)
-                .hasMessageContaining("next -1, length 50");
+                .hasMessage("target-history row format version: 1 (expected: 2)");
         byte[] row = HistoryRows.encode(3, new TargetHistory.StatusChange(1, null, HealthStatus.DETECTING));
         row[9] = 7; // the entry kind, after the version byte and the sequence number
         assertThatThrownBy(() -> HistoryRows.decode(row))
@@ -108,41 +106,17 @@ class TargetHistoryTopologyTest {
     }
 
     @Test
-    void aTargetStoredBeforeTheNumberMovedToItsRowContinuesItsRingFromTheLegacyHeadAndDropsIt() {
+    void aCorruptHistoryRowIsLeftOutAndResultsStillApply() {
         try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
             d.at(0).define(WEB);
             d.at(1).result(WEB, "default", Outcome.SUCCESS, 100); // entries 0 (DETECTING) and 1
             KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
             KeyValueStore<String, StoredTarget> targets = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
-            // as an earlier version left it: a state row without the number, a head row saying 6 comes next
-            targets.put("web-1", new StoredTarget(targets.get("web-1").state(), StoredTarget.UNKNOWN));
-            store.put(HistoryRows.key("web-1", HistoryRows.HEAD),
-                    java.nio.ByteBuffer.allocate(12).putLong(6).putInt(4).array());
-
-            d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
-
-            assertThat(targets.get("web-1").historyNext()).isEqualTo(7);
-            assertThat(store.get(HistoryRows.key("web-1", HistoryRows.HEAD))).as("the head is dropped").isNull();
-            assertThat(HistoryRows.decode(store.get(HistoryRows.key("web-1", 6 % 4))).key).isEqualTo(6);
-            assertThat(HistoryRows.read(store, "web-1", 4).entries()).last()
-                    .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
-        }
-    }
-
-    @Test
-    void aCorruptLegacyHeadRestartsTheRingInsteadOfRefusingResults() {
-        try (AggregatorDriver d = new AggregatorDriver(stateDir, Map.of("history.length", "4"))) {
-            d.at(0).define(WEB);
-            d.at(1).result(WEB, "default", Outcome.SUCCESS, 100);
-            KeyValueStore<Bytes, byte[]> store = d.driver.getKeyValueStore(AggregatorTopology.HISTORY_STORE);
-            KeyValueStore<String, StoredTarget> targets = d.driver.getKeyValueStore(AggregatorTopology.TARGET_STORE);
-            targets.put("web-1", new StoredTarget(targets.get("web-1").state(), StoredTarget.UNKNOWN));
-            store.put(HistoryRows.key("web-1", HistoryRows.HEAD), new byte[3]);
             store.put(HistoryRows.key("web-1", 3), new byte[] {2, 9});
             assertThat(HistoryRows.read(store, "web-1", 4).entries()).as("readable rows are still read").hasSize(2);
             d.at(2).result(WEB, "default", Outcome.TIMEOUT, 100);
             assertThat(d.metric(AggregatorMetrics.REJECTED, null)).as("the result is applied, not rejected").isZero();
-            assertThat(targets.get("web-1").historyNext()).as("rebuilt one past the newest readable row").isEqualTo(3);
+            assertThat(targets.get("web-1").historyNext()).as("the number kept in the target's row").isEqualTo(3);
             assertThat(HistoryRows.read(store, "web-1", 4).entries()).last()
                     .satisfies(e -> assertThat(((TargetHistory.Result) e).outcome()).isEqualTo(Outcome.TIMEOUT));
         }

@@ -1,8 +1,8 @@
 package io.healthmesh.bench.jmh;
 
-import io.healthmesh.aggregator.status.LatencyPoint;
-import io.healthmesh.aggregator.status.StatusBoard;
-import io.healthmesh.aggregator.status.TargetRow;
+import io.healthmesh.status.board.LatencyPoint;
+import io.healthmesh.status.board.StatusBoard;
+import io.healthmesh.status.board.TargetRow;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;

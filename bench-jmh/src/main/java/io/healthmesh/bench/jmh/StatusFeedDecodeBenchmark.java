@@ -1,6 +1,6 @@
 package io.healthmesh.bench.jmh;
 
-import io.healthmesh.aggregator.status.LatencyPoint;
+import io.healthmesh.status.board.LatencyPoint;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.GroupRouting;
 import io.healthmesh.contract.serde.GroupRoutingDeserializer;

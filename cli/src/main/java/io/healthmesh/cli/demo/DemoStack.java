@@ -129,6 +129,8 @@ public final class DemoStack implements AutoCloseable {
         aggregator.put("state.dir", data.resolve("aggregator").toString());
         aggregator.put("http.host", HOST);
         aggregator.put("http.port", "0");
+        // one process: the aggregator serves the status page too (off by default, where the status role serves it)
+        aggregator.put("status.page.enabled", "true");
         // A restart on the same data dir finds the previous run's Streams member still in the group (Streams does not
         // leave on close); the rebalance waits for that member's session to expire: keep it short for the demo.
         aggregator.put("kafka.session.timeout.ms", "6000");

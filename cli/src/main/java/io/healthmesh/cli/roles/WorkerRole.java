@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * What the worker roles ({@code prober}, {@code aggregator}, {@code registry}) share: settings from a properties file
- * and {@code HEALTHMESH_*} environment variables ({@link Settings#load}), a bad setting is exit 2 with every problem
- * listed, then the worker runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits.
+ * What the worker roles ({@code prober}, {@code aggregator}, {@code notifier}, {@code status}, {@code registry})
+ * share: settings from a properties file and {@code HEALTHMESH_*} environment variables ({@link Settings#load}), a
+ * bad setting is exit 2 with every problem listed, then the worker runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits.
  */
 abstract class WorkerRole implements Callable<Integer> {
 

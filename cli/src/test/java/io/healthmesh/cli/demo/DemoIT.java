@@ -1,6 +1,7 @@
 package io.healthmesh.cli.demo;
 
 import io.healthmesh.cli.AsyncCliRun;
+import io.healthmesh.testkit.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +47,27 @@ class DemoIT {
         return subjects.body();
     }
 
+    /** The status page named in the banner is served, in the demo's one process, and lists {@code target}. */
+    private static void assertStatusPageShows(String banner, String target) throws Exception {
+        Matcher url = Pattern.compile("Status page       (http://\\S+)").matcher(banner);
+        assertThat(url.find()).as(banner).isTrue();
+        assertThat(get(url.group(1)).statusCode()).isEqualTo(200);
+        Await.until(Duration.ofSeconds(30), () -> get(url.group(1) + "snapshot").body().contains('"' + target + '"'),
+                () -> target + " on the demo's status page");
+    }
+
+    private static HttpResponse<String> get(String url) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void demoShowsDetectionFlappingAndFailOpenThenResumesOnItsDataDir(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("demo-data");
@@ -57,6 +79,7 @@ class DemoIT {
         for (String target : TARGETS) {
             first.awaitMatch(line(target, "DETECTING -> HEALTHY"), PATIENCE);
         }
+        assertStatusPageShows(first.out(), "web-home");
         first.awaitMatch(line("web-flaky", "HEALTHY -> UNHEALTHY"), PATIENCE);
         first.awaitMatch(line("web-flaky", "UNHEALTHY -> HEALTHY"), PATIENCE);
         first.awaitMatch(Pattern.compile("group  demo-fragile\\s+failOpen false -> true"), PATIENCE);

@@ -1,5 +1,6 @@
 package io.healthmesh.cli.replay;
 
+import io.healthmesh.testkit.Await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.aggregator.AggregatorConfig;
@@ -289,16 +290,7 @@ class ReplayCommandIT {
     }
 
     private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.currentTimeMillis() + STARTUP.toMillis() + FLAPPING.toMillis();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as("waiting for " + what).isLessThan(deadline);
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
+        Await.until(STARTUP.plus(FLAPPING), condition, () -> what);
     }
 
     /** A reference model of BEHAVIOUR.md section 2's counters for one region, independent of the aggregator's code. */

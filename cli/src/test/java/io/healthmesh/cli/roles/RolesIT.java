@@ -92,6 +92,21 @@ class RolesIT {
     }
 
     @Test
+    void statusRoleRunsAndStops(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("status") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicSetup.ensure(admin, topics, 2, (short) 1);
+        }
+        Path config = Files.writeString(dir.resolve("status.properties"), "bootstrap.servers="
+                + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
+                + topics.prefix() + "\nhttp.host=127.0.0.1\nhttp.port=0\nstatus.history.size=0\n");
+        CliRun run = CliRun.of("status", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("status page running: /status/ on port \\d+")
+                .contains("status: stopped");
+    }
+
+    @Test
     void haproxyRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("haproxy") + ".");
         try (Admin admin = kafka.admin()) {

@@ -7,6 +7,7 @@ import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.registry.RegistryConfig;
+import io.healthmesh.status.StatusConfig;
 import io.healthmesh.xds.XdsConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,7 +38,8 @@ class SettingsDocumentedTest {
                 Arguments.of("Notifier", NotifierConfig.SETTINGS),
                 Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS),
                 Arguments.of("Xds", XdsConfig.SETTINGS),
-                Arguments.of("DNS", DnsFollowConfig.SETTINGS));
+                Arguments.of("DNS", DnsFollowConfig.SETTINGS),
+                Arguments.of("Status page", StatusConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")

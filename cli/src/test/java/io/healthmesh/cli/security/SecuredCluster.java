@@ -1,8 +1,9 @@
 package io.healthmesh.cli.security;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.embedded.EmbeddedKafka;
 import io.healthmesh.embedded.EmbeddedKafkaConfig;
-import io.healthmesh.embedded.TestCertificates;
+import io.healthmesh.testkit.TestCertificates;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -19,13 +20,15 @@ import org.apache.kafka.common.resource.ResourceType;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A broker with a {@code SASL_SSL} listener (SCRAM-SHA-512 and OAUTHBEARER with Kafka's unsecured JWTs for tests),
@@ -115,34 +118,38 @@ final class SecuredCluster implements AutoCloseable {
     /** Grants ACLs and waits until the broker's authorizer has them (they travel through the metadata log). */
     void allow(List<AclBinding> bindings) throws Exception {
         admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (admin.describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)
-                .size() < bindings.size()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("ACLs not visible within 30 s");
+        Await.until(Duration.ofSeconds(30), () -> {
+            try {
+                return admin.describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY).values()
+                        .get(30, TimeUnit.SECONDS).size() >= bindings.size();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException(e);
             }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
+        }, () -> bindings.size() + " ACLs visible");
     }
 
     /** Waits until {@code props} authenticate (credentials reach the broker through the metadata log). */
-    void awaitLogin(Map<String, String> props) throws InterruptedException {
+    void awaitLogin(Map<String, String> props) {
         Map<String, Object> config = new LinkedHashMap<>(props);
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, secureBootstrap());
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        RuntimeException last = null;
-        while (Instant.now().isBefore(deadline)) {
+        AtomicReference<Exception> last = new AtomicReference<>();
+        Await.until(Duration.ofSeconds(60), () -> {
             try (Admin user = Admin.create(config)) {
                 user.describeCluster().clusterId().get(15, TimeUnit.SECONDS);
-                return;
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             } catch (Exception e) {
-                last = new RuntimeException(e);
-                TimeUnit.MILLISECONDS.sleep(300);
+                last.set(e);
+                return false;
             }
-        }
-        throw new AssertionError("no login within 60 s", last);
+        }, () -> "a login with the new credentials; last error: " + last.get());
     }
 
     static AclBinding allow(String user, ResourceType type, String name, PatternType pattern, AclOperation operation) {

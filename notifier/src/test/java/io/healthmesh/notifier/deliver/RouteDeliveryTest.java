@@ -1,5 +1,6 @@
 package io.healthmesh.notifier.deliver;
 
+import io.healthmesh.testkit.Await;
 import io.healthmesh.notifier.NotifierMetrics;
 import io.healthmesh.notifier.domain.AlertKey;
 import io.healthmesh.notifier.domain.Notification;
@@ -22,7 +23,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,11 +61,8 @@ class RouteDeliveryTest {
         return new Notification("r", Notification.Type.FIRING, o.key(), 0, -1, 0, o, o.position(), 0);
     }
 
-    private void awaitDone(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (done.size() < n && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+    private void awaitDone(int n) {
+        Await.until(Duration.ofSeconds(10), () -> done.size() >= n, () -> n + " done; done: " + done);
         assertThat(done).hasSize(n);
     }
 
@@ -107,17 +104,10 @@ class RouteDeliveryTest {
             d.offer(note("a", 0));
             d.offer(note("b", 1));
             d.offer(note("c", 0));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!d.retrying() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertThat(d.retrying()).isTrue();
+            Await.until(Duration.ofSeconds(10), d::retrying, () -> "the delivery retrying");
             d.drop(n -> n.state().position().partition() == 0);
-            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (d.pending() != 1 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertThat(d.pending()).as("only partition 1's notification is left").isEqualTo(1);
+            Await.until(Duration.ofSeconds(10), () -> d.pending() == 1,
+                    () -> "only partition 1's notification left; pending: " + d.pending());
             assertThat(done).isEmpty();
         }
     }

@@ -160,6 +160,16 @@ final class ResultBuffer<T> {
         }
     }
 
+    /** True while a consumer, woken by a first element, gathers more (for tests of the gathering). */
+    boolean gathering() {
+        lock.lock();
+        try {
+            return gatheringFor > 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     int size() {
         lock.lock();
         try {

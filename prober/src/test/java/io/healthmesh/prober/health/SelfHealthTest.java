@@ -1,10 +1,12 @@
 package io.healthmesh.prober.health;
 
+import io.healthmesh.testkit.Await;
 import io.netty.util.HashedWheelTimer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -90,10 +92,8 @@ class SelfHealthTest {
         try (SelfMonitor monitor = new SelfMonitor(timer, 10, () -> 0, () -> Double.NaN,
                 new SheddingPolicy(true, 200, 50, 1, 2), changes::add).start()) {
             timer.newTimeout(t -> Thread.sleep(2_500), 0, TimeUnit.MILLISECONDS); // the timer thread is stuck
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!(changes.contains(true) && changes.contains(false)) && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(Duration.ofSeconds(30), () -> changes.contains(true) && changes.contains(false),
+                    () -> "overloaded, then healthy again; changes: " + changes);
             assertThat(changes).as("overloaded, then healthy again").startsWith(true, false);
             assertThat(monitor.overloaded()).isFalse();
         } finally {

@@ -1,5 +1,6 @@
 package io.healthmesh.prober.publish;
 
+import io.healthmesh.testkit.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -85,7 +86,7 @@ class ResultBufferTest {
         List<Integer> batch = new ArrayList<>();
         CompletableFuture<Integer> taken = takeBatchAsync(buffer, batch, 10, Duration.ofSeconds(3));
         buffer.offer(1);
-        Thread.sleep(100);
+        Await.until(Duration.ofSeconds(30), buffer::gathering, () -> "the consumer woken by the first element");
         buffer.offer(2);
 
         assertThat(taken.get(30, TimeUnit.SECONDS)).isEqualTo(2);

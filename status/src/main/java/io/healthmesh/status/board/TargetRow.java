@@ -1,0 +1,26 @@
+package io.healthmesh.status.board;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A target's last state event as the status page shows it.
+ *
+ * @param reason outcome of the last probe applied ({@code null} before the first)
+ * @param latencyMicros latency of the last probe applied ({@code null} before the first)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TargetRow(String id, String group, String status, String previousStatus, long sinceMs, String reason,
+                        String reasonDetail, boolean stale, Long latencyMicros, Long lastResultAtMs, String quorum,
+                        List<RegionRow> regions, long updatedAtMs) {
+
+    public TargetRow {
+        requireNonNull(id, "id");
+        requireNonNull(group, "group");
+        requireNonNull(status, "status");
+        regions = List.copyOf(requireNonNull(regions, "regions"));
+    }
+}

@@ -1,0 +1,394 @@
+package io.healthmesh.status.feed;
+
+import io.healthmesh.status.board.LatencyPoint;
+import io.healthmesh.status.board.RegionRow;
+import io.healthmesh.status.board.StatusBoard;
+import io.healthmesh.status.board.TargetRow;
+import io.healthmesh.schema.RegionHealth;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.serde.GroupRouting;
+import io.healthmesh.contract.serde.GroupRoutingDeserializer;
+import io.healthmesh.contract.serde.ProbeSample;
+import io.healthmesh.contract.serde.ProbeSampleDeserializer;
+import io.healthmesh.contract.serde.RecordDecodeException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Fills a {@link StatusBoard} from Kafka on its own thread: the compacted {@code health-state}, {@code group-state}
+ * and {@code targets} topics from the beginning (the whole current state), and {@code probe-results} from
+ * {@link #RESULTS_LOOKBACK} ago (the recent latencies; not at all when the board keeps no history). It reads every
+ * partition without a consumer group ({@code read_committed}), so every instance serving the page has the whole
+ * picture (an aggregator's, not only the targets its tasks own). A record that cannot be decoded is skipped and counted; a registry that
+ * cannot be reached pauses the feed and the record is read again.
+ * <p>
+ * A probe result is read only for its latency point: {@link ProbeSampleDeserializer} takes {@code startedAtMs},
+ * {@code latencyMicros} and {@code outcome} and decodes nothing else; a group event only for its id, fail-open flag
+ * and counts ({@link GroupRoutingDeserializer}: its routable ids are skipped). A result whose record timestamp is
+ * older than {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself
+ * that far behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
+ * {@link #lookbackSkipped()}.
+ */
+public final class StatusFeed implements AutoCloseable {
+
+    /** How far back probe results are read at start, for the latency histories. */
+    public static final Duration RESULTS_LOOKBACK = Duration.ofMinutes(2);
+    private static final Logger LOG = LoggerFactory.getLogger(StatusFeed.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration RETRY = Duration.ofSeconds(1);
+    private static final Duration KAFKA_CALL = Duration.ofSeconds(10);
+
+    private final Properties props;
+    private final Topics topics;
+    private final StatusBoard board;
+    private final Clock clock;
+    private final AvroSerde<TargetHealth> healthSerde;
+    private final GroupRoutingDeserializer groups;
+    private final AvroSerde<TargetDefinition> definitionSerde;
+    private final ProbeSampleDeserializer samples;
+    private final ResultsLookback lookback = new ResultsLookback(RESULTS_LOOKBACK);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong lookbackSkipped = new AtomicLong();
+    private final AtomicLong lookbackSeeks = new AtomicLong();
+    private final Thread thread;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile List<TopicPartition> assigned = List.of();
+
+    /**
+     * @param kafka client settings (bootstrap servers, security); group, offsets and isolation are set here
+     */
+    public StatusFeed(Map<String, String> kafka, Map<String, ?> serdeConfig, Topics topics, StatusBoard board,
+                      Clock clock) {
+        this.topics = requireNonNull(topics, "topics");
+        this.board = requireNonNull(board, "board");
+        this.clock = requireNonNull(clock, "clock");
+        props = new Properties();
+        props.putAll(requireNonNull(kafka, "kafka"));
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG,
+                "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
+        healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
+        groups = GroupRoutingDeserializer.fromConfig(serdeConfig);
+        definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
+        samples = ProbeSampleDeserializer.fromConfig(serdeConfig);
+        thread = new Thread(this::run, "healthmesh-status-feed");
+        thread.setDaemon(true);
+    }
+
+    /** Starts the feed thread. */
+    public StatusFeed start() {
+        thread.start();
+        return this;
+    }
+
+    /** Records skipped because they could not be decoded. */
+    public long skipped() {
+        return skipped.get();
+    }
+
+    /**
+     * Probe results not decoded because they were older than {@link #RESULTS_LOOKBACK}: the ones read and passed
+     * over, plus the offsets jumped when a partition was sought forward (transaction markers included, so an upper
+     * bound of the results there).
+     */
+    public long lookbackSkipped() {
+        return lookbackSkipped.get();
+    }
+
+    /** True once the feed has found every topic it reads and its thread still runs. */
+    public boolean reading() {
+        return !assigned.isEmpty() && thread.isAlive() && !closed.get();
+    }
+
+    /** The partitions the feed reads, once it has started (for tests). */
+    List<TopicPartition> assigned() {
+        return assigned;
+    }
+
+    /** How often a results partition was sought forward (for tests). */
+    long lookbackSeeks() {
+        return lookbackSeeks.get();
+    }
+
+    private void run() {
+        try {
+            consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+            if (closed.get()) {
+                return;
+            }
+            assignAll();
+            while (!closed.get()) {
+                poll();
+            }
+        } catch (WakeupException e) {
+            if (!closed.get()) {
+                LOG.error("status feed woken up unexpectedly; the status page stops updating", e);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("status feed failed; the status page stops updating", e);
+        } finally {
+            KafkaConsumer<String, byte[]> c = consumer;
+            if (c != null) {
+                // close() interrupts this thread to end a pause: clear that, or the consumer's close throws it
+                boolean interrupted = Thread.interrupted();
+                try {
+                    c.close(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    LOG.debug("status feed: closing its consumer failed", e);
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private void assignAll() {
+        List<TopicPartition> compacted = new ArrayList<>();
+        compacted.addAll(partitionsOf(topics.healthState()));
+        compacted.addAll(partitionsOf(topics.groupState()));
+        compacted.addAll(partitionsOf(topics.targets()));
+        // a board without latency histories needs no probe result: the feed then reads the compacted topics only
+        List<TopicPartition> results = board.keepsHistory() ? partitionsOf(topics.probeResults()) : List.of();
+        List<TopicPartition> all = new ArrayList<>(compacted);
+        all.addAll(results);
+        consumer.assign(all);
+        assigned = List.copyOf(all);
+        consumer.seekToBeginning(compacted);
+        Map<TopicPartition, Long> since = new HashMap<>();
+        long from = clock.millis() - RESULTS_LOOKBACK.toMillis();
+        results.forEach(p -> since.put(p, from));
+        Map<TopicPartition, OffsetAndTimestamp> offsets = consumer.offsetsForTimes(since);
+        for (TopicPartition p : results) {
+            OffsetAndTimestamp o = offsets.get(p);
+            if (o == null) {
+                consumer.seekToEnd(List.of(p));
+            } else {
+                consumer.seek(p, o.offset());
+            }
+        }
+    }
+
+    private List<TopicPartition> partitionsOf(String topic) {
+        while (!closed.get()) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            }
+            LOG.info("status feed: topic {} not there yet, waiting", topic);
+            pause();
+        }
+        throw new WakeupException();
+    }
+
+    private void poll() {
+        List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
+        consumer.poll(POLL).forEach(batch::add);
+        long nowMs = clock.millis();
+        Batch done = apply(batch, nowMs);
+        if (done.retryFrom() >= 0) {
+            LOG.warn("status feed paused {} ms: {}", RETRY.toMillis(), done.registryError());
+            seekBack(batch.subList(done.retryFrom(), batch.size()));
+            pause();
+            return;
+        }
+        if (!done.behind().isEmpty()) {
+            seekForward(done.behind(), nowMs);
+        }
+    }
+
+    /**
+     * What applying a batch left to do.
+     *
+     * @param retryFrom     the index of the first record not applied because the registry could not be reached, or -1
+     * @param registryError why, when {@code retryFrom >= 0}
+     * @param behind        the probe-results partitions whose last result in the batch was older than the lookback
+     */
+    record Batch(int retryFrom, String registryError, Set<Integer> behind) {
+    }
+
+    /** Applies a batch to the board: the feed thread's work between two polls, without the consumer. */
+    Batch apply(List<ConsumerRecord<String, byte[]>> batch, long nowMs) {
+        String results = topics.probeResults();
+        Map<Integer, Boolean> lastWasOld = new HashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            ConsumerRecord<String, byte[]> r = batch.get(i);
+            if (r.topic().equals(results)) {
+                boolean old = lookback.tooOld(r.timestamp(), nowMs);
+                lastWasOld.put(r.partition(), old);
+                if (old) {
+                    lookbackSkipped.incrementAndGet();
+                    continue;
+                }
+            }
+            if (r.key() == null) {
+                continue;
+            }
+            try {
+                applyRecord(r);
+            } catch (RecordDecodeException e) {
+                skipped.incrementAndGet();
+                LOG.debug("status feed skips {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+            } catch (SerializationException e) {
+                // the registry could not be reached: read this record again after a pause
+                return new Batch(i, e.getMessage(), Set.of());
+            }
+        }
+        Set<Integer> behind = new TreeSet<>();
+        lastWasOld.forEach((partition, old) -> {
+            if (old) {
+                behind.add(partition);
+            }
+        });
+        return new Batch(-1, null, behind);
+    }
+
+    /** Moves results partitions that are behind to the first offset of the lookback window, counting the jump. */
+    private void seekForward(Set<Integer> partitions, long nowMs) {
+        Map<TopicPartition, Long> since = new HashMap<>();
+        partitions.forEach(p -> since.put(new TopicPartition(topics.probeResults(), p), lookback.cutoff(nowMs)));
+        try {
+            // the ends first: when no record is recent enough, every offset before an end read earlier is old too,
+            // whereas an end read afterwards could include results written in between
+            Map<TopicPartition, Long> ends = consumer.endOffsets(since.keySet(), KAFKA_CALL);
+            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(since, KAFKA_CALL);
+            for (TopicPartition p : since.keySet()) {
+                OffsetAndTimestamp first = found.get(p);
+                Long end = ends.get(p);
+                if (end == null) {
+                    continue;
+                }
+                long position = consumer.position(p, KAFKA_CALL);
+                long target = ResultsLookback.seekTarget(position, first == null ? null : first.offset(), end);
+                if (target > position) {
+                    consumer.seek(p, target);
+                    lookbackSkipped.addAndGet(target - position);
+                    lookbackSeeks.incrementAndGet();
+                    LOG.info("status feed more than {} behind on {}: sought forward from {} to {}",
+                            RESULTS_LOOKBACK, p, position, target);
+                }
+            }
+        } catch (TimeoutException e) {
+            // old results are passed over undecoded anyway: the next batch tries the seek again
+            LOG.warn("status feed could not seek {} forward: {}", since.keySet(), e.getMessage());
+        }
+    }
+
+    /** Rewinds each partition to its first record not applied yet. */
+    private void seekBack(List<ConsumerRecord<String, byte[]>> notApplied) {
+        Map<TopicPartition, Long> first = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : notApplied) {
+            first.putIfAbsent(new TopicPartition(r.topic(), r.partition()), r.offset());
+        }
+        first.forEach(consumer::seek);
+    }
+
+    private void applyRecord(ConsumerRecord<String, byte[]> r) {
+        String topic = r.topic();
+        if (topic.equals(topics.healthState())) {
+            if (r.value() == null) {
+                board.removeTarget(r.key());
+            } else {
+                board.putTarget(row(healthSerde.deserializer().deserialize(topic, r.value())));
+            }
+        } else if (topic.equals(topics.groupState())) {
+            if (r.value() == null) {
+                board.removeGroup(r.key());
+            } else {
+                // the counts say how many members are routed to; the ids are not decoded (up to group.routable.max)
+                GroupRouting g = groups.deserialize(topic, r.value());
+                board.putGroup(g.groupId(), g.failOpen(), g.routable());
+            }
+        } else if (topic.equals(topics.targets())) {
+            if (r.value() == null) {
+                board.putLabels(r.key(), null);
+            } else {
+                TargetDefinition d = definitionSerde.deserializer().deserialize(topic, r.value());
+                Map<String, String> labels = new HashMap<>();
+                d.getLabels().forEach((k, v) -> labels.put(k.toString(), v.toString()));
+                board.putLabels(r.key(), labels);
+            }
+        } else if (r.value() != null) {
+            ProbeSample p = samples.deserialize(topic, r.value());
+            board.addResult(r.key(), new LatencyPoint(p.startedAtMs(), p.latencyMicros(), p.success()));
+        }
+    }
+
+    /** The page's row of a state event. */
+    static TargetRow row(TargetHealth h) {
+        List<RegionRow> regions = new ArrayList<>(h.getRegions().size());
+        for (RegionHealth r : h.getRegions()) {
+            regions.add(new RegionRow(r.getRegion(), r.getStatus().name(), RegionRow.vote(r.getStatus().name(),
+                    r.getConsecutiveSuccesses(), r.getConsecutiveFailures(), r.getStale()),
+                    r.getStale(), r.getLastOutcome() == null ? null : r.getLastOutcome().name(),
+                    r.getLastResultAtMs()));
+        }
+        return new TargetRow(h.getTargetId(), h.getGroup(), h.getStatus().name(),
+                h.getPreviousStatus() == null ? null : h.getPreviousStatus().name(), h.getSinceMs(),
+                h.getReason() == null ? null : h.getReason().name(), h.getReasonDetail(), h.getStale(),
+                h.getLatencyMicros(), h.getLastResultAtMs(), h.getQuorum().name(), regions, h.getUpdatedAtMs());
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(RETRY.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed.set(true);
+        }
+    }
+
+    /** Stops the feed and waits for its thread (bounded). */
+    @Override
+    public void close() {
+        closed.set(true);
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        thread.interrupt();
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        healthSerde.close();
+        groups.close();
+        definitionSerde.close();
+        samples.close();
+    }
+}
