@@ -1,6 +1,7 @@
 package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;

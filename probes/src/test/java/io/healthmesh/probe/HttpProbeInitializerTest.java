@@ -1,6 +1,7 @@
 package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.core.target.TargetSpec;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -8,11 +9,11 @@ import io.netty.handler.ssl.ApplicationProtocolNegotiator;
 import io.netty.handler.ssl.SslContext;
 import org.junit.jupiter.api.Test;
 
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLSessionContext;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSessionContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
