@@ -4,19 +4,18 @@ import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.BoundedRocksDbMemory;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
+import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
-import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -161,12 +160,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 r.get(STATUS_HISTORY_SIZE), r.get(METRICS_PER_TARGET));
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
-        HttpOptions http = null;
-        try {
-            http = HttpOptions.from(settings);
-        } catch (IllegalArgumentException e) {
-            r.problem(e.getMessage());
-        }
+        HttpOptions http = HttpOptions.read(r);
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
@@ -177,16 +171,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new HashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (basicAuthCredentialsSource != null) {
-            serde.put("basic.auth.credentials.source", basicAuthCredentialsSource);
-        }
-        if (basicAuthUserInfo != null) {
-            serde.put("basic.auth.user.info", basicAuthUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, basicAuthCredentialsSource, basicAuthUserInfo,
+                registryClient);
     }
 
     /**

@@ -1,16 +1,16 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.notifier.deliver.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
-import io.healthmesh.contract.Topics;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -117,15 +117,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
 
     /** The serde config of the Avro values (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, Map.of());
     }
 
     @Override

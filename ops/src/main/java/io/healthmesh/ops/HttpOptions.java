@@ -97,6 +97,19 @@ public record HttpOptions(String opsHost, int opsPort, String apiToken, String o
         return new HttpOptions(opsHost == null || opsHost.isBlank() ? null : opsHost.trim(), opsPort, apiToken, opsToken, limits);
     }
 
+    /**
+     * Reads the keys of {@link #KEYS} for a role: what is wrong is recorded in its reader (and {@code null} returned,
+     * the reader's {@code finish} then throws).
+     */
+    public static HttpOptions read(SettingsReader reader) {
+        try {
+            return from(reader.settings());
+        } catch (IllegalArgumentException e) {
+            reader.problem(e.getMessage());
+            return null;
+        }
+    }
+
     private static String token(Map<String, String> settings, String key, List<String> problems) {
         String inline = settings.get(key);
         String file = settings.get(key + ".file");

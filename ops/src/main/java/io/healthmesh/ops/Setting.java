@@ -16,31 +16,27 @@ import static java.util.Objects.requireNonNull;
  * {@code static final Setting<Integer> MAX_IN_FLIGHT = Setting.integer("max.in.flight", 1_000, 1, 100_000, "...")}
  * read by {@code reader.get(MAX_IN_FLIGHT)}.
  *
+ * @param key the key, as in a settings file ({@code HEALTHMESH_<KEY>} in the environment)
+ * @param defaultValue the default as the docs show it, {@code null} for none
+ * @param range the accepted values as the docs show them
+ * @param doc what the setting does
+ * @param expected the accepted values as an error message says them (the range without the docs' remarks)
+ * @param reading how a value is read: built by the factories
  * @param <T> the type of the value
  */
-public final class Setting<T> {
+public record Setting<T>(String key, String defaultValue, String range, String doc, String expected,
+                         Reading<T> reading) {
 
-    private final String key;
-    private final String defaultValue;
-    private final T fallback;
-    private final String expected;
-    private final String range;
-    private final boolean required;
-    private final Function<String, T> parse;
-    private final Predicate<T> valid;
-    private final String doc;
+    /** How a value is read: the value when absent, whether one is required, the parser and the check. */
+    record Reading<T>(T fallback, boolean required, Function<String, T> parse, Predicate<T> valid) {
+    }
 
-    private Setting(String key, String defaultValue, T fallback, String expected, String range, boolean required,
-                    Function<String, T> parse, Predicate<T> valid, String doc) {
-        this.key = requireNonNull(key, "key");
-        this.defaultValue = defaultValue;
-        this.fallback = fallback;
-        this.expected = requireNonNull(expected, "expected");
-        this.range = requireNonNull(range, "range");
-        this.required = required;
-        this.parse = requireNonNull(parse, "parse");
-        this.valid = requireNonNull(valid, "valid");
-        this.doc = requireNonNull(doc, "doc");
+    public Setting {
+        requireNonNull(key, "key");
+        requireNonNull(range, "range");
+        requireNonNull(doc, "doc");
+        requireNonNull(expected, "expected");
+        requireNonNull(reading, "reading");
     }
 
     /**
@@ -51,7 +47,12 @@ public final class Setting<T> {
      */
     @Deprecated
     public Setting(String key, String defaultValue, String range, String doc) {
-        this(key, defaultValue, null, range, range, false, v -> null, v -> true, doc);
+        this(key, defaultValue, range, doc, range, new Reading<>(null, false, v -> null, v -> true));
+    }
+
+    private static <T> Setting<T> of(String key, String shown, T fallback, String expected, Function<String, T> parse,
+                                     Predicate<T> valid, String doc) {
+        return new Setting<>(key, shown, expected, doc, expected, new Reading<>(fallback, false, parse, valid));
     }
 
     /**
@@ -61,74 +62,66 @@ public final class Setting<T> {
      */
     public static <T> Setting<T> of(String key, T defaultValue, String expected, Function<String, T> parse,
                                     Predicate<T> valid, String doc) {
-        return new Setting<>(key, defaultValue == null ? null : String.valueOf(defaultValue), defaultValue, expected,
-                expected, false, parse, valid, doc);
+        return of(key, defaultValue == null ? null : String.valueOf(defaultValue), defaultValue, expected, parse, valid,
+                doc);
     }
 
     /** An integer in {@code min..max}. */
     public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String doc) {
-        return new Setting<>(key, Integer.toString(defaultValue), defaultValue, min + ".." + max, min + ".." + max, false,
-                Integer::valueOf, v -> v >= min && v <= max, doc);
+        return of(key, defaultValue, min + ".." + max, Integer::valueOf, v -> v >= min && v <= max, doc);
     }
 
     /** A long integer in {@code min..max}. */
     public static Setting<Long> longInteger(String key, long defaultValue, long min, long max, String doc) {
-        return new Setting<>(key, Long.toString(defaultValue), defaultValue, min + ".." + max, min + ".." + max, false,
-                Long::valueOf, v -> v >= min && v <= max, doc);
+        return of(key, defaultValue, min + ".." + max, Long::valueOf, v -> v >= min && v <= max, doc);
     }
 
     /** A number in {@code min..max}. */
     public static Setting<Double> decimal(String key, double defaultValue, double min, double max, String doc) {
-        return new Setting<>(key, Double.toString(defaultValue), defaultValue, min + ".." + max, min + ".." + max, false,
-                Double::valueOf, v -> v >= min && v <= max, doc);
+        return of(key, defaultValue, min + ".." + max, Double::valueOf, v -> v >= min && v <= max, doc);
     }
 
     /** A number in {@code 0..1}. */
     public static Setting<Double> fraction(String key, double defaultValue, String doc) {
-        return new Setting<>(key, Double.toString(defaultValue), defaultValue, "0..1", "0..1", false,
-                Double::valueOf, v -> v >= 0 && v <= 1, doc);
+        return of(key, defaultValue, "0..1", Double::valueOf, v -> v >= 0 && v <= 1, doc);
     }
 
     /** {@code true} or {@code false}, in any case. */
     public static Setting<Boolean> bool(String key, boolean defaultValue, String doc) {
-        return new Setting<>(key, Boolean.toString(defaultValue), defaultValue, "true or false", "true or false", false,
-                Setting::parseBool, v -> true, doc);
+        return of(key, defaultValue, "true or false", Setting::parseBool, v -> true, doc);
     }
 
     /** Any text (trimmed); {@code defaultValue} may be {@code null} (no default) or empty. */
     public static Setting<String> text(String key, String defaultValue, String range, String doc) {
-        return new Setting<>(key, defaultValue, defaultValue, range, range, false, v -> v, v -> true, doc);
+        return of(key, defaultValue, range, v -> v, v -> true, doc);
     }
 
-    /** Text that must be given and not empty. */
+    /** Text that must be given and not empty ({@code range} is what the docs show). */
     public static Setting<String> required(String key, String range, String doc) {
-        return new Setting<>(key, null, "", "a value, this setting is required", range, true, v -> v,
-                v -> !v.isEmpty(), doc);
+        return new Setting<>(key, null, range, doc, "a value, this setting is required",
+                new Reading<>("", true, v -> v, v -> !v.isEmpty()));
     }
 
     /** Text matching {@code pattern}, described by {@code range}. */
     public static Setting<String> matching(String key, String defaultValue, Pattern pattern, String range,
                                            String doc) {
-        return new Setting<>(key, defaultValue, defaultValue, range, range, false, v -> v,
-                v -> pattern.matcher(v).matches(), doc);
+        return of(key, defaultValue, range, v -> v, v -> pattern.matcher(v).matches(), doc);
     }
 
     /** One of {@code allowed}. */
     public static Setting<String> oneOf(String key, String defaultValue, List<String> allowed, String doc) {
-        String expected = String.join(" or ", allowed);
-        return new Setting<>(key, defaultValue, defaultValue, expected, expected, false, v -> v, allowed::contains,
-                doc);
+        return of(key, defaultValue, String.join(" or ", allowed), v -> v, allowed::contains, doc);
     }
 
     /** A value of this setting's type that also passes {@code check} (a value failing it is reported like any). */
     public Setting<T> and(Predicate<T> check) {
-        return new Setting<>(key, defaultValue, fallback, expected, range, required, parse, valid.and(check), doc);
+        return new Setting<>(key, defaultValue, range, doc, expected, new Reading<>(reading.fallback(),
+                reading.required(), reading.parse(), reading.valid().and(check)));
     }
 
     /** The same setting with a remark that the documentation adds to its range, e.g. {@code 0 = any free port}. */
     public Setting<T> noting(String remark) {
-        return new Setting<>(key, defaultValue, fallback, expected, expected + " (" + remark + ")", required, parse,
-                valid, doc);
+        return new Setting<>(key, defaultValue, expected + " (" + remark + ")", doc, expected, reading);
     }
 
     /**
@@ -137,42 +130,7 @@ public final class Setting<T> {
      * whose range it shows as {@code range}.
      */
     public Setting<T> documentedAs(String shown, String range) {
-        return new Setting<>(key, shown, fallback, expected, range == null ? this.range : range, required, parse, valid,
-                doc);
-    }
-
-    public String key() {
-        return key;
-    }
-
-    /** The default as the docs show it, {@code null} for none. */
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    /** The accepted values as the docs show them. */
-    public String range() {
-        return range;
-    }
-
-    /** What an error message says is expected. */
-    public String expected() {
-        return expected;
-    }
-
-    /** What the setting does. */
-    public String doc() {
-        return doc;
-    }
-
-    /** True when the setting must be given (it has no default). */
-    boolean required() {
-        return required;
-    }
-
-    /** The value when the setting is absent. */
-    T fallback() {
-        return fallback;
+        return new Setting<>(key, shown, range == null ? this.range : range, doc, expected, reading);
     }
 
     /**
@@ -184,10 +142,10 @@ public final class Setting<T> {
     public T readFrom(Map<String, String> settings) {
         String text = settings.get(key);
         if (text == null) {
-            return fallback;
+            return reading.fallback();
         }
         T value = parse(text.trim());
-        if (value == null || required && text.isBlank()) {
+        if (value == null) {
             throw new IllegalArgumentException(key + ": " + (text.isBlank() ? "\"\"" : text.trim()) + " (expected: "
                     + expected + ")");
         }
@@ -201,7 +159,7 @@ public final class Setting<T> {
      * @throws IllegalArgumentException {@code key: value (expected: ...)} otherwise
      */
     public T check(T value) {
-        if (value == null || !valid.test(value)) {
+        if (value == null || !reading.valid().test(value)) {
             throw new IllegalArgumentException(key + ": " + value + " (expected: " + expected + ")");
         }
         return value;
@@ -210,8 +168,8 @@ public final class Setting<T> {
     /** The value of {@code text} (trimmed), or {@code null} when it is not one this setting accepts. */
     T parse(String text) {
         try {
-            T value = parse.apply(text);
-            return value != null && valid.test(value) ? value : null;
+            T value = reading.parse().apply(text);
+            return value != null && reading.valid().test(value) ? value : null;
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -225,10 +183,5 @@ public final class Setting<T> {
             return false;
         }
         throw new IllegalArgumentException(v);
-    }
-
-    @Override
-    public String toString() {
-        return key + " (" + range() + ", default " + defaultValue + ")";
     }
 }

@@ -42,7 +42,7 @@ public final class SettingsReader {
      * {@code key: value (expected: ...)}; when required and absent or empty, a problem (and an empty value).
      */
     public <T> T get(Setting<T> setting) {
-        return get(setting, setting.fallback());
+        return get(setting, setting.reading().fallback());
     }
 
     /**
@@ -51,7 +51,7 @@ public final class SettingsReader {
      */
     public <T> T get(Setting<T> setting, T fallback) {
         String v = optional(setting.key());
-        if (setting.required() && (v == null || v.isEmpty())) {
+        if (setting.reading().required() && (v == null || v.isEmpty())) {
             problems.add(setting.key() + ": missing (expected: " + setting.expected() + ")");
             return fallback;
         }
@@ -232,6 +232,11 @@ public final class SettingsReader {
     /** Records a problem found by a check of the caller's own, already in {@code key: ...} form. */
     public void problem(String message) {
         problems.add(message);
+    }
+
+    /** Every setting as given, for a parser of a family ({@link HttpOptions#read}). */
+    Map<String, String> settings() {
+        return settings;
     }
 
     /** The {@code kafka.*} settings with the prefix removed, for the Kafka clients. */

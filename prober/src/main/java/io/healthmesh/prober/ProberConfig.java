@@ -16,7 +16,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -214,12 +213,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         Map<String, String> kafka = r.kafka();
         PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
-        HttpOptions http = null;
-        try {
-            http = HttpOptions.from(settings);
-        } catch (IllegalArgumentException e) {
-            r.problem(e.getMessage());
-        }
+        HttpOptions http = HttpOptions.read(r);
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
@@ -253,16 +247,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     /** The serde config of the Avro values (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
     }
 
     @Override
