@@ -31,8 +31,8 @@ import static java.util.Objects.requireNonNull;
  * transaction coordinator to add the partition. While the previous transaction is still being completed (its markers
  * written and replicated after the commit returned) the coordinator refuses, and the leader asks again
  * {@value #SETTING} later (20 ms by default). The aggregator starts a transaction right after each commit, so on a
- * cluster of several brokers every commit meets this: three replicating brokers at the default read probe -> event
- * p99 134 and 195 ms, and 94 and 123 ms with the setting at 5 (docs/BENCHMARKS.md, "Runs of 2026-12-05, morning").
+ * cluster of several brokers every commit meets this, and a shorter backoff shortens probe -> event (figures in
+ * docs/BENCHMARKS.md, "Detection and probe -> event").
  * On one broker the add goes through at once, so nothing is said there.
  *
  * <p>The check only reads (DescribeCluster, DescribeConfigs of the brokers). A broker that does not answer, an ACL

@@ -13,8 +13,8 @@ import java.util.Locale;
 
 /**
  * HAProxy alone against the load driver's farm, its CPU per check printed every second: how far one short peer
- * window's reading can scatter on this machine with nothing else running (docs/BENCHMARKS.md, "Runs of 2026-12-04,
- * morning"). Usage: {@code java -cp bench/target/benchmarks.jar io.healthmesh.bench.HaproxyAlone TCP|HTTP SERVERS
+ * window's reading can scatter on a shared machine with nothing else running (docs/BENCHMARKS.md, "The short
+ * mode"). Usage: {@code java -cp bench/target/benchmarks.jar io.healthmesh.bench.HaproxyAlone TCP|HTTP SERVERS
  * SECONDS} (interval 1 s, rise and fall 3, as in the load driver's peer windows).
  */
 public final class HaproxyAlone {

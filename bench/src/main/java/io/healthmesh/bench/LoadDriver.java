@@ -263,11 +263,10 @@ public final class LoadDriver implements Callable<Integer> {
             report.note(String.format("Farm: %d TCP listeners and %d HTTP paths on %d HTTP listeners, loopback "
                             + "addresses from %s, one event-loop thread.", tcpListeners, httpListeners * 20,
                     httpListeners, FarmLayout.DEFAULT_FIRST_ADDRESS));
-            // JFR's profile settings on both JVMs tripled the detection phase's delays on slow cores (2026-12-02:
-            // completion -> aggregator wrote p50 83 -> 236 ms, p99 219 -> 1,200 ms, the prober's part unchanged),
-            // so the detection phase's aggregator is not recorded. The prober is, from its start: with its recording
-            // started after the detection phase (jcmd JFR.start), its compilers ran at 894 ms/s at the end of the TCP
-            // warm-up and took 25 us per probe in the window (113-373 ms/s when recorded from the start)
+            // JFR's profile settings on both JVMs made the detection phase's aggregator leg several times slower on
+            // slow cores, so the detection phase's aggregator is not recorded. The prober is, from its start: a
+            // recording started later (jcmd JFR.start) left its compilers far busier in the measured window
+            // (docs/BENCHMARKS.md, "What is measured, and how")
             ChildJvm prober = startProber(stack, work);
             ChildJvm aggregator = detectTargets > 0
                     ? startAggregator(stack, work, "aggregator", "aggregator-state", false) : null;
@@ -354,44 +353,30 @@ public final class LoadDriver implements Callable<Integer> {
     }
 
     void applyModeDefaults() {
-        // tried on 2026-12-01: the short mode with the full mode's 16,000 / 8,000 targets and no detection phase
-        // read further from the full run (TCP -9 %, HTTP +20 %, 147 s) than with half of them and a short detection
-        // phase (+1.4 %, +12.6 %, 139 s): the detection phase's HTTP probes warm the HTTP path before its window
-        // three quarters of the full rates since 2026-12-04: at half of them the prober's CPU per probe reads higher
-        // than at the full mode's (its per-tick and per-batch work is shared by fewer probes), so the TCP ratio read
-        // 9-15 % above the full run's; at the full rates the prober fell behind while its compilers still ran (TCP
-        // -7 to -27 %); at three quarters both ratios were within 10 % of the 08:55 full run in 5 of 7 runs, with the
-        // half rate in 1 of 3 and the full rates in 0 of 5, and of the 09:39 full run (the same code, its TCP ratio
-        // 12 % from the 08:55 one's) in 0 of 2 (docs/BENCHMARKS.md, "Runs of 2026-12-04, morning")
-        // the full rates again since 2026-12-05: the prober now costs about half of what it did then and kept up in
-        // every window (16,014-16,048 done); against the 10:27 full run the TCP ratio read -0.8 to +6.3 % in five
-        // runs at the full rates and +8.7 to +20.5 % in three at three quarters, both ratios within 10 % in 4 of 5
-        // against 1 of 3 (docs/BENCHMARKS.md, "Runs of 2026-12-05, late morning")
+        // the short mode probes at the full mode's rates: at lower rates the prober's per-tick and per-batch work is
+        // shared by fewer probes, so its CPU per probe, and with it the ratio to HAProxy, reads higher than in the
+        // full run (docs/BENCHMARKS.md, "The short mode")
         tcpTargets = tcpTargets != null ? tcpTargets : 16_000;
         httpTargets = httpTargets != null ? httpTargets : 8_000;
         windowSeconds = orDefault(windowSeconds, 20, 6);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, 90, 50);
         warmupRule = warmupRule != null ? warmupRule : shortMode ? WarmupGate.Rule.NOT_RISING : WarmupGate.Rule.STABLE;
-        // the short mode waits for quieter compilers than the full one (2026-12-05, "Runs of 2026-12-05, day"): at 20
-        // ms/s its TCP warm-ups settled after 22-23 s with the rates still falling and the compilers at 17.5 ms/s, which
-        // then used 11-14 % of the window's CPU, and one TCP ratio of two read 19.5 % above the full run's; at 10 ms/s
-        // the TCP warm-up runs to its budget (43 s) and both ratios were within 10 % in four runs of four (105-118 s);
-        // on a slower VM state later that day in one of three, its compilers still busy when the budget ran out
+        // the short mode waits for quieter compilers than the full one: with the full mode's limit its short warm-ups
+        // "settled" while the rates still fell and the compilers' work then weighed on the window; with the lower
+        // limit the TCP warm-up runs to its budget and says so (docs/BENCHMARKS.md, "The short mode")
         warmupJitMillis = warmupJitMillis != null ? warmupJitMillis : shortMode ? 10.0 : 20.0;
         inRange("--warmup-jit-ms-per-s", warmupJitMillis, 0, 2_000);
-        // both modes read the compilers by their CPU and leave it out of the window since 2026-12-05: the full mode's
-        // elapsed reading counts a compilation only once it ends, so its TCP warm-up of 00:50 that day settled after
-        // 9 s at "12.2 ms/s" while the compiler threads then used 41 ms of CPU a second, 9.9 % of the window's CPU
-        // (docs/BENCHMARKS.md, "Runs of 2026-12-05")
+        // both modes read the compilers by their CPU and leave it out of the window: an elapsed reading counts a
+        // compilation only once it ends, so a long C2 compilation in progress reads as a quiet JIT and its CPU lands
+        // in the window (docs/BENCHMARKS.md, "What is measured, and how")
         windowWithoutJit = windowWithoutJit != null ? windowWithoutJit : true;
         warmupJit = warmupJit != null ? warmupJit : ThroughputPhase.JitSource.CPU;
-        // the short mode gives its time to the TCP warm-up instead of the detection phase (2026-12-02, faster VM:
-        // with a 30 s bound the TCP warm-up never settled and read 17 % above the full run, settled it needed 49 s;
-        // the detection phase's figures on a cold aggregator read p99 1,177 ms against the full run's 241 ms)
+        // the short mode gives its time to the TCP warm-up instead of the detection phase: a shorter warm-up does not
+        // settle, and detection on a cold aggregator measures its start, not detection
         detectTargets = orDefault(detectTargets, 200, 0);
-        // the detection phase measures a checker that has been running (docs/BENCHMARKS.md, "Runs of 2026-12-04,
-        // afternoon": its compilers held 0.8 of the 2 cores during the flips otherwise); the short mode, which
-        // measures detection only when asked, has no time for the minute that costs
+        // the detection phase measures a checker that has been running (docs/BENCHMARKS.md, "What is measured, and
+        // how": otherwise the compilers hold most of the cores during the flips); the short mode, which measures
+        // detection only when asked, has no time for the minute that costs
         detectRehearsal = detectRehearsal != null ? detectRehearsal : !shortMode;
         detectJitMillis = detectJitMillis != null ? detectJitMillis : shortMode ? 0.0 : 50.0;
         // refused here, by name, rather than by a child JVM's start or a gate that never waits
@@ -405,9 +390,8 @@ public final class LoadDriver implements Callable<Integer> {
         aggregatorResults = aggregatorResults != null ? aggregatorResults : shortMode ? 0L : 300_000L;
         aggregatorInstances = aggregatorInstances != null ? aggregatorInstances : List.of(1, 2);
         publishCost = publishCost != null ? publishCost : !shortMode;
-        // HTTP first in the short mode (2026-12-03, 17:52-18:24 UTC, three runs against two TCP-first ones) gave HTTP a
-        // longer warm-up but did not settle it either (JIT 248-350 ms/s at its 41-42 s bound), and TCP, measured second
-        // on a path HTTP had warmed, read 15 % above the full run in two of the three: both orders stay in the flag
+        // TCP first by default: HTTP first in the short mode did not settle HTTP's warm-up either and read TCP no
+        // closer to the full run (docs/BENCHMARKS.md, "The short mode"); both orders stay in the flag
         protocolOrder = protocolOrder != null ? List.copyOf(new java.util.LinkedHashSet<>(protocolOrder))
                 : List.of(Protocol.TCP, Protocol.HTTP);
         protocolOrder.forEach(this::targetsOf);
@@ -448,8 +432,8 @@ public final class LoadDriver implements Callable<Integer> {
             List<FarmTarget> pool = farm.targets(protocol);
             Duration warmupMax = Duration.ofSeconds(warmupMaxSeconds);
             if (shortMode && !noPeers) {
-                // each warm-up gets what the budget leaves after the steps that follow it (2026-12-03, 15:29: a TCP
-                // warm-up at its 50 s bound and an HTTP one of 25.6 s made a run of 126 s)
+                // each warm-up gets what the budget leaves after the steps that follow it: two warm-ups at their
+                // own bounds would take the run past its two minutes
                 boolean last = protocol == order.get(order.size() - 1);
                 warmupMax = WarmupBudget.bound(WarmupBudget.SHORT_RUN, times.elapsed(), last
                         ? WarmupBudget.AFTER_LAST_WARMUP
@@ -471,9 +455,9 @@ public final class LoadDriver implements Callable<Integer> {
             }
             List<PeerCpuPhase.Figure> peers = byProtocol.computeIfAbsent(protocol, p -> new ArrayList<>());
             try {
-                // one HAProxy at a time, as in the full mode: the short mode's two HAProxies measured together
-                // overloaded the farm on the VM of 2026-12-03 (HTTP checks timed out, so HAProxy read cheap); the
-                // short mode reads each over 4 s (tens of thousands of checks) to stay in its budget
+                // one HAProxy at a time, as in the full mode: two HAProxies measured together can overload the
+                // farm (checks time out, and a timed-out check reads cheap); the short mode reads each over 4 s (tens
+                // of thousands of checks) to stay in its budget
                 peers.add(PeerCpuPhase.haproxy(work.resolve("haproxy-" + protocol), pool, protocol, targets,
                         intervalMs, shortMode ? Duration.ofSeconds(Math.min(4, windowSeconds)) : window,
                         prober::cpuNanos));

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * transactional producer sends one record to each of a topic's partitions and flushes (the transaction's first
  * sends, which on Kafka 4's transactions v2 also add each partition to the transaction on the broker), sends and
  * flushes as many again (sends to partitions already in the transaction), then commits. Prints the percentiles of
- * each step (docs/BENCHMARKS.md, "What a commit costs"), and what the transactions cost the broker's threads in CPU
+ * each step (docs/BENCHMARKS.md, "Kafka's side"), and what the transactions cost the broker's threads in CPU
  * (every thread of this JVM but the producer's and the caller's, less what the same threads use while idle, read over
  * up to 10 s after the loop and scaled to its length): the figure that says what a shorter commit interval costs a shared
  * cluster (docs/OPERATIONS.md, "Detection latency and the commit interval").

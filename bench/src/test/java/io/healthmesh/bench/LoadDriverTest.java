@@ -24,15 +24,15 @@ class LoadDriverTest {
 
     @Test
     void bothModesMeasureTcpFirst() {
-        // HTTP first was tried in the short mode on 2026-12-03 (17:52-18:24 UTC) and read no closer to the full run
+        // HTTP first was tried in the short mode and read no closer to the full run
         assertThat(parsed().protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
         assertThat(parsed("--short").protocolOrder).containsExactly(Protocol.TCP, Protocol.HTTP);
     }
 
     @Test
     void theShortModeProbesAtTheFullRatesUnlessTold() {
-        // at three quarters of them the TCP ratio read 9-21 % above the full run's, at the full rates -1 to +6 % (the
-        // prober's costs per second are shared by more probes; docs/BENCHMARKS.md, "Runs of 2026-12-05, late morning")
+        // at lower rates the TCP ratio reads above the full run's: the prober's costs per second are shared by fewer
+        // probes (docs/BENCHMARKS.md, "The short mode")
         assertThat(parsed().tcpTargets).isEqualTo(16_000);
         assertThat(parsed().httpTargets).isEqualTo(8_000);
         assertThat(parsed("--short").tcpTargets).isEqualTo(16_000);
@@ -43,7 +43,7 @@ class LoadDriverTest {
 
     @Test
     void theFullModeMeasuresDetectionOnWarmJvmsAndTheShortModeOnlyWhenTold() {
-        // a first round and the JIT gate cost about a minute (docs/BENCHMARKS.md, "Runs of 2026-12-04, afternoon")
+        // a first round and the JIT gate cost about a minute (docs/BENCHMARKS.md, "What is measured, and how")
         assertThat(parsed().detectRehearsal).isTrue();
         assertThat(parsed().detectJitMillis).isEqualTo(50.0);
         assertThat(parsed("--short").detectRehearsal).isFalse();
@@ -56,8 +56,8 @@ class LoadDriverTest {
 
     @Test
     void theShortModeWaitsForQuieterCompilersUnlessTold() {
-        // at 20 ms/s the short mode's TCP warm-up settled with its compilers busy and one TCP ratio of two read 19.5 %
-        // above the full run's; at 10 four of four were within 10 % (docs/BENCHMARKS.md, "Runs of 2026-12-05, day")
+        // with the full mode's limit the short mode's TCP warm-up settled with its compilers busy and its ratio read
+        // high (docs/BENCHMARKS.md, "The short mode")
         assertThat(parsed().warmupJitMillis).isEqualTo(20.0);
         assertThat(parsed("--short").warmupJitMillis).isEqualTo(10.0);
         assertThat(parsed("--short", "--warmup-jit-ms-per-s", "20").warmupJitMillis).isEqualTo(20.0);

@@ -3,6 +3,7 @@ package io.healthmesh.cli;
 import io.healthmesh.cli.demo.DemoCommand;
 import io.healthmesh.cli.replay.ReplayCommand;
 import io.healthmesh.cli.roles.AggregatorCommand;
+import io.healthmesh.cli.roles.HaproxyCommand;
 import io.healthmesh.cli.roles.NotifierCommand;
 import io.healthmesh.cli.roles.ProberCommand;
 import io.healthmesh.cli.roles.RegistryCommand;
@@ -28,7 +29,7 @@ import java.util.concurrent.Callable;
         description = "A Kafka-native active health checker.",
         subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
                 ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
-                RegistryCommand.class, CommandLine.HelpCommand.class},
+                HaproxyCommand.class, RegistryCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

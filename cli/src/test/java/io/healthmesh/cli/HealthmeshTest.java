@@ -39,7 +39,7 @@ class HealthmeshTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"demo", "targets apply -f x.yaml", "targets list", "targets get x", "targets delete x",
-            "watch", "window", "prober", "aggregator", "notifier", "registry"})
+            "watch", "window", "prober", "aggregator", "notifier", "haproxy", "registry"})
     void everySubcommandRefusesAnUnknownFlagWithItsUsage(String commandLine) {
         List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
         args.add("--no-such-flag");
@@ -54,7 +54,7 @@ class HealthmeshTest {
         CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("demo", "targets", "watch", "window", "prober", "aggregator", "notifier",
-                "registry", "Exit codes:", "2   bad usage or bad input");
+                "haproxy", "registry", "Exit codes:", "2   bad usage or bad input");
     }
 
     @Test

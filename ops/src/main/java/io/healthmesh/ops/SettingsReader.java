@@ -31,10 +31,11 @@ public final class SettingsReader {
      * @param settings what {@link Settings#load} gathered
      * @param declared every setting the role accepts besides {@code kafka.*}
      */
-    public SettingsReader(String role, Map<String, String> settings, List<? extends Setting<?>> declared) {
+    @SuppressWarnings("rawtypes") // also takes the lists of roles still declared with the untyped Setting
+    public SettingsReader(String role, Map<String, String> settings, List<? extends Setting> declared) {
         this.role = requireNonNull(role, "role");
         this.settings = Map.copyOf(requireNonNull(settings, "settings"));
-        this.declared = declared.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
+        this.declared = declared.stream().map(s -> s.key()).collect(Collectors.toUnmodifiableSet());
     }
 
     /**

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A cold prober (issue 12): the prober of a region is stopped and a new one started while many healthy targets are
+ * A cold prober: the prober of a region is stopped and a new one started while many healthy targets are
  * watched. The new worker has a cold probe engine, an empty resolver cache, a new timer and a burst of first probes
  * to make (the JIT of this JVM is warm: the whole prober process is not restarted here). Its first-start jitter
  * spreads the burst over the interval, and whatever it cannot judge fairly is INCONCLUSIVE: no target may turn

@@ -10,7 +10,7 @@ import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
-import io.healthmesh.probe.ProbeTransport;
+import io.healthmesh.probe.transport.ProbeTransport;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * The linger is 20 ms: against 10 it takes about 1.4 µs of the prober's CPU off each probe at 16,000 probes a second
  * (fewer batches, so fewer compressor set-ups and fewer producer requests). What a longer linger used to cost, a later
  * state event, {@code publish.urgent} takes away: the results that may change a target's state are sent at once and
- * only the results repeating a settled state wait (BENCHMARKS.md, "Runs of 2026-12-05, afternoon").
+ * only the results repeating a settled state wait (docs/BENCHMARKS.md, "Detection and probe -> event").
  * A {@code kafka.compression.type}, {@code kafka.linger.ms} or {@code kafka.batch.size} pass-through, if also given,
  * wins over these.
  *

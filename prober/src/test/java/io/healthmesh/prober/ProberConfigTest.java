@@ -93,11 +93,11 @@ class ProberConfigTest {
 
     @Test
     void transportIsAutoByDefaultAndOnlyTheFourNamesAreAccepted() {
-        assertThat(ProberConfig.from(minimal()).transport()).isEqualTo(io.healthmesh.probe.ProbeTransport.AUTO);
+        assertThat(ProberConfig.from(minimal()).transport()).isEqualTo(io.healthmesh.probe.transport.ProbeTransport.AUTO);
         assertThat(ProberConfig.from(with("transport", "epoll")).transport())
-                .isEqualTo(io.healthmesh.probe.ProbeTransport.EPOLL);
+                .isEqualTo(io.healthmesh.probe.transport.ProbeTransport.EPOLL);
         assertThat(ProberConfig.from(with("transport", "io_uring")).transport())
-                .isEqualTo(io.healthmesh.probe.ProbeTransport.IO_URING);
+                .isEqualTo(io.healthmesh.probe.transport.ProbeTransport.IO_URING);
         assertThatThrownBy(() -> ProberConfig.from(with("transport", "kqueue")))
                 .hasMessageContaining("transport: kqueue (expected: auto|io_uring|epoll|nio)");
     }

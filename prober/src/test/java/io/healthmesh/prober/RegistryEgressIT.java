@@ -34,9 +34,10 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The SSRF of issue 13: a TCP target whose {@code send} payload speaks HTTP to the cluster's own schema registry
- * (a DELETE of a subject) is refused with {@code BLOCKED_BY_POLICY}, even on a prober whose allow list opens
- * loopback (where the registry listens here), and the subject is still there afterwards.
+ * A server-side request forgery against the cluster itself: a TCP target whose {@code send} payload speaks HTTP to
+ * the cluster's own schema registry (a DELETE of a subject) is refused with {@code BLOCKED_BY_POLICY}, even on a
+ * prober whose allow list opens loopback (where the registry listens here), and the subject is still there
+ * afterwards.
  */
 @ExtendWith(KafkaExtension.class)
 class RegistryEgressIT {

@@ -2,20 +2,20 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
 
-import javax.net.ssl.SSLException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.concurrent.RejectedExecutionException;
+import javax.net.ssl.SSLException;
 
 /**
  * Maps what went wrong in a probe to an {@link Outcome}: the one place that reads exceptions, so that the
  * protocol classes only pass them on. The prober's own exhaustion (a refused task, no memory, no file descriptor)
  * is {@code INCONCLUSIVE}. Causes are followed (Netty wraps TLS failures in a {@code DecoderException}).
  */
-final class FailureClassifier {
+public final class FailureClassifier {
 
     private static final int MAX_DEPTH = 8;
 
@@ -66,7 +66,7 @@ final class FailureClassifier {
     }
 
     /** True when the prober's own exhaustion (a refused task, no memory, no file descriptor) is in the chain. */
-    static boolean isLocalTrouble(Throwable failure) {
+    public static boolean isLocalTrouble(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
             if (t instanceof UnknownHostException) {
@@ -80,7 +80,7 @@ final class FailureClassifier {
     }
 
     /** A short description: the innermost message, prefixed by its type when the message alone says little. */
-    static String detail(Throwable failure) {
+    public static String detail(Throwable failure) {
         Throwable root = failure;
         for (int depth = 0; root.getCause() != null && depth < MAX_DEPTH; depth++) {
             root = root.getCause();

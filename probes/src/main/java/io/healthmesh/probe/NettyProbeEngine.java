@@ -4,7 +4,18 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.dns.HostResolver;
+import io.healthmesh.probe.dns.NettyHostResolver;
+import io.healthmesh.probe.egress.AddressGate;
+import io.healthmesh.probe.http.HttpProber;
+import io.healthmesh.probe.http.TlsContexts;
 import io.healthmesh.probe.icmp.IcmpPinger;
+import io.healthmesh.probe.icmp.IcmpProber;
+import io.healthmesh.probe.tcp.TcpProber;
+import io.healthmesh.probe.transport.ChosenTransport;
+import io.healthmesh.probe.transport.ProbeBootstraps;
+import io.healthmesh.probe.transport.ProbeTransport;
+import io.healthmesh.probe.udp.UdpProber;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.DefaultChannelId;
 import io.netty.channel.EventLoopGroup;
@@ -91,8 +102,7 @@ public final class NettyProbeEngine implements ProbeEngine {
                 new DefaultThreadFactory("healthmesh-probe", true), transport.ioHandlerFactory()) : group;
         LOG.info("{}", transport.describe());
         ProbeBootstraps bootstraps = new ProbeBootstraps(transport, source.bindAddress());
-        AddressGate gate = new AddressGate(resolver, new EgressPolicy(config.denyList(), config.allowList(),
-                EgressPolicy.resolve(config.deniedEndpoints())));
+        AddressGate gate = AddressGate.of(resolver, config);
         Map<Protocol, Prober> probers = new EnumMap<>(Protocol.class);
         probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source, bootstraps));
         HttpProber http = new HttpProber(config, new TlsContexts(), gate, bootstraps);

@@ -15,7 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The state of one probe: its deadline, its timings, the channels it opened and its single verdict.
+ * The state of one probe: its deadline, its timings, the channels it opened and its single verdict; what protocol
+ * code reports to.
  * Confined to one event loop: every method except {@link #execute} must be called on {@link #loop()}, and
  * protocol code gets there by opening its channels on that loop. The first verdict wins (a verdict after
  * the deadline, or a second verdict, is ignored), cancels the deadline and closes every channel.
@@ -24,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * unexplained error) while its event loop stalled for longer than the stall bound (the deadline ran late, or the
  * {@link LoopWatch} saw a stall while the probe ran) becomes {@code INCONCLUSIVE} ({@code loop-stall}).
  */
-final class ProbeContext {
+public final class ProbeContext {
 
     private final TargetSpec target;
     private final EventLoop loop;
@@ -80,11 +81,13 @@ final class ProbeContext {
         this.startTick = loop.ticker().nanoTime();
     }
 
-    TargetSpec target() {
+    /** What is probed. */
+    public TargetSpec target() {
         return target;
     }
 
-    EventLoop loop() {
+    /** The loop the probe is confined to. */
+    public EventLoop loop() {
         return loop;
     }
 
@@ -92,12 +95,18 @@ final class ProbeContext {
         return result;
     }
 
-    boolean isDone() {
+    /** Runs {@code action} once the probe has ended, however it ended (at once if it has). */
+    public void whenEnded(Runnable action) {
+        result.whenComplete((report, failure) -> action.run());
+    }
+
+    /** True once the probe has its verdict. */
+    public boolean isDone() {
         return done;
     }
 
     /** Runs {@code task} on the probe's event loop unless the probe has already ended; safe from any thread. */
-    void execute(Runnable task) {
+    public void execute(Runnable task) {
         if (loop.inEventLoop()) {
             if (!done) {
                 task.run();
@@ -124,18 +133,18 @@ final class ProbeContext {
     /**
      * Changes what the deadline means. UDP port mode uses it: silence until the deadline is a success there.
      */
-    void deadlineMeans(Outcome outcome, String detail) {
+    public void deadlineMeans(Outcome outcome, String detail) {
         this.deadlineOutcome = outcome;
         this.deadlineDetail = detail;
     }
 
     /** What the probe is doing now; a timeout's detail names it. */
-    void phase(String value) {
+    public void phase(String value) {
         this.phase = value;
     }
 
     /** Closed when the probe ends, however it ends. */
-    void track(Channel channel) {
+    public void track(Channel channel) {
         if (done) {
             channel.close();
         } else {
@@ -145,10 +154,10 @@ final class ProbeContext {
 
     /**
      * Runs {@code close} when the probe ends, however it ends, or at once if it has ended: for what a probe opens
-     * without a channel ({@link EpollConnectCheck}, {@link EpollHttpCheck}). One at a time: an HTTP redirect's next
+     * without a channel (a {@code ChannelFreeConnection}). One at a time: an HTTP redirect's next
      * hop registers its own once the previous one was {@link #release(Runnable) released}.
      */
-    void closeAtEnd(Runnable close) {
+    public void closeAtEnd(Runnable close) {
         if (closer != null) {
             throw new IllegalStateException("closeAtEnd: one at a time");
         }
@@ -160,13 +169,13 @@ final class ProbeContext {
     }
 
     /** Closes a channel that the probe no longer needs (a redirect's previous hop). */
-    void release(Channel channel) {
+    public void release(Channel channel) {
         channels.remove(channel);
         channel.close();
     }
 
     /** Runs and forgets a {@link #closeAtEnd} closer that the probe no longer needs (a redirect's previous hop). */
-    void release(Runnable close) {
+    public void release(Runnable close) {
         if (closer == close) {
             closer = null;
         }
@@ -174,7 +183,7 @@ final class ProbeContext {
     }
 
     /** Starts a new connection (an HTTP redirect hop): the phases describe the last hop. */
-    void beginHop() {
+    public void beginHop() {
         hopStartNanos = System.nanoTime();
         connectMicros = null;
         tlsMicros = null;
@@ -182,48 +191,55 @@ final class ProbeContext {
         httpStatus = null;
     }
 
-    void connected() {
+    /** The hop's connection is established: its connect time is recorded. */
+    public void connected() {
         connectMicros = micros(hopStartNanos);
     }
 
-    void tlsDone() {
+    /** The hop's TLS handshake is done: its time is recorded. */
+    public void tlsDone() {
         if (connectMicros != null) {
             tlsMicros = micros(hopStartNanos) - connectMicros;
         }
     }
 
-    void bytesRead(int count) {
+    /** {@code count} bytes of the response arrived (the first ones record the time to first byte). */
+    public void bytesRead(int count) {
         if (firstByteMicros == null && count > 0) {
             firstByteMicros = micros(hopStartNanos);
         }
         bytesRead += count;
     }
 
-    long bytesReadSoFar() {
+    /** The response bytes read so far, every hop together. */
+    public long bytesReadSoFar() {
         return bytesRead;
     }
 
-    void httpStatus(int status) {
+    /** The hop's HTTP status, for the report. */
+    public void httpStatus(int status) {
         httpStatus = status;
     }
 
-    void succeed(String detail) {
+    /** The verdict: success. */
+    public void succeed(String detail) {
         finish(Outcome.SUCCESS, detail);
     }
 
-    void fail(Throwable cause) {
+    /** The verdict: what {@code cause} says about the target ({@link FailureClassifier}). */
+    public void fail(Throwable cause) {
         Outcome outcome = FailureClassifier.outcome(cause);
         String detail = FailureClassifier.detail(cause);
         finish(outcome, outcome == Outcome.INCONCLUSIVE ? InconclusiveCause.INTERNAL_ERROR.detail(detail) : detail);
     }
 
     /** Our own code failed (not the network, not the target): {@code INCONCLUSIVE} ({@code internal-error}). */
-    void internalError(Throwable cause) {
+    public void internalError(Throwable cause) {
         finish(Outcome.INCONCLUSIVE, InconclusiveCause.INTERNAL_ERROR.detail(FailureClassifier.detail(cause)));
     }
 
     /** The verdict; only the first call counts. */
-    void finish(Outcome outcome, String detail) {
+    public void finish(Outcome outcome, String detail) {
         if (done) {
             return;
         }
@@ -266,7 +282,7 @@ final class ProbeContext {
      * probe, 6 % of the engine's CPU; docs/BENCHMARKS.md, "Where a TCP probe's CPU goes"). Any other verdict closes
      * them at once, so that an HTTP probe's channel does not read once more before it is closed.
      */
-    ChannelFutureListener onConnect(ChannelFutureListener listener) {
+    public ChannelFutureListener onConnect(ChannelFutureListener listener) {
         return future -> {
             inConnectListener = true;
             try {

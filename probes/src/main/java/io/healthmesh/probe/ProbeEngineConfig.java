@@ -1,6 +1,10 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.probe.dns.DnsConfig;
+import io.healthmesh.probe.egress.Cidr;
+import io.healthmesh.probe.egress.EgressPolicy;
 import io.healthmesh.probe.icmp.IcmpSocketKind;
+import io.healthmesh.probe.transport.ProbeTransport;
 
 import java.util.List;
 

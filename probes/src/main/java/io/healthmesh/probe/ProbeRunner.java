@@ -4,6 +4,7 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.egress.AddressGate;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 
@@ -60,7 +61,7 @@ final class ProbeRunner {
         inFlight.add(probe);
         // the caller gets the stage after the removal, not the probe's own future: a future runs its last-registered
         // dependants first, so a caller waiting on the probe's future could see its report while the probe still
-        // counted as in flight (EpollConnectCheckTest read 1 once)
+        // counted as in flight (ChannelFreeConnectCheckTest read 1 once)
         CompletableFuture<ProbeReport> report = probe.result().whenComplete((r, failure) -> inFlight.remove(probe));
         try {
             loop.execute(() -> start(probe));

@@ -32,7 +32,7 @@ public record ProbeSource(InetAddress bindAddress, String l4Marker) {
     }
 
     /** The marker's bytes, or {@code null} when there is none. */
-    byte[] markerBytes() {
+    public byte[] markerBytes() {
         return l4Marker.isEmpty() ? null : l4Marker.getBytes(StandardCharsets.US_ASCII);
     }
 }

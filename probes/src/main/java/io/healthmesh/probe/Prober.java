@@ -8,7 +8,7 @@ import java.net.InetAddress;
  * purpose (the runner turns a thrown exception into a verdict anyway). The deadline, timing and closing are
  * the runner's and the context's.
  */
-interface Prober {
+public interface Prober {
 
     void probe(ProbeContext probe, InetAddress address);
 }

@@ -1,8 +1,10 @@
 /**
- * The probe engine: one prober per protocol ({@code TcpProber}, {@code UdpProber}, {@code HttpProber},
- * {@code IcmpProber}) behind {@link io.healthmesh.probe.ProbeEngine}. {@code ProbeRunner} is the one place
- * that owns the deadline, the timing, DNS resolution, the deny list and the mapping of failures to
- * outcomes; the protocol classes only do I/O and say "this probe succeeded / failed". Knows targets,
- * not Kafka.
+ * The probe engine: {@link io.healthmesh.probe.ProbeEngine} and its Netty implementation, with one prober per
+ * protocol behind {@link io.healthmesh.probe.Prober}, each in its own package ({@code tcp}, {@code udp},
+ * {@code http}, {@code icmp}). {@code ProbeRunner} is the one place that owns what every protocol shares: the
+ * deadline (kept in {@code DeadlineLanes}), the address through the egress gate, the stall watch
+ * ({@code LoopWatch}) and turning anything thrown into a verdict; {@code ProbeContext} holds one probe's timings and
+ * its single verdict, and {@code FailureClassifier} maps failures to outcomes. The protocol classes only do I/O and
+ * say "this probe succeeded / failed". Knows targets, not Kafka.
  */
 package io.healthmesh.probe;

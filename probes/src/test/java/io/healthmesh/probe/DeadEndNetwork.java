@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * but has no address, so {@code 198.18.N.2} never answers (its ARP requests go unanswered). Needs root and
  * {@code ip}; {@link #unavailableReason()} says why when it cannot be built. Removed on close.
  */
-final class DeadEndNetwork implements AutoCloseable {
+public final class DeadEndNetwork implements AutoCloseable {
 
     private final String namespace;
     private final String hostSide;
@@ -28,7 +28,7 @@ final class DeadEndNetwork implements AutoCloseable {
         this.unavailable = unavailable;
     }
 
-    static DeadEndNetwork create() throws IOException, InterruptedException {
+    public static DeadEndNetwork create() throws IOException, InterruptedException {
         if (!"root".equals(System.getProperty("user.name"))) {
             return unavailable("not running as root (user " + System.getProperty("user.name") + "): cannot create a network namespace");
         }
@@ -67,11 +67,11 @@ final class DeadEndNetwork implements AutoCloseable {
     }
 
     /** Null when the network exists. */
-    String unavailableReason() {
+    public String unavailableReason() {
         return unavailable;
     }
 
-    InetAddress silentAddress() {
+    public InetAddress silentAddress() {
         return silentAddress;
     }
 

@@ -8,13 +8,13 @@ import java.net.InetAddress;
 import java.util.concurrent.TimeUnit;
 
 /** Whether this machine lets the tests ping loopback, and if not, why (for JUnit assumptions). */
-final class IcmpSupport {
+public final class IcmpSupport {
 
     private IcmpSupport() {
     }
 
     /** Null when an echo of {@code kind} to {@code address} is answered; else the reason it is not. */
-    static String whyNot(IcmpSocketKind kind, String address) throws Exception {
+    public static String whyNot(IcmpSocketKind kind, String address) throws Exception {
         try (IcmpPinger pinger = new IcmpPinger(kind, 4)) {
             EchoResult result = pinger.echo(InetAddress.getByName(address), TimeUnit.SECONDS.toNanos(2))
                     .get(10, TimeUnit.SECONDS);

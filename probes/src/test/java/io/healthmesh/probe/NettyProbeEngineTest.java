@@ -21,7 +21,7 @@ class NettyProbeEngineTest {
     void manyConcurrentProbesAllEndWithTheRightOutcome() throws Exception {
         try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(2), null);
              ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(5000))) {
-            int refusedPort = TcpProberTest.closedPort();
+            int refusedPort = LoopbackPorts.closedPort();
             List<CompletableFuture<ProbeReport>> open = new ArrayList<>();
             List<CompletableFuture<ProbeReport>> refused = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
@@ -62,14 +62,14 @@ class NettyProbeEngineTest {
         // the validator keeps such definitions from a prober; if one gets through, it must not vote against a target
         try (NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null)) {
             assertThat(engine.probe(null).get(1, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
-            TargetSpec badStatus = Targets.http(TcpProberTest.closedPort(), 1000)
+            TargetSpec badStatus = Targets.http(LoopbackPorts.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("abc"), false, java.util.Map.of(), null, false));
             ProbeReport report = engine.probe(badStatus).get(30, TimeUnit.SECONDS);
             assertThat(report.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
             assertThat(report.detail()).startsWith("internal-error: ")
                     .contains("http.expectedStatuses: \"abc\" (expected: 1xx..5xx or a code 100..599)");
-            TargetSpec headerInjection = Targets.http(TcpProberTest.closedPort(), 1000)
+            TargetSpec headerInjection = Targets.http(LoopbackPorts.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));
             assertThat(engine.probe(headerInjection).get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);

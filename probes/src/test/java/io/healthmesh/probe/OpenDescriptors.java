@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * This process's open file descriptors and what each points at, so that a leak check can say which descriptors
  * are new when it fails (a socket left open, or something else of the JVM that opened meanwhile).
  */
-final class OpenDescriptors {
+public final class OpenDescriptors {
 
     private final Map<Integer, String> targets;
 
@@ -20,7 +20,7 @@ final class OpenDescriptors {
         this.targets = targets;
     }
 
-    static OpenDescriptors now() throws IOException {
+    public static OpenDescriptors now() throws IOException {
         Map<Integer, String> targets = new TreeMap<>();
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : (Iterable<Path>) fds::iterator) {
@@ -34,12 +34,12 @@ final class OpenDescriptors {
         return new OpenDescriptors(targets);
     }
 
-    int count() {
+    public int count() {
         return targets.size();
     }
 
     /** The descriptors open now and not in {@code before} (or pointing elsewhere), as "fd -> target". */
-    String addedSince(OpenDescriptors before) {
+    public String addedSince(OpenDescriptors before) {
         return targets.entrySet().stream()
                 .filter(e -> !e.getValue().equals(before.targets.get(e.getKey())))
                 .map(e -> e.getKey() + " -> " + e.getValue())

@@ -2,6 +2,8 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
+import io.healthmesh.probe.dns.HostResolver;
+import io.healthmesh.probe.egress.AddressGate;
 import io.netty.channel.DefaultEventLoop;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +45,7 @@ class ProbeRunnerTest {
                 }
             };
             ProbeRunner runner = new ProbeRunner(probers,
-                    new AddressGate(unused, EgressPolicy.of(List.of(), List.of())));
+                    AddressGate.of(unused, ProbeEngineConfig.defaults().withDenyList(List.of())));
 
             CompletableFuture<ProbeReport> report = runner.run(Targets.target(Protocol.TCP, "192.0.2.7", 80, 2_000),
                     loop);

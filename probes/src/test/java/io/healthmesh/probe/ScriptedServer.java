@@ -1,7 +1,5 @@
 package io.healthmesh.probe;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,17 +14,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
 
 /**
  * A loopback TCP (optionally TLS) server for tests whose every connection runs a script: the script gets the
  * socket and, when the server reads requests, the request head (everything up to the blank line). It lets
  * tests send well-formed and hostile responses byte by byte. Bytes written are counted.
  */
-final class ScriptedServer implements AutoCloseable {
+public final class ScriptedServer implements AutoCloseable {
 
     /** What the server does with one connection. */
     @FunctionalInterface
-    interface Script {
+    public interface Script {
         void serve(Socket socket, String requestHead, ScriptedServer server) throws IOException, InterruptedException;
     }
 
@@ -52,26 +52,26 @@ final class ScriptedServer implements AutoCloseable {
     }
 
     /** A server that reads an HTTP-style request head before running the script. */
-    static ScriptedServer http(Script script) throws IOException {
+    public static ScriptedServer http(Script script) throws IOException {
         return new ScriptedServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), true, script);
     }
 
     /** Like {@link #http} on another loopback address (such as {@code ::1}). */
-    static ScriptedServer httpOn(InetAddress address, Script script) throws IOException {
+    public static ScriptedServer httpOn(InetAddress address, Script script) throws IOException {
         return new ScriptedServer(new ServerSocket(0, 50, address), true, script);
     }
 
     /** A server that runs the script as soon as a connection is accepted. */
-    static ScriptedServer raw(Script script) throws IOException {
+    public static ScriptedServer raw(Script script) throws IOException {
         return new ScriptedServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), false, script);
     }
 
     /** A TLS server on another loopback address (such as {@code 127.0.0.2}). */
-    static ScriptedServer httpsOn(SSLContext tls, InetAddress address, Script script) throws IOException {
+    public static ScriptedServer httpsOn(SSLContext tls, InetAddress address, Script script) throws IOException {
         return new ScriptedServer(tls.getServerSocketFactory().createServerSocket(0, 50, address), true, script);
     }
 
-    static ScriptedServer https(SSLContext tls, Script script) throws IOException {
+    public static ScriptedServer https(SSLContext tls, Script script) throws IOException {
         return https(tls, null, script);
     }
 
@@ -79,7 +79,7 @@ final class ScriptedServer implements AutoCloseable {
      * A TLS server; {@code sni}, when not null, sees the SNI names that clients send. It is set before the first
      * accept, because an SSL server socket copies its parameters when {@code accept()} starts waiting.
      */
-    static ScriptedServer https(SSLContext tls, javax.net.ssl.SNIMatcher sni, Script script) throws IOException {
+    public static ScriptedServer https(SSLContext tls, javax.net.ssl.SNIMatcher sni, Script script) throws IOException {
         SSLServerSocket listener = (SSLServerSocket) tls.getServerSocketFactory()
                 .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
         if (sni != null) {
@@ -90,35 +90,35 @@ final class ScriptedServer implements AutoCloseable {
         return new ScriptedServer(listener, true, script);
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
-    List<String> requests() {
+    public List<String> requests() {
         return requests;
     }
 
-    long connections() {
+    public long connections() {
         return connections.get();
     }
 
-    long bytesWritten() {
+    public long bytesWritten() {
         return bytesWritten.get();
     }
 
     /** Writes and counts; for scripts. */
-    void write(Socket socket, byte[] bytes) throws IOException {
+    public void write(Socket socket, byte[] bytes) throws IOException {
         socket.getOutputStream().write(bytes);
         socket.getOutputStream().flush();
         bytesWritten.addAndGet(bytes.length);
     }
 
-    void write(Socket socket, String text) throws IOException {
+    public void write(Socket socket, String text) throws IOException {
         write(socket, text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
     /** Waits up to {@code millis} or until the server closes; true when it closed. For pacing scripts. */
-    boolean awaitClose(long millis) throws InterruptedException {
+    public boolean awaitClose(long millis) throws InterruptedException {
         return closed.await(millis, TimeUnit.MILLISECONDS);
     }
 

@@ -1,10 +1,5 @@
 package io.healthmesh.probe;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SNIMatcher;
-import javax.net.ssl.SNIServerName;
-import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -14,19 +9,24 @@ import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIMatcher;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLContext;
 
 /**
  * A self-signed server certificate for {@code localhost} and {@code 127.0.0.1}, made offline with the JDK's
  * {@code keytool} (no BouncyCastle needed), and a helper that records the SNI names clients send.
  */
-final class SelfSignedTls {
+public final class SelfSignedTls {
 
     private static final char[] PASSWORD = "changeit".toCharArray();
 
     private SelfSignedTls() {
     }
 
-    static SSLContext serverContext(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
+    public static SSLContext serverContext(Path dir) throws IOException, InterruptedException, GeneralSecurityException {
         Path store = dir.resolve("server.p12");
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "server", "-keyalg", "EC",
@@ -50,10 +50,10 @@ final class SelfSignedTls {
     }
 
     /** Accepts every SNI name and remembers it. */
-    static final class RecordingSniMatcher extends SNIMatcher {
-        final List<String> names = new CopyOnWriteArrayList<>();
+    public static final class RecordingSniMatcher extends SNIMatcher {
+        public final List<String> names = new CopyOnWriteArrayList<>();
 
-        RecordingSniMatcher() {
+        public RecordingSniMatcher() {
             super(0);
         }
 

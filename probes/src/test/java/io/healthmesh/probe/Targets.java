@@ -9,30 +9,30 @@ import java.util.List;
 import java.util.Map;
 
 /** Target specs for tests: loopback only, with short timeouts. */
-final class Targets {
+public final class Targets {
 
     /** Timeout for probes expected to succeed: long enough for a cold JVM on a loaded machine. */
-    static final int GENEROUS_MS = 10_000;
+    public static final int GENEROUS_MS = 10_000;
     /** How late after its deadline a probe may end on a loaded machine; far below what a hostile server tries. */
-    static final int DEADLINE_SLACK_MS = 3_000;
+    public static final int DEADLINE_SLACK_MS = 3_000;
 
     private Targets() {
     }
 
-    static TargetSpec target(Protocol protocol, String address, int port, int timeoutMs) {
+    public static TargetSpec target(Protocol protocol, String address, int port, int timeoutMs) {
         return TargetSpec.of("t-" + protocol.name().toLowerCase() + "-" + port, "g", address, port, protocol)
                 .withTiming(Math.max(timeoutMs, 1000), timeoutMs);
     }
 
-    static TargetSpec tcp(int port, int timeoutMs) {
+    public static TargetSpec tcp(int port, int timeoutMs) {
         return target(Protocol.TCP, "127.0.0.1", port, timeoutMs);
     }
 
-    static TargetSpec http(int port, int timeoutMs) {
+    public static TargetSpec http(int port, int timeoutMs) {
         return target(Protocol.HTTP, "127.0.0.1", port, timeoutMs);
     }
 
-    static HttpSpec get(String path, String bodyContains) {
+    public static HttpSpec get(String path, String bodyContains) {
         return new HttpSpec(HttpMethod.GET, path, null, List.of("2xx"), false, Map.of(), bodyContains, false);
     }
 }

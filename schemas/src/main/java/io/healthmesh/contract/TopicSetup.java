@@ -1,6 +1,7 @@
 package io.healthmesh.contract;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -9,6 +10,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,26 +28,42 @@ import static java.util.Objects.requireNonNull;
  * {@code probe-results} must share a partition count (the aggregator joins them without a global table); the
  * config and state topics must be compacted (they are the whole config and the latest state). A topic that
  * disagrees is reported, never silently changed: repartitioning would move keys and break co-partitioning.
+ * <p>
+ * The topics users are told to read ({@code targets}, {@code health-state}, {@code group-state}, {@code rejected})
+ * are stored gzip-compressed whatever codec a producer used ({@code compression.type=gzip} on the topic: the broker
+ * recompresses), because gzip is the one codec every common client reads without a plugin (kafkajs has no lz4,
+ * snappy or zstd of its own). They are low-volume; the aggregator's producer keeps lz4 for its changelogs and
+ * {@code probe-results} keeps the prober's codec. An existing user-facing topic still at the broker's default
+ * ({@code producer}) is switched to gzip; one whose codec somebody set is left alone and reported in the log.
  */
 public final class TopicSetup {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
     private static final long TIMEOUT_SECONDS = 30;
+    /** The codec of the topics users read: the only one every common client decodes without a plugin. */
+    static final String READABLE_CODEC = "gzip";
+    /** What a topic's compression.type is when nobody set it: whatever each producer used. */
+    private static final String PRODUCER_CODEC = "producer";
     private static final long METADATA_PAUSE_MS = 50;
 
     private TopicSetup() {
     }
 
-    /** What each topic must look like. */
-    record Expected(String name, int partitions, boolean compacted) {
+    /**
+     * What each topic must look like.
+     *
+     * @param compression the topic's {@code compression.type}, or null to keep each producer's codec
+     */
+    record Expected(String name, int partitions, boolean compacted, String compression) {
     }
 
     static List<Expected> expected(Topics topics, int partitions) {
         return List.of(
-                new Expected(topics.targets(), partitions, true),
-                new Expected(topics.probeResults(), partitions, false),
-                new Expected(topics.healthState(), partitions, true),
-                new Expected(topics.groupState(), partitions, true),
-                new Expected(topics.rejected(), 1, false));
+                new Expected(topics.targets(), partitions, true, READABLE_CODEC),
+                new Expected(topics.probeResults(), partitions, false, null),
+                new Expected(topics.healthState(), partitions, true, READABLE_CODEC),
+                new Expected(topics.groupState(), partitions, true, READABLE_CODEC),
+                new Expected(topics.rejected(), 1, false, READABLE_CODEC));
     }
 
     /**
@@ -90,6 +109,9 @@ public final class TopicSetup {
         Map<String, String> configs = new LinkedHashMap<>();
         configs.put(TopicConfig.CLEANUP_POLICY_CONFIG,
                 e.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        if (e.compression() != null) {
+            configs.put(TopicConfig.COMPRESSION_TYPE_CONFIG, e.compression());
+        }
         return new NewTopic(e.name(), e.partitions(), replication).configs(configs);
     }
 
@@ -122,6 +144,7 @@ public final class TopicSetup {
                 .map(n -> new ConfigResource(ConfigResource.Type.TOPIC, n)).toList();
         Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         List<String> problems = new ArrayList<>();
+        Map<ConfigResource, java.util.Collection<AlterConfigOp>> codecs = new LinkedHashMap<>();
         for (Expected e : expected) {
             int actual = descriptions.get(e.name()).partitions().size();
             if (e.name().endsWith("rejected")) {
@@ -135,6 +158,31 @@ public final class TopicSetup {
             boolean compacted = value.contains(TopicConfig.CLEANUP_POLICY_COMPACT);
             if (e.compacted() && !compacted) {
                 problems.add(e.name() + ": cleanup.policy=" + value + " (expected: compact)");
+            }
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, e.name());
+            ConfigEntry codec = configs.get(resource).get(TopicConfig.COMPRESSION_TYPE_CONFIG);
+            String actualCodec = codec == null ? PRODUCER_CODEC : codec.value();
+            if (e.compression() != null && !e.compression().equals(actualCodec)) {
+                if (PRODUCER_CODEC.equals(actualCodec)) {
+                    codecs.put(resource, List.of(new AlterConfigOp(
+                            new ConfigEntry(TopicConfig.COMPRESSION_TYPE_CONFIG, e.compression()),
+                            AlterConfigOp.OpType.SET)));
+                } else {
+                    LOG.warn("topic {} has compression.type={}: clients without that codec cannot read it "
+                            + "(kafkajs reads only gzip without a plugin; healthmesh would set {})",
+                            e.name(), actualCodec, e.compression());
+                }
+            }
+        }
+        if (!codecs.isEmpty()) {
+            try {
+                admin.incrementalAlterConfigs(codecs).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                LOG.info("set compression.type={} on {} so that every common client can read them", READABLE_CODEC,
+                        codecs.keySet().stream().map(ConfigResource::name).toList());
+            } catch (ExecutionException ex) {
+                LOG.warn("could not set compression.type={} on {} ({}): clients without the producers' codec "
+                        + "may not read them", READABLE_CODEC, codecs.keySet().stream().map(ConfigResource::name)
+                        .toList(), ex.getCause() == null ? ex.getMessage() : ex.getCause().getMessage());
             }
         }
         if (!problems.isEmpty()) {

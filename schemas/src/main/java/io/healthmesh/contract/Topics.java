@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * The names are built once: the aggregator's processor and its status feed compare every record's topic with them,
  * and a name built per call was a string concatenation per record (6 % of the status feed's samples in
- * {@code StringConcatHelper} in a JFR profile of 2026-12-04). Equal prefixes make equal instances.
+ * {@code StringConcatHelper} in a JFR profile). Equal prefixes make equal instances.
  */
 public final class Topics {
 

@@ -55,6 +55,27 @@ class TopicSetupIT {
         assertThat(cleanupPolicy(topics.healthState())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
         assertThat(cleanupPolicy(topics.groupState())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
         assertThat(cleanupPolicy(topics.probeResults())).isEqualTo(TopicConfig.CLEANUP_POLICY_DELETE);
+        for (String readByUsers : List.of(topics.targets(), topics.healthState(), topics.groupState(),
+                topics.rejected())) {
+            assertThat(config(readByUsers, TopicConfig.COMPRESSION_TYPE_CONFIG)).as(readByUsers).isEqualTo("gzip");
+        }
+        assertThat(config(topics.probeResults(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("producer");
+    }
+
+    @Test
+    void switchesUserFacingTopicsLeftAtTheDefaultCodecToGzipAndLeavesAChosenOneAlone() throws Exception {
+        Topics topics = new Topics("codec-" + UUID.randomUUID() + ".");
+        admin.createTopics(List.of(
+                new NewTopic(topics.healthState(), 3, (short) 1).configs(Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)),
+                new NewTopic(topics.groupState(), 3, (short) 1).configs(Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                        TopicConfig.COMPRESSION_TYPE_CONFIG, "zstd")))).all().get(30, TimeUnit.SECONDS);
+
+        TopicSetup.ensure(admin, topics, 3, (short) 1);
+
+        assertThat(config(topics.healthState(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("gzip");
+        assertThat(config(topics.groupState(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("zstd");
     }
 
     @Test
@@ -70,10 +91,14 @@ class TopicSetupIT {
     }
 
     private static String cleanupPolicy(String topic) throws Exception {
+        return config(topic, TopicConfig.CLEANUP_POLICY_CONFIG);
+    }
+
+    private static String config(String topic, String key) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         Map<ConfigResource, org.apache.kafka.clients.admin.Config> configs =
                 admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS);
-        ConfigEntry entry = configs.get(resource).get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        ConfigEntry entry = configs.get(resource).get(key);
         return entry.value();
     }
 }

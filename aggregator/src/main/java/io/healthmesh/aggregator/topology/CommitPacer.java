@@ -15,10 +15,10 @@ import static java.util.Objects.requireNonNull;
  * With {@code commit.paced} (off by default), starts a stream thread's commits one commit interval apart, counted
  * from the start of one commit to the start of the next. Kafka Streams counts its {@code commit.interval.ms} from
  * the <em>end</em> of the previous commit, so its commits come one interval plus one commit's duration apart, and an
- * event waits up to that long, plus its own commit, before {@code read_committed} consumers see it (measured:
- * 5.7-6.8 commits per second at a 100 ms interval on a loaded 2-core machine, whose commits took 30-80 ms). With
+ * event waits up to that long, plus its own commit, before {@code read_committed} consumers see it: on a loaded
+ * machine, where a commit takes tens of milliseconds, noticeably fewer commits than the interval suggests. With
  * this class an event waits at most one interval for its commit to start (docs/OPERATIONS.md, "Detection latency
- * and the commit interval"; the trade-off in docs/BENCHMARKS.md).
+ * and the commit interval"; the trade-off in docs/BENCHMARKS.md, "Detection and probe -> event").
  *
  * <p>How: every task of the topology ticks with a wall-clock punctuation (every {@code tick}); on the first tick of
  * a thread that finds an interval gone since the thread's last request, the pacer asks every task of that thread to

@@ -38,18 +38,19 @@ import static io.healthmesh.aggregator.topology.BinaryFormat.writeString;
  * keeps one target's rows together and apart from every other target's. Entry number {@code n} lives in slot
  * {@code n % length}; its value is a format version byte, {@code n}, and the entry. The number the next entry takes
  * is kept in the target's own row of the {@code target-health} store ({@link StoredTarget#historyNext()}), which
- * an applied result rewrites anyway, so a result writes one history row and nothing else here. (Until 2026-12 the
- * ring had a head row, slot {@link #HEAD}, with that number and the ring's length, written with every entry: about
- * a quarter of the aggregator's changelog records. A target whose row predates the change has its head read once, on
- * its next entry, and deleted.) A reader takes every row of the target and keeps the newest {@code length} (the
- * instance's {@code history.length}) by sequence number, so a changed {@code history.length} reads right at once
- * (rows past a shortened ring stay until the target is deleted; a longer ring fills over the next results).
+ * an applied result rewrites anyway, so a result writes one history row and nothing else here. (An earlier store
+ * format gave the ring a head row, slot {@link #HEAD}, with that number and the ring's length, written with every
+ * entry: about a quarter of the aggregator's changelog records. A target whose row predates the change has its
+ * head read once, on its next entry, and deleted.) A reader takes every row of the target and keeps the newest
+ * {@code length} (the instance's {@code history.length}) by sequence number, so a changed {@code history.length}
+ * reads right at once (rows past a shortened ring stay until the target is deleted; a longer ring fills over the
+ * next results).
  */
 public final class HistoryRows {
 
     private static final Logger LOG = LoggerFactory.getLogger(HistoryRows.class);
 
-    /** The slot of the legacy ring head (written until 2026-12; read once, then deleted). */
+    /** The slot of the legacy ring head (written by the earlier store format; read once, then deleted). */
     static final int HEAD = 0xFFFF;
     /** The largest ring (slots 0 to this minus one). */
     static final int MAX_LENGTH = HEAD;

@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Groups far larger than one store value could hold (issue 15): membership is one row per member, the counters are
+ * Groups far larger than one store value could hold: membership is one row per member, the counters are
  * kept incrementally, and every {@code GroupHealth} record stays small, its routable list cut at
  * {@code group.routable.max} with {@code routableTruncated} set. The 100,000-member case runs on in-memory stores
  * (same topology, same key order); the smaller one on RocksDB, as in production.

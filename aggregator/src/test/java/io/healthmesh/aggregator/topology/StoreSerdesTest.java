@@ -158,7 +158,7 @@ class StoreSerdesTest {
 
     @Test
     void valuesFarAboveWriteUtfsLimitRoundTrip() {
-        // the finding of issue 11: a 70,000-character name made DataOutputStream.writeUTF throw in the store write
+        // a 70,000-character name once made DataOutputStream.writeUTF throw in the store write
         String huge = "x".repeat(70_000);
         TargetEssentials spec = new TargetEssentials("t-" + huge, "g-" + huge, true, new Thresholds(3, 3), 1_000, 500,
                 List.of(huge, "é".repeat(40_000)), QuorumRule.MAJORITY, 7L);

@@ -38,8 +38,8 @@ import java.util.concurrent.TimeUnit;
  * consumer reads it ({@code read}). The producer takes its batch buffer from a pool, so one buffer is reused
  * here too: what a batch costs beyond the records is the codec's own set-up (for lz4, Kafka's block stream allocates
  * two 64 KB arrays per batch). At 16,000 probes a second over 6 partitions and a 10 ms linger a batch holds about 27
- * results and the prober builds about 600 a second (docs/BENCHMARKS.md, "Runs of 2026-12-05, morning"); at a 20 ms
- * linger about 53 and 300 ({@code -p records=53}).
+ * results and the prober builds about 600 a second (an estimate from the rate, not a count); at a 20 ms linger
+ * about 53 and 300 ({@code -p records=53}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,6 +1,6 @@
 package io.healthmesh.bench.jmh;
 
-import io.healthmesh.probe.FdTable;
+import io.healthmesh.probe.transport.FdTable;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import org.openjdk.jmh.annotations.Benchmark;

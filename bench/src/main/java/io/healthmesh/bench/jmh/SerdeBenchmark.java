@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Confluent-wire-format Avro serde on a {@link ProbeResult}, the record published once per probe: {@code encode}
  * is the prober's side (domain result to Avro record to bytes, as the publisher does), {@code decode} the whole record
- * (the aggregator's input until 2026-12-04), {@code decodeFields} what the aggregator reads now
+ * (what the aggregator used to read), {@code decodeFields} what the aggregator reads now
  * ({@link ResultFieldsDeserializer}: the eight fields it applies and checks, the rest skipped). The schema id is
  * resolved once through the in-process registry ({@code mem://}) and cached by the serde, as it is against a real
  * registry after the first record.

@@ -39,8 +39,8 @@ import java.util.concurrent.TimeUnit;
  * (as a prober publishes them: TCP successes, every tenth a timeout with its detail), one after the other, and
  * pass the same safety checks (wire header, schema id cached after the first record, bounded first pass).
  * <p>
- * The same for a group event: {@code groupFullDecode} reads the whole {@link GroupHealth} (the feed until
- * 2026-12-04), {@code groupRoutingDecode} the {@link GroupRoutingDeserializer} the feed uses now (id, flag and
+ * The same for a group event: {@code groupFullDecode} reads the whole {@link GroupHealth} (what the feed
+ * did before), {@code groupRoutingDecode} the {@link GroupRoutingDeserializer} the feed uses now (id, flag and
  * counts; the routable ids skipped). 64 events of a group with {@code routableIds} routable members, ids as the load
  * driver names its targets.
  */

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * in proportion to the bytes): {@code targetState} is the read and write of a target's state that every applied
  * result makes; {@code historyRow} the row of the {@code target-history-rows} ring it adds (every applied result,
  * unless {@code history.length=0}; before, the whole history of 50 entries was read and rewritten); {@code groupMember} what a member's status change costs in
- * the group stores since issue 15 (its row, the counters), the same for a group of 2 or 100,000.
+ * the group stores (its row, the counters), the same for a group of 2 or 100,000.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -34,8 +34,8 @@ public final class ChildJvm implements AutoCloseable {
         this.process = process;
         this.jitFile = jitFile;
         this.compilerThreads = new JitActivity.CompilerThreads(process.pid());
-        // a driver that fails (e.g. its broker stops) must not leave its workers running: one such orphan prober
-        // took half a core from the next run on 2026-12-01 and made its figures worthless
+        // a driver that fails (e.g. its broker stops) must not leave its workers running: an orphan prober takes
+        // half a core from the next run and makes its figures worthless
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (process.isAlive()) {
                 process.destroyForcibly();

@@ -143,8 +143,8 @@ public final class DetectionPhase {
                 overlap.whileStarting().run();
                 times.mark("detection: overlapped work");
             }
-            // the aggregator's JVM may still be starting (JFR, JIT, its topics and stores on 2 busy cores: 21 s in the
-            // run of 2026-12-01): flips before every target is HEALTHY would measure that start, not detection
+            // the aggregator's JVM may still be starting (JFR, JIT, its topics and stores on 2 busy cores: tens of
+            // seconds): flips before every target is HEALTHY would measure that start, not detection
             awaitHealthy(states, byId.keySet(), Duration.ofMillis(intervalMs * (threshold + 2L) + 90_000));
             times.mark("detection: targets HEALTHY");
             // steady probing before the flips, so that neither JVM is still compiling its hot paths

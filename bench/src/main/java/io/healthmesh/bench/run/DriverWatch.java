@@ -7,8 +7,8 @@ import java.io.InputStream;
  * Ends a worker JVM once the driver that started it is gone. The driver holds the worker's standard input open and
  * never writes to it; when the driver's JVM ends, however it ends, the operating system closes its end of the pipe
  * and the worker reads the end of the stream. The driver's own shutdown hook ({@link ChildJvm}) cannot cover a halt:
- * on 2026-12-02 the embedded broker halted the driver's JVM when its log directory failed (too many open files),
- * and the orphan prober took most of a core from the next run, whose figures were void.
+ * the embedded broker halts the driver's JVM when its log directory fails (too many open files, say), and an orphan
+ * prober would take most of a core from the next run and void its figures.
  */
 final class DriverWatch {
 
@@ -21,7 +21,7 @@ final class DriverWatch {
     /**
      * Starts a daemon thread that exits this JVM with {@code status} once standard input ends: through its shutdown
      * hooks, halted if they take longer than {@link #SHUTDOWN_BOUND_MS} (a worker closing its Kafka clients waits for
-     * a broker that went with the driver: an orphan prober ignored SIGTERM that way on 2026-12-02).
+     * a broker that went with the driver, and an orphan prober has ignored SIGTERM that way).
      */
     static void exitWhenStdinCloses(int status) {
         watch(System.in, () -> {

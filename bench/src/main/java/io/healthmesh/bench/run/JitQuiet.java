@@ -17,10 +17,10 @@ import static java.util.Objects.requireNonNull;
  * Waits until the JIT compilers of the JVMs that share the machine have gone quiet: their compiler threads' CPU time
  * ({@link JitActivity.CompilerThreads}), summed over every JVM, at most {@code maxMillisPerSecond} in
  * {@code consecutive} samples in a row. The detection phase waits for this before it flips targets. At its load (a few
- * hundred probes a second) the three JVMs' compilers kept 0.8 of the machine's two cores busy 40-50 s after they
- * started (2026-12-04, 14:45 UTC: driver with the broker 0.29, aggregator 0.28, prober 0.21 core), so flips made then
- * timed commits and probes that queued for a core behind the compilers: a cold start, not the steady state a health
- * checker spends its life in.
+ * hundred probes a second) the three JVMs' compilers keep most of a two-core machine busy for the better part of a
+ * minute after they start, so flips made then time commits and probes that queue for a core behind the compilers: a
+ * cold start, not the steady state a health checker spends its life in (docs/BENCHMARKS.md, "What is measured, and
+ * how").
  */
 public final class JitQuiet {
 

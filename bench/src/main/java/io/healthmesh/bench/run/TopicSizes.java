@@ -68,8 +68,8 @@ public final class TopicSizes {
 
     /**
      * The same, with the largest record of each topic whose name contains {@code scanned} read from the broker (key
-     * and value bytes, uncompressed; every record read from the start, within {@code budget} in all): what issue 15's
-     * bound on record sizes is checked against on a real broker.
+     * and value bytes, uncompressed; every record read from the start, within {@code budget} in all): what the
+     * 256 KiB bound on a record's size is checked against on a real broker.
      */
     public static Map<String, Size> read(Admin admin, String bootstrapServers, String scanned, Duration budget)
             throws Exception {

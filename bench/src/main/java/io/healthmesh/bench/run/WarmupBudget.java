@@ -15,14 +15,13 @@ public final class WarmupBudget {
     public static final Duration SHORT_RUN = Duration.ofSeconds(120);
     /**
      * What the short mode's protocol takes after its warm-up: a 6 s window, the drain, HAProxy (4 s measured, its
-     * start) and blackbox_exporter (4 s measured, its start), the shutdown; 21.7 s for HTTP on 2026-12-03 (TCP's
-     * 21.8 s without the shutdown), with slack.
+     * start) and blackbox_exporter (4 s measured, its start), the shutdown: about 22 s, with slack.
      */
     public static final Duration AFTER_LAST_WARMUP = Duration.ofSeconds(24);
     /**
-     * What the first warm-up leaves for the second protocol: the steps after its warm-up and the warm-up itself. HTTP
-     * settled after 25 s in the short run of 15:29 on 2026-12-03 (its path cold: the short mode has no detection
-     * phase) and did not in 18 s at 15:33 (1.60x against the full run's 1.05x).
+     * What the first warm-up leaves for the second protocol: the steps after its warm-up and the warm-up itself. A
+     * cold HTTP path (the short mode has no detection phase to warm it) needs about 25 s to settle; less leaves its
+     * ratio far from the full run's.
      */
     public static final Duration NEXT_PROTOCOL = AFTER_LAST_WARMUP.plusSeconds(26);
     /** No window is measured on a path warmed for less than this. */

@@ -1,7 +1,7 @@
 package io.healthmesh.bench.syscalls;
 
 import io.healthmesh.probe.ProbeEngineConfig;
-import io.healthmesh.probe.ProbeTransport;
+import io.healthmesh.probe.transport.ProbeTransport;
 
 /** The driver's engine settings: loopback allowed, one event loop, the given transport. */
 final class EngineConfigs {

@@ -15,7 +15,7 @@ class WarmupBudgetTest {
 
     @Test
     void theLastWarmupGetsWhatTheBudgetLeaves() {
-        // the 15:29 run of 2026-12-03: 78.6 s before the HTTP warm-up, which then took 25.6 s (126 s in all)
+        // a short run reached its HTTP warm-up after 78.6 s; unbounded, that warm-up took 25.6 s (126 s in all)
         assertThat(WarmupBudget.bound(WarmupBudget.SHORT_RUN, Duration.ofMillis(78_600),
                 WarmupBudget.AFTER_LAST_WARMUP, Duration.ofSeconds(50))).isEqualTo(Duration.ofMillis(17_400));
     }

@@ -90,4 +90,22 @@ class RolesIT {
         assertThat(run.out()).containsPattern("notifier running: /metrics /healthz /readyz on port \\d+")
                 .contains("notifier: stopped");
     }
+
+    @Test
+    void haproxyRoleRunsAndStops(@TempDir Path dir) throws IOException {
+        Topics topics = new Topics(kafka.uniqueTopic("haproxy") + ".");
+        try (Admin admin = kafka.admin()) {
+            TopicSetup.ensure(admin, topics, 2, (short) 1);
+        }
+        // no HAProxy listens there: the driver runs, retries, and stops cleanly
+        Path mapping = Files.writeString(dir.resolve("mapping.yaml"),
+                "instances: ['" + dir.resolve("absent.sock") + "']\nbackends: [{group: api, backend: be_api}]\n");
+        Path config = Files.writeString(dir.resolve("haproxy.properties"), "bootstrap.servers="
+                + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
+                + topics.prefix() + "\nmapping.file=" + mapping + "\nhttp.host=127.0.0.1\nhttp.port=0\n");
+        CliRun run = CliRun.of("haproxy", "--config", config.toString(), "--duration", "3s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("haproxy driver running: /metrics /healthz /readyz on port \\d+")
+                .contains("haproxy: stopped");
+    }
 }

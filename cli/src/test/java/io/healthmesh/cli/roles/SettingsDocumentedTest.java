@@ -1,6 +1,7 @@
 package io.healthmesh.cli.roles;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.haproxy.HaproxyConfig;
 import io.healthmesh.notifier.NotifierConfig;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.prober.ProberConfig;
@@ -31,7 +32,8 @@ class SettingsDocumentedTest {
                 Arguments.of("Prober", ProberConfig.SETTINGS),
                 Arguments.of("Aggregator", AggregatorConfig.SETTINGS),
                 Arguments.of("Registry", RegistryConfig.SETTINGS),
-                Arguments.of("Notifier", NotifierConfig.SETTINGS));
+                Arguments.of("Notifier", NotifierConfig.SETTINGS),
+                Arguments.of("HAProxy driver", HaproxyConfig.SETTINGS));
     }
 
     @ParameterizedTest(name = "{0}")

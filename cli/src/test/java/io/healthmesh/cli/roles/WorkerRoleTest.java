@@ -29,6 +29,20 @@ class WorkerRoleTest {
     }
 
     @Test
+    void haproxyWithABadMappingFileListsItsProblemsWithTheSettings(@TempDir Path dir) throws IOException {
+        Path mapping = Files.writeString(dir.resolve("mapping.yaml"),
+                "instances: [relative.sock]\nbackends:\n  - {group: api, backend: be_api, weight: 3}\n");
+        Path config = Files.writeString(dir.resolve("haproxy.properties"),
+                "bootstrap.servers=127.0.0.1:9092\nschema.registry.url=http://127.0.0.1:8081\n"
+                        + "mapping.file=" + mapping + "\nchanges.burst=0\n");
+        CliRun run = CliRun.of("haproxy", "--config", config.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("error: invalid haproxy settings")
+                .contains("changes.burst: 0 (expected: 1..100000)", "line 1: instances[0]: relative.sock",
+                        "line 3: backends[0].weight: unknown field");
+    }
+
+    @Test
     void registryWithoutBootstrapServersIsBadInput(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("registry.properties"), "http.port=99999\n");
         CliRun run = CliRun.of("registry", "--config", config.toString());

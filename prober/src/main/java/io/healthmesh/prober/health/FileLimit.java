@@ -19,8 +19,8 @@ public final class FileLimit {
     /**
      * Files the prober keeps open besides its probes' sockets: the Kafka clients' connections, each event loop's
      * epoll and wake-up descriptors, the ops server's connections, the ICMP and DNS sockets, the JVM's own jars and
-     * libraries: 40 at rest in the load harness on 2026-12-03 (one jar; a classpath of many jars opens one each),
-     * with room to spare.
+     * libraries: about 40 at rest in the load harness (one jar; a classpath of many jars opens one each), with room
+     * to spare.
      */
     public static final int RESERVED = 256;
 

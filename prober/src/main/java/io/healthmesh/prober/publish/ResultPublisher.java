@@ -44,9 +44,8 @@ import static java.util.Objects.requireNonNull;
  *   to send those at once: it ends the gathering and asks for a flush once handed to the producer. Every other result
  *   waits for the linger, so a long linger makes batches large without delaying state changes.</li>
  *   <li>A full window: when {@code maxUnacknowledged} results are already in the producer, waiting for their linger
- *   would cap the rate at {@code maxUnacknowledged / (linger + round trip)} (about 45,000 results/s at 20 ms; see
- *   docs/BENCHMARKS.md, "Runs of 2026-12-05, afternoon"). The publisher asks for a flush and then waits for a
- *   permit.</li>
+ *   would cap the rate at {@code maxUnacknowledged / (linger + round trip)} (docs/BENCHMARKS.md, "Publishing
+ *   cost"). The publisher asks for a flush and then waits for a permit.</li>
  * </ul>
  */
 public final class ResultPublisher implements AutoCloseable {

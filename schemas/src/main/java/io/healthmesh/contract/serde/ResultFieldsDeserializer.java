@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads the {@link ResultFields} of a {@link ProbeResult} in Confluent's wire format: what the aggregator needs of
  * every result, without building the whole Avro record (the full decode was 8 % of its stream thread's samples in a
- * JFR profile of 2026-12-04). Checks and errors are those of {@link AvroSerde}'s deserializer
+ * JFR profile; docs/BENCHMARKS.md, "JMH"). Checks and errors are those of {@link AvroSerde}'s deserializer
  * ({@link FieldsDeserializer}), so a record is refused, with the same message, exactly when the full decoder refuses it.
  * <p>
  * When the writer has the eight fields in the shapes of every ProbeResult schema so far (strings, int or long

@@ -47,7 +47,7 @@ class WireBytesTest {
         encoder.writeString("t1");
         encoder.writeArrayEnd();
         encoder.writeLong(1_700_000_000_000L);
-        encoder.writeBoolean(false); // routableTruncated (issue 15), added last with its default
+        encoder.writeBoolean(false); // routableTruncated, added last with its default
         encoder.flush();
 
         assertThat(actual).isEqualTo(expected.toByteArray());

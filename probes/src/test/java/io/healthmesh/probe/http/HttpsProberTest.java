@@ -1,0 +1,128 @@
+package io.healthmesh.probe.http;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.HttpMethod;
+import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.NettyProbeEngine;
+import io.healthmesh.probe.ProbeEngineConfig;
+import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.probe.ScriptedServer;
+import io.healthmesh.probe.SelfSignedTls;
+import io.healthmesh.probe.Targets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HttpsProberTest {
+
+    private static NettyProbeEngine engine;
+    private static SSLContext serverTls;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
+        serverTls = SelfSignedTls.serverContext(dir);
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
+
+    private static ProbeReport run(TargetSpec target) throws Exception {
+        return engine.probe(target).get(target.timeoutMs() + 5000L, TimeUnit.MILLISECONDS);
+    }
+
+    private static TargetSpec https(int port, String host, boolean verify) {
+        return Targets.target(Protocol.HTTPS, "127.0.0.1", port, Targets.GENEROUS_MS)
+                .withHttp(new HttpSpec(HttpMethod.HEAD, "/", host, List.of("2xx"), false, Map.of(), null, verify));
+    }
+
+    private static ScriptedServer okServer(SelfSignedTls.RecordingSniMatcher sni) throws Exception {
+        return ScriptedServer.https(serverTls, sni, (s, head, srv) ->
+                srv.write(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+    }
+
+    @Test
+    void selfSignedCertificateIsAcceptedWhenVerificationIsOff() throws Exception {
+        SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
+        try (ScriptedServer server = okServer(sni)) {
+            ProbeReport report = run(https(server.port(), "app.example.test", false));
+            assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(report.tlsMicros()).isNotNull().isPositive();
+            assertThat(report.firstByteMicros()).isGreaterThan(report.connectMicros() + report.tlsMicros() - 1);
+            assertThat(sni.names).containsExactly("app.example.test");
+            assertThat(server.requests().get(0)).containsIgnoringCase("host: app.example.test:" + server.port());
+        }
+    }
+
+    @Test
+    void selfSignedCertificateIsATlsFailureWhenVerificationIsOn() throws Exception {
+        SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
+        try (ScriptedServer server = okServer(sni)) {
+            ProbeReport report = run(https(server.port(), "localhost", true));
+            assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
+            assertThat(report.detail()).isNotBlank();
+            assertThat(server.requests()).isEmpty();
+        }
+    }
+
+    @Test
+    void ipTargetWithoutHostSendsNoSni() throws Exception {
+        SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
+        try (ScriptedServer server = okServer(sni)) {
+            ProbeReport report = run(https(server.port(), null, false));
+            assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(sni.names).isEmpty();
+            assertThat(server.requests().get(0)).containsIgnoringCase("host: 127.0.0.1:" + server.port());
+        }
+    }
+
+    @Test
+    void serverThatNeverCompletesTheHandshakeTimesOutInTheTlsPhase() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(10_000))) {
+            TargetSpec target = Targets.target(Protocol.HTTPS, "127.0.0.1", server.port(), 800)
+                    .withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), false, Map.of(), null, false));
+            ProbeReport report = run(target);
+            assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
+            assertThat(report.detail()).contains("TLS handshake");
+            assertThat(report.connectMicros()).isNotNull();
+            assertThat(report.tlsMicros()).isNull();
+        }
+    }
+
+    @Test
+    void plainHttpServerBehindHttpsTargetIsATlsFailure() throws Exception {
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) ->
+                srv.write(s, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))) {
+            ProbeReport report = run(https(server.port(), null, false));
+            assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
+        }
+    }
+
+    @Test
+    void redirectFromHttpToHttpsOnTheSameHostSwitchesToTls() throws Exception {
+        SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
+        try (ScriptedServer tls = okServer(sni);
+             ScriptedServer plain = ScriptedServer.http((s, head, srv) -> srv.write(s, "HTTP/1.1 308 Permanent\r\n"
+                     + "Location: https://127.0.0.1:" + tls.port() + "/secure\r\nContent-Length: 0\r\n\r\n"))) {
+            TargetSpec target = Targets.http(plain.port(), Targets.GENEROUS_MS)
+                    .withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), true, Map.of(), null, false));
+            ProbeReport report = run(target);
+            assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(report.tlsMicros()).isNotNull();
+            assertThat(tls.requests().get(0)).startsWith("HEAD /secure HTTP/1.1");
+        }
+    }
+}
