@@ -4,26 +4,43 @@ import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.BoundedRocksDbMemory;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
-import io.healthmesh.aggregator.topology.RoutableList;
+import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.status.StatusSettings;
-import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
+import static io.healthmesh.aggregator.AggregatorSettings.APPLICATION_ID;
+import static io.healthmesh.aggregator.AggregatorSettings.APPLICATION_SERVER;
+import static io.healthmesh.aggregator.AggregatorSettings.COMMIT_INTERVAL_MS;
+import static io.healthmesh.aggregator.AggregatorSettings.COMMIT_ON_CHANGE;
+import static io.healthmesh.aggregator.AggregatorSettings.COMMIT_PACED;
+import static io.healthmesh.aggregator.AggregatorSettings.GROUP_ROUTABLE_MAX;
+import static io.healthmesh.aggregator.AggregatorSettings.HISTORY_LENGTH;
+import static io.healthmesh.aggregator.AggregatorSettings.HTTP_HOST;
+import static io.healthmesh.aggregator.AggregatorSettings.HTTP_PORT;
+import static io.healthmesh.aggregator.AggregatorSettings.MAX_FUTURE_SKEW_MS;
+import static io.healthmesh.aggregator.AggregatorSettings.PARTITIONS;
+import static io.healthmesh.aggregator.AggregatorSettings.PUNCTUATE_INTERVAL_MS;
+import static io.healthmesh.aggregator.AggregatorSettings.REGION_EVICTION_MS;
+import static io.healthmesh.aggregator.AggregatorSettings.REPLICATION_FACTOR;
+import static io.healthmesh.aggregator.AggregatorSettings.ROCKSDB_MEMORY_MB;
+import static io.healthmesh.aggregator.AggregatorSettings.STALENESS_FACTOR;
+import static io.healthmesh.aggregator.AggregatorSettings.STATE_DIR;
+import static io.healthmesh.aggregator.AggregatorSettings.STATUS_PAGE_ENABLED;
+import static io.healthmesh.aggregator.AggregatorSettings.TOPIC_PREFIX;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -76,74 +93,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
     /** Linger of the Streams producer unless {@code kafka.producer.linger.ms} says otherwise (Streams' own: 100). */
     public static final long DEFAULT_PRODUCER_LINGER_MS = 5;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
-    private static final Pattern NOT_BLANK = Pattern.compile(".*\\S.*");
-    private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9.\\-]+:[0-9]{1,5}|\\[[0-9A-Fa-f:.]+\\]:[0-9]{1,5}");
-
-    private static final String DEFAULT_STATE_DIR =
-            Path.of(System.getProperty("java.io.tmpdir"), DEFAULT_APPLICATION_ID).toString();
-
     /** Every key besides {@code kafka.*}, with its default, range and doc (docs/CONFIGURATION.md lists them). */
-    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.concat(
-            java.util.stream.Stream.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
-                    "How the registry client authenticates (Confluent's key)."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("application.id", DEFAULT_APPLICATION_ID, "1-200 of [A-Za-z0-9._-]",
-                    "Kafka Streams application id: consumer group, transactional id prefix and internal topic prefix."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]",
-                    "Prefix of every healthmesh topic name."),
-            new Setting("state.dir", "<java.io.tmpdir>/" + DEFAULT_APPLICATION_ID, "a directory",
-                    "Directory of the local state stores (RocksDB); keep it across restarts to avoid a full restore."),
-            new Setting("http.host", "0.0.0.0", "an address of this host",
-                    "Bind address of /metrics, /healthz, /readyz and the query API."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz and the query API."),
-            new Setting("application.server", "", "empty or host:port",
-                    "host:port at which other instances reach this one's query API; empty = <http.host, or 127.0.0.1"
-                            + " when it is 0.0.0.0>:<bound http port> (one instance)."),
-            new Setting("staleness.factor", Double.toString(StalenessRule.DEFAULT_FACTOR), "1.0..100.0",
-                    "A region (and a target) is stale after factor x interval + timeout without a result."),
-            new Setting("punctuate.interval.ms", Long.toString(DEFAULT_PUNCTUATE_INTERVAL_MS), "100..60000",
-                    "How often staleness is checked (wall-clock punctuation); adds at most this much to detection."),
-            new Setting("commit.interval.ms", Long.toString(DEFAULT_COMMIT_INTERVAL_MS), "10..60000",
-                    "Kafka Streams commit interval (see commit.paced): with exactly-once, how long state events wait"
-                            + " before read_committed consumers see them (see commit.on.change). 50 keeps detection"
-                            + " within 100 ms of the formula; 100 (Kafka Streams' own) halves the transactions."),
-            new Setting("commit.paced", "false", "true or false",
-                    "Start each stream thread's commits commit.interval.ms apart, not an interval after the end of"
-                            + " the previous commit (Kafka Streams' own count: interval + commit apart)."),
-            new Setting("commit.on.change", "false", "true or false",
-                    "Also commit as soon as a state event is written for an input younger than commit.interval.ms, at"
-                            + " most once per commit.interval.ms per stream thread; false = commit on the interval only."),
-            new Setting("partitions", Integer.toString(Topics.DEFAULT_PARTITIONS), "1..10000",
-                    "Partitions of the topics created at start (targets and probe-results share it); existing topics"
-                            + " are checked, never changed."),
-            new Setting("replication.factor", "1", "1..32",
-                    "Replication of the topics created at start and of Kafka Streams' internal topics."),
-            new Setting("result.max.future.skew.ms", Long.toString(ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS), "0..86400000",
-                    "A result whose probe started more than this ahead of the aggregator's clock is rejected"
-                            + " (FUTURE_RESULT), not applied."),
-            new Setting("region.eviction.ms", Long.toString(ResultTrust.DEFAULT_REGION_EVICTION_MS), "1000..604800000",
-                    "A region that stayed stale and silent this long is removed from its target's state."),
-            new Setting("history.length", Integer.toString(DEFAULT_HISTORY_LENGTH), "0..10000",
-                    "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
-                            + " 0 keeps none (and writes nothing per result)."),
-            new Setting("group.routable.max", Integer.toString(RoutableList.DEFAULT_MAX_IDS), "1..10000",
-                    "Ids at most in a GroupHealth event's routable list (also at most 192 KiB of ids); a longer list is"
-                            + " cut, routableTruncated set, and paged by the query API."),
-            new Setting("rocksdb.memory.mb", Integer.toString(DEFAULT_ROCKSDB_MEMORY_MB), "8..65536",
-                    "Memory of every state store of this instance together (one RocksDB block cache and write buffer"
-                            + " manager shared by all stores), MiB."),
-            new Setting("status.page.enabled", "false", "true or false",
-                    "Also serve the status page at /status/ and the per-group gauges from this instance (reads every"
-                            + " partition of the state, group, targets and recent probe-results topics, and keeps every"
-                            + " target in the heap); the status role serves them on its own.")),
-            StatusSettings.SETTINGS.stream()),
-            HttpOptions.SETTINGS.stream()).toList();
+    public static final List<Setting<?>> SETTINGS = AggregatorSettings.ALL;
 
     public AggregatorConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -172,41 +123,33 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("aggregator", settings, SETTINGS)
                 .accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String applicationId = r.matching("application.id", DEFAULT_APPLICATION_ID, NAME, "1-200 of [A-Za-z0-9._-]");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String stateDir = r.matching("state.dir", DEFAULT_STATE_DIR, NOT_BLANK, "a directory");
-        String httpHost = r.matching("http.host", "0.0.0.0", NOT_BLANK, "an address of this host");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
-        String server = r.text("application.server", "");
-        if (!server.isEmpty() && !HOST_PORT.matcher(server).matches()) {
-            r.problem("application.server", server, "empty or host:port");
-        }
-        double factor = r.decimal("staleness.factor", StalenessRule.DEFAULT_FACTOR, 1.0, 100.0);
-        long punctuate = r.longInteger("punctuate.interval.ms", DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000);
-        long commit = r.longInteger("commit.interval.ms", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000);
-        boolean commitOnChange = r.bool("commit.on.change", false);
-        boolean commitPaced = r.bool("commit.paced", false);
-        int partitions = r.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000);
-        int replication = r.integer("replication.factor", 1, 1, 32);
-        long maxSkew = r.longInteger("result.max.future.skew.ms", ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L);
-        long eviction = r.longInteger("region.eviction.ms", ResultTrust.DEFAULT_REGION_EVICTION_MS, 1_000, 604_800_000L);
-        int historyLength = r.integer("history.length", DEFAULT_HISTORY_LENGTH, 0, 10_000);
-        int routableMax = r.integer("group.routable.max", RoutableList.DEFAULT_MAX_IDS, 1, 10_000);
-        int rocksdbMemory = r.integer("rocksdb.memory.mb", DEFAULT_ROCKSDB_MEMORY_MB, 8, 65_536);
-        boolean statusPage = r.bool("status.page.enabled", false);
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
+        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
+        String userInfo = r.get(WorkerSettings.USER_INFO);
+        String applicationId = r.get(APPLICATION_ID);
+        String prefix = r.get(TOPIC_PREFIX);
+        String stateDir = r.get(STATE_DIR);
+        String httpHost = r.get(HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
+        String server = r.get(APPLICATION_SERVER);
+        double factor = r.get(STALENESS_FACTOR);
+        long punctuate = r.get(PUNCTUATE_INTERVAL_MS);
+        long commit = r.get(COMMIT_INTERVAL_MS);
+        boolean commitOnChange = r.get(COMMIT_ON_CHANGE);
+        boolean commitPaced = r.get(COMMIT_PACED);
+        int partitions = r.get(PARTITIONS);
+        int replication = r.get(REPLICATION_FACTOR);
+        long maxSkew = r.get(MAX_FUTURE_SKEW_MS);
+        long eviction = r.get(REGION_EVICTION_MS);
+        int historyLength = r.get(HISTORY_LENGTH);
+        int routableMax = r.get(GROUP_ROUTABLE_MAX);
+        int rocksdbMemory = r.get(ROCKSDB_MEMORY_MB);
+        boolean statusPage = r.get(STATUS_PAGE_ENABLED);
         StatusSettings status = StatusSettings.read(r);
         Map<String, String> kafka = r.kafka();
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
-        HttpOptions http = null;
-        try {
-            http = HttpOptions.from(settings);
-        } catch (IllegalArgumentException e) {
-            r.problem(e.getMessage());
-        }
+        HttpOptions http = HttpOptions.read(r);
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
@@ -217,16 +160,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new HashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (basicAuthCredentialsSource != null) {
-            serde.put("basic.auth.credentials.source", basicAuthCredentialsSource);
-        }
-        if (basicAuthUserInfo != null) {
-            serde.put("basic.auth.user.info", basicAuthUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, basicAuthCredentialsSource, basicAuthUserInfo,
+                registryClient);
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.healthmesh.aggregator;
 
-import io.healthmesh.contract.TargetSpecs;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.HealthStatus;

@@ -1,5 +1,6 @@
 package io.healthmesh.follow;
 
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.TargetDefinition;
@@ -159,7 +160,7 @@ public final class StateBook {
             HealthStatus status = statuses.getOrDefault(id, HealthStatus.DETECTING);
             boolean served = event != null && event.routable() != null
                     ? event.routable().contains(id)
-                    : failOpen || status.isRoutable();
+                    : GroupCounts.served(status, failOpen);
             anyServed |= served;
             members.add(new Member(id, d.address(), d.port(), d.weight(), d.region(), d.labels(), status, served));
         }

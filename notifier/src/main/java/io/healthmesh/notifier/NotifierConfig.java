@@ -1,21 +1,26 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.notifier.deliver.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
-import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
-import io.healthmesh.contract.Topics;
+import io.healthmesh.ops.WorkerSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import static io.healthmesh.ops.WorkerSettings.BOOTSTRAP_SERVERS;
+import static io.healthmesh.ops.WorkerSettings.CREDENTIALS_SOURCE;
+import static io.healthmesh.ops.WorkerSettings.HTTP_HOST;
+import static io.healthmesh.ops.WorkerSettings.SCHEMA_REGISTRY_URL;
+import static io.healthmesh.ops.WorkerSettings.USER_INFO;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -46,23 +51,26 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
     public static final int DEFAULT_HTTP_PORT = 8083;
     public static final String DEFAULT_GROUP_ID = "healthmesh-notifier";
     private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9._-]{1,200}");
-    private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
+    static final int DEFAULT_RETRY_INITIAL_MS = 500;
+    static final int DEFAULT_RETRY_MAX_MS = 30_000;
+
+    static final Setting<String> ROUTES_FILE = Setting.required("routes.file", "a YAML or JSON file",
+            "The route file (required).");
+    static final Setting<String> GROUP_ID = Setting.matching("group.id", DEFAULT_GROUP_ID, GROUP,
+            "1-200 of [A-Za-z0-9._-]",
+            "Consumer group of the notifier replicas: each state event is handled by one of them.");
+    static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
+    static final Setting<Integer> RETRY_INITIAL_MS = Setting.integer("retry.initial.ms", DEFAULT_RETRY_INITIAL_MS,
+            10, 60_000, "Wait after a failed delivery attempt; doubles after each.");
+    static final Setting<Integer> RETRY_MAX_MS = Setting.integer("retry.max.ms", DEFAULT_RETRY_MAX_MS, 10,
+            3_600_000, "Longest wait between attempts.").documentedAs(Integer.toString(DEFAULT_RETRY_MAX_MS),
+            "retry.initial.ms..3600000");
 
     /** Every key besides {@code kafka.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://...", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO", "How the registry client authenticates."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("routes.file", null, "a YAML or JSON file", "The route file (required)."),
-            new Setting("group.id", DEFAULT_GROUP_ID, "1-200 of [A-Za-z0-9._-]",
-                    "Consumer group of the notifier replicas: each state event is handled by one of them."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]", "Prefix of every topic name."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of /metrics, /healthz, /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz."),
-            new Setting("retry.initial.ms", "500", "10..60000", "Wait after a failed delivery attempt; doubles after each."),
-            new Setting("retry.max.ms", "30000", "retry.initial.ms..3600000", "Longest wait between attempts."));
+    public static final List<Setting<?>> SETTINGS = List.of(BOOTSTRAP_SERVERS, SCHEMA_REGISTRY_URL,
+            CREDENTIALS_SOURCE, USER_INFO, ROUTES_FILE, GROUP_ID, TOPIC_PREFIX, HTTP_HOST, HTTP_PORT,
+            RETRY_INITIAL_MS, RETRY_MAX_MS);
 
     public NotifierConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -84,17 +92,19 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
     public static NotifierConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("notifier", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String group = r.matching("group.id", DEFAULT_GROUP_ID, GROUP, "1-200 of [A-Za-z0-9._-]");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String httpHost = r.text("http.host", "0.0.0.0");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
-        int initial = r.integer("retry.initial.ms", 500, 10, 60_000);
-        int max = r.integer("retry.max.ms", 30_000, Math.max(10, initial), 3_600_000);
-        String routesText = r.required("routes.file");
+        String bootstrap = r.get(BOOTSTRAP_SERVERS);
+        String registry = r.get(SCHEMA_REGISTRY_URL);
+        String authSource = r.get(CREDENTIALS_SOURCE);
+        String userInfo = r.get(USER_INFO);
+        String group = r.get(GROUP_ID);
+        String prefix = r.get(TOPIC_PREFIX);
+        String httpHost = r.get(HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
+        int initial = r.get(RETRY_INITIAL_MS);
+        // the longest wait is at least the first one: its range starts where retry.initial.ms ends
+        int max = r.get(Setting.integer(RETRY_MAX_MS.key(), DEFAULT_RETRY_MAX_MS, Math.max(10, initial), 3_600_000,
+                RETRY_MAX_MS.doc()));
+        String routesText = r.get(ROUTES_FILE);
         List<RouteConfig> routes = List.of();
         if (!routesText.isEmpty()) {
             try {
@@ -112,16 +122,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
 
     /** The serde config of the Avro values (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
     }
 
     @Override

@@ -23,7 +23,7 @@ class ConfigurationDocTest {
     @Test
     void everySettingIsDocumentedWithItsDefault() throws IOException {
         String section = section();
-        for (io.healthmesh.ops.Setting s : NotifierConfig.SETTINGS) {
+        for (io.healthmesh.ops.Setting<?> s : NotifierConfig.SETTINGS) {
             assertThat(section).as("row of %s", s.key()).contains("| `" + s.key() + "` |");
             if (s.defaultValue() != null) {
                 assertThat(section).as("default of %s", s.key())

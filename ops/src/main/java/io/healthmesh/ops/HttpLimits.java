@@ -1,6 +1,7 @@
 package io.healthmesh.ops;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -112,20 +113,15 @@ public record HttpLimits(int maxConnections, Duration idleTimeout, Duration requ
      * @throws IllegalArgumentException {@code key: value (expected: range)} for a value out of range or not a number
      */
     public static HttpLimits from(Map<String, String> settings, String prefix) {
-        HttpLimits d = defaults();
-        int max = (int) number(settings, prefix + MAX_CONNECTIONS, d.maxConnections(), 1, 1_000_000);
-        int perClient = (int) number(settings, prefix + MAX_CONNECTIONS_PER_CLIENT,
-                Math.min(d.maxConnectionsPerClient(), max), 1, 1_000_000);
+        Declared d = new Declared(prefix);
+        int max = d.maxConnections.readFrom(settings);
+        int perClient = settings.containsKey(d.maxConnectionsPerClient.key())
+                ? d.maxConnectionsPerClient.readFrom(settings) : Math.min(DEFAULT_MAX_CONNECTIONS_PER_CLIENT, max);
         checkPerClient(perClient, max);
-        return new HttpLimits(max,
-                Duration.ofMillis(number(settings, prefix + IDLE_TIMEOUT_MS, d.idleTimeout().toMillis(), 100, 3_600_000)),
-                Duration.ofMillis(number(settings, prefix + REQUEST_TIMEOUT_MS, d.requestTimeout().toMillis(), 100, 600_000)),
-                (int) number(settings, prefix + THREADS, d.threads(), 1, 1_024),
-                (int) number(settings, prefix + QUEUE, d.queue(), 0, 1_000_000),
-                d.maxBodyBytes(),
-                perClient,
-                (int) number(settings, prefix + PROBE_CONNECTIONS, d.probeConnections(), 1, 1_024),
-                Duration.ofMillis(number(settings, prefix + ANSWER_TIMEOUT_MS, d.answerTimeout().toMillis(), 100, 3_600_000)));
+        return new HttpLimits(max, Duration.ofMillis(d.idleTimeoutMs.readFrom(settings)),
+                Duration.ofMillis(d.requestTimeoutMs.readFrom(settings)), d.threads.readFrom(settings),
+                d.queue.readFrom(settings), DEFAULT_MAX_BODY_BYTES, perClient, d.probeConnections.readFrom(settings),
+                Duration.ofMillis(d.answerTimeoutMs.readFrom(settings)));
     }
 
     private static void checkPerClient(int perClient, int max) {
@@ -136,45 +132,51 @@ public record HttpLimits(int maxConnections, Duration idleTimeout, Duration requ
     }
 
     /** The settings {@link #from} reads under a prefix, declared for the role that reads them. */
-    public static java.util.List<Setting> settings(String prefix) {
-        return java.util.List.of(
-                new Setting(prefix + MAX_CONNECTIONS, Integer.toString(DEFAULT_MAX_CONNECTIONS), "1..1000000",
-                        "Connections open at once; more are closed on accept."),
-                new Setting(prefix + IDLE_TIMEOUT_MS, Long.toString(DEFAULT_IDLE_TIMEOUT.toMillis()), "100..3600000",
-                        "A connection that sends no byte for this long is closed."),
-                new Setting(prefix + REQUEST_TIMEOUT_MS, Long.toString(DEFAULT_REQUEST_TIMEOUT.toMillis()), "100..600000",
-                        "A request must arrive in full within this long of its first byte."),
-                new Setting(prefix + THREADS, Integer.toString(DEFAULT_THREADS), "1..1024", "Threads running the routes."),
-                new Setting(prefix + QUEUE, Integer.toString(DEFAULT_QUEUE), "0..1000000",
-                        "Requests waiting for a thread; past it the answer is 503 at once."),
-                new Setting(prefix + MAX_CONNECTIONS_PER_CLIENT, Integer.toString(DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
-                        "1..max.connections", "Connections one source address may hold; more are closed on accept."),
-                new Setting(prefix + PROBE_CONNECTIONS, Integer.toString(DEFAULT_PROBE_CONNECTIONS), "1..1024",
-                        "Connections past the caps kept for /healthz and /readyz only (2 s deadlines, 2 per client)."),
-                new Setting(prefix + ANSWER_TIMEOUT_MS, Long.toString(DEFAULT_ANSWER_TIMEOUT.toMillis()), "100..3600000",
-                        "A request being handled that writes no byte of its answer for this long loses its connection."));
+    public static List<Setting<?>> settings(String prefix) {
+        return new Declared(prefix).all();
     }
 
     /** The keys {@link #from} reads under a prefix. */
-    public static java.util.List<String> keys(String prefix) {
-        return java.util.List.of(prefix + MAX_CONNECTIONS, prefix + IDLE_TIMEOUT_MS, prefix + REQUEST_TIMEOUT_MS,
-                prefix + THREADS, prefix + QUEUE, prefix + MAX_CONNECTIONS_PER_CLIENT, prefix + PROBE_CONNECTIONS,
-                prefix + ANSWER_TIMEOUT_MS);
+    public static List<String> keys(String prefix) {
+        return settings(prefix).stream().map(Setting::key).toList();
     }
 
-    private static long number(Map<String, String> settings, String key, long defaultValue, long min, long max) {
-        String text = settings.get(key);
-        if (text == null) {
-            return defaultValue;
+    /** The settings under one prefix. */
+    private static final class Declared {
+        final Setting<Integer> maxConnections;
+        final Setting<Long> idleTimeoutMs;
+        final Setting<Long> requestTimeoutMs;
+        final Setting<Integer> threads;
+        final Setting<Integer> queue;
+        final Setting<Integer> maxConnectionsPerClient;
+        final Setting<Integer> probeConnections;
+        final Setting<Long> answerTimeoutMs;
+
+        Declared(String prefix) {
+            maxConnections = Setting.integer(prefix + MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS, 1, 1_000_000,
+                    "Connections open at once; more are closed on accept.");
+            idleTimeoutMs = Setting.longInteger(prefix + IDLE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT.toMillis(), 100,
+                    3_600_000, "A connection that sends no byte for this long is closed.");
+            requestTimeoutMs = Setting.longInteger(prefix + REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT.toMillis(),
+                    100, 600_000, "A request must arrive in full within this long of its first byte.");
+            threads = Setting.integer(prefix + THREADS, DEFAULT_THREADS, 1, 1_024, "Threads running the routes.");
+            queue = Setting.integer(prefix + QUEUE, DEFAULT_QUEUE, 0, 1_000_000,
+                    "Requests waiting for a thread; past it the answer is 503 at once.");
+            maxConnectionsPerClient = Setting.integer(prefix + MAX_CONNECTIONS_PER_CLIENT,
+                    DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 1, 1_000_000,
+                    "Connections one source address may hold; more are closed on accept.")
+                    .documentedAs(Integer.toString(DEFAULT_MAX_CONNECTIONS_PER_CLIENT), "1..max.connections");
+            probeConnections = Setting.integer(prefix + PROBE_CONNECTIONS, DEFAULT_PROBE_CONNECTIONS, 1, 1_024,
+                    "Connections past the caps kept for /healthz and /readyz only (2 s deadlines, 2 per client).");
+            answerTimeoutMs = Setting.longInteger(prefix + ANSWER_TIMEOUT_MS, DEFAULT_ANSWER_TIMEOUT.toMillis(), 100,
+                    3_600_000, "A request being handled that writes no byte of its answer for this long loses its"
+                            + " connection.");
         }
-        long value;
-        try {
-            value = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + ": " + text + " (expected: " + min + ".." + max + ")");
+
+        List<Setting<?>> all() {
+            return List.of(maxConnections, idleTimeoutMs, requestTimeoutMs, threads, queue, maxConnectionsPerClient,
+                    probeConnections, answerTimeoutMs);
         }
-        check(key, value, min, max);
-        return value;
     }
 
     private static void check(String key, long value, long min, long max) {

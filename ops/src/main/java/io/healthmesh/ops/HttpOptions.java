@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A worker's HTTP hardening settings, shared by the prober and the aggregator: an optional separate listener for
@@ -25,29 +26,26 @@ import java.util.Set;
  */
 public record HttpOptions(String opsHost, int opsPort, String apiToken, String opsToken, HttpLimits limits) {
 
+    static final Setting<String> HTTP_TOKEN = Setting.text("http.token", null, "16-4096 printable ASCII characters",
+            "Bearer token the query API (and the status page) require.");
+    static final Setting<String> HTTP_TOKEN_FILE = Setting.text("http.token.file", null, "a file",
+            "The same token, read from a file.");
+    static final Setting<String> OPS_TOKEN = Setting.text("ops.token", null, "16-4096 printable ASCII characters",
+            "Bearer token /metrics and /readyz require (/healthz never needs one).");
+    static final Setting<String> OPS_TOKEN_FILE = Setting.text("ops.token.file", null, "a file",
+            "The same token, read from a file.");
+    static final Setting<String> OPS_HOST = Setting.text("ops.host", null, "an address of this host",
+            "Bind address of the separate ops listener (http.host when unset).");
+    static final Setting<Integer> OPS_PORT = Setting.of("ops.port", null, "0..65535", Integer::valueOf,
+            v -> v >= 0 && v <= 65_535, "When set, /metrics, /healthz and /readyz get a listener of their own on this port.");
+
     /** The settings {@link #from} reads, declared once for every worker role that reads them. */
-    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
-            new Setting("http.token", null, "16-4096 printable ASCII characters",
-                    "Bearer token the query API (and the status page) require."),
-            new Setting("http.token.file", null, "a file", "The same token, read from a file."),
-            new Setting("ops.token", null, "16-4096 printable ASCII characters",
-                    "Bearer token /metrics and /readyz require (/healthz never needs one)."),
-            new Setting("ops.token.file", null, "a file", "The same token, read from a file."),
-            new Setting("ops.host", null, "an address of this host",
-                    "Bind address of the separate ops listener (http.host when unset)."),
-            new Setting("ops.port", null, "0..65535",
-                    "When set, /metrics, /healthz and /readyz get a listener of their own on this port.")),
+    public static final List<Setting<?>> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+            HTTP_TOKEN, HTTP_TOKEN_FILE, OPS_TOKEN, OPS_TOKEN_FILE, OPS_HOST, OPS_PORT),
             HttpLimits.settings("http.").stream()).toList();
 
     /** Every key {@link #from} reads. */
-    public static final Set<String> KEYS = keys();
-
-    private static Set<String> keys() {
-        List<String> keys = new ArrayList<>(List.of("ops.host", "ops.port", "http.token", "http.token.file", "ops.token",
-                "ops.token.file"));
-        keys.addAll(HttpLimits.keys("http."));
-        return Set.copyOf(keys);
-    }
+    public static final Set<String> KEYS = SETTINGS.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
 
     public HttpOptions {
         if (opsPort < -1 || opsPort > 65_535) {
@@ -86,16 +84,12 @@ public record HttpOptions(String opsHost, int opsPort, String apiToken, String o
     public static HttpOptions from(Map<String, String> settings) {
         List<String> problems = new ArrayList<>();
         int opsPort = -1;
-        String portText = settings.get("ops.port");
+        String portText = settings.get(OPS_PORT.key());
         if (portText != null && !portText.isBlank()) {
             try {
-                opsPort = Integer.parseInt(portText.trim());
-            } catch (NumberFormatException e) {
-                opsPort = -2;
-            }
-            if (opsPort < 0 || opsPort > 65_535) {
-                problems.add("ops.port: " + portText + " (expected: 0..65535)");
-                opsPort = -1;
+                opsPort = OPS_PORT.readFrom(settings);
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
             }
         }
         String apiToken = token(settings, "http.token", problems);
@@ -109,8 +103,21 @@ public record HttpOptions(String opsHost, int opsPort, String apiToken, String o
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
-        String opsHost = settings.get("ops.host");
+        String opsHost = settings.get(OPS_HOST.key());
         return new HttpOptions(opsHost == null || opsHost.isBlank() ? null : opsHost.trim(), opsPort, apiToken, opsToken, limits);
+    }
+
+    /**
+     * Reads the keys of {@link #KEYS} for a role: what is wrong is recorded in its reader (and {@code null} returned,
+     * the reader's {@code finish} then throws).
+     */
+    public static HttpOptions read(SettingsReader reader) {
+        try {
+            return from(reader.settings());
+        } catch (IllegalArgumentException e) {
+            reader.problem(e.getMessage());
+            return null;
+        }
     }
 
     private static String token(Map<String, String> settings, String key, List<String> problems) {

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The one way every role reads its settings: typed reads against the role's declared {@link Setting}s, every
+ * The one way every role reads its settings: typed reads of the role's declared {@link Setting}s ({@link #get}), every
  * problem gathered rather than the first thrown, unknown keys refused (except {@code kafka.*}, passed through to the
  * Kafka clients), and one message format, {@code key: value (expected: ...)}. {@link #finish()} throws
  * {@link InvalidSettingsException} listing them all.
@@ -31,10 +31,53 @@ public final class SettingsReader {
      * @param settings what {@link Settings#load} gathered
      * @param declared every setting the role accepts besides {@code kafka.*}
      */
-    public SettingsReader(String role, Map<String, String> settings, List<Setting> declared) {
+    @SuppressWarnings("rawtypes") // also takes the lists of roles still declared with the untyped Setting
+    public SettingsReader(String role, Map<String, String> settings, List<? extends Setting> declared) {
         this.role = requireNonNull(role, "role");
         this.settings = Map.copyOf(requireNonNull(settings, "settings"));
-        this.declared = declared.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
+        this.declared = declared.stream().map(s -> s.key()).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The value of {@code setting}: its default when absent; when invalid, its default and a problem
+     * {@code key: value (expected: ...)}; when required and absent or empty, a problem (and an empty value).
+     */
+    public <T> T get(Setting<T> setting) {
+        return get(setting, setting.reading().fallback());
+    }
+
+    /**
+     * The value of {@code setting}, or {@code fallback} when absent or invalid: for a default computed at start
+     * (the setting declares how the docs show it).
+     */
+    public <T> T get(Setting<T> setting, T fallback) {
+        String v = optional(setting.key());
+        if (setting.reading().required() && (v == null || v.isEmpty())) {
+            problems.add(setting.key() + ": missing (expected: " + setting.expected() + ")");
+            return fallback;
+        }
+        if (v == null) {
+            return fallback;
+        }
+        T value = setting.parse(v);
+        if (value == null) {
+            problem(setting, v);
+            return fallback;
+        }
+        return value;
+    }
+
+    /**
+     * The trimmed text of {@code setting}, or {@code null} when absent: for a value the role parses itself (a list,
+     * an address), reporting what it refuses with {@link #problem(Setting, String)}.
+     */
+    public String text(Setting<?> setting) {
+        return optional(setting.key());
+    }
+
+    /** Records that {@code value} is not one {@code setting} accepts: {@code key: value (expected: ...)}. */
+    public void problem(Setting<?> setting, String value) {
+        problem(setting.key(), value, setting.expected());
     }
 
     /**
@@ -46,19 +89,31 @@ public final class SettingsReader {
         return this;
     }
 
-    /** The trimmed value, or {@code null} when absent. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public String optional(String key) {
         String v = settings.get(key);
         return v == null ? null : v.trim();
     }
 
-    /** The value, or {@code defaultValue} when absent. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public String text(String key, String defaultValue) {
         String v = optional(key);
         return v == null ? defaultValue : v;
     }
 
-    /** The value; a problem when it is absent or empty. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public String required(String key) {
         String v = optional(key);
         if (v == null || v.isEmpty()) {
@@ -68,7 +123,11 @@ public final class SettingsReader {
         return v;
     }
 
-    /** The value when it matches {@code pattern}; {@code defaultValue} when absent; a problem otherwise. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public String matching(String key, String defaultValue, Pattern pattern, String expected) {
         String v = optional(key);
         if (v == null) {
@@ -80,7 +139,11 @@ public final class SettingsReader {
         return v;
     }
 
-    /** The value when it is one of {@code allowed}; {@code defaultValue} (may be {@code null}) when absent. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public String oneOf(String key, String defaultValue, String... allowed) {
         String v = optional(key);
         if (v == null) {
@@ -92,23 +155,47 @@ public final class SettingsReader {
         return v;
     }
 
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public int integer(String key, int defaultValue, int min, int max) {
         return number(key, defaultValue, Integer::parseInt, v -> v >= min && v <= max, min + ".." + max);
     }
 
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public long longInteger(String key, long defaultValue, long min, long max) {
         return number(key, defaultValue, Long::parseLong, v -> v >= min && v <= max, min + ".." + max);
     }
 
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public double decimal(String key, double defaultValue, double min, double max) {
         return number(key, defaultValue, Double::parseDouble, v -> v >= min && v <= max, min + ".." + max);
     }
 
-    /** A number in {@code 0..1}. */
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public double fraction(String key, double defaultValue) {
         return number(key, defaultValue, Double::parseDouble, v -> v >= 0 && v <= 1, "0..1");
     }
 
+    /**
+     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
+     *     a value parsed by hand), so that its default and range are stated once
+     */
+    @Deprecated
     public boolean bool(String key, boolean defaultValue) {
         String v = optional(key);
         if (v == null) {
@@ -146,6 +233,11 @@ public final class SettingsReader {
     /** Records a problem found by a check of the caller's own, already in {@code key: ...} form. */
     public void problem(String message) {
         problems.add(message);
+    }
+
+    /** Every setting as given, for a parser of a family ({@link HttpOptions#read}). */
+    Map<String, String> settings() {
+        return settings;
     }
 
     /** The {@code kafka.*} settings with the prefix removed, for the Kafka clients. */

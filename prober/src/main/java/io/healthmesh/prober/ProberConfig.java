@@ -7,6 +7,7 @@ import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
 import io.healthmesh.probe.transport.ProbeTransport;
@@ -15,11 +16,16 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
+import static io.healthmesh.ops.WorkerSettings.BOOTSTRAP_SERVERS;
+import static io.healthmesh.ops.WorkerSettings.CREDENTIALS_SOURCE;
+import static io.healthmesh.ops.WorkerSettings.HTTP_HOST;
+import static io.healthmesh.ops.WorkerSettings.SCHEMA_REGISTRY_URL;
+import static io.healthmesh.ops.WorkerSettings.USER_INFO;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -66,7 +72,6 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
-    private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
 
     public static final String DEFAULT_REGION = "default";
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -76,59 +81,58 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static final int DEFAULT_TIMER_TICK_MS = 10;
     public static final int DEFAULT_BUFFER_CAPACITY = 10_000;
 
-    /** Every key this role accepts besides {@code kafka.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>",
-                    "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
-                    "How the registry client authenticates (Confluent's key)."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("region", DEFAULT_REGION, "1-64 of [A-Za-z0-9._-]",
-                    "Region this prober probes from; consumer group healthmesh-prober-<region>."),
-            new Setting("prober.id", "<hostname>-<pid>", "1-128 of [A-Za-z0-9._:@-]",
-                    "Id of this worker, stamped on every result."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]", "Prefix of every topic name."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of /metrics, /healthz, /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz."),
-            new Setting("max.in.flight", Integer.toString(DEFAULT_MAX_IN_FLIGHT), "1..100000",
-                    "Probes running at once; at the bound an L4 slot is skipped, an L7 probe waits (both counted)."),
-            new Setting("jitter.fraction", Double.toString(DEFAULT_JITTER_FRACTION), "0..1",
-                    "First start of a target is uniform in [0, fraction x interval]."),
-            new Setting("timer.tick.ms", Integer.toString(DEFAULT_TIMER_TICK_MS), "1..1000",
-                    "Tick of the timer wheel: the resolution of every planned start (a fixed-delay start lands on"
-                            + " the tick nearest its plan, a fixed-rate one at the end of its tick)."),
-            new Setting("user.agent", ProbeEngineConfig.DEFAULT_USER_AGENT, "1-200 printable ASCII characters",
-                    "User-Agent of HTTP/HTTPS probes."),
-            new Setting("deny.list", String.join(",", ProbeEngineConfig.DEFAULT_DENY_LIST),
-                    "comma-separated CIDRs, may be empty",
-                    "Destinations never probed (BLOCKED_BY_POLICY, no packet sent), checked on the host as written, after"
-                            + " DNS resolution and on every redirect hop, IPv4 addresses embedded in IPv6 ones included."
-                            + " Replaces the default when set."),
-            new Setting("allow.list", "", "comma-separated CIDRs, may be empty",
-                    "Destinations probed although the deny list holds them, such as 127.0.0.0/8 for backends on the"
-                            + " prober's own host: the most specific block of the two lists decides."),
-            new Setting("deny.endpoints", "", "comma-separated host:port ([IPv6]:port)",
-                    "Other endpoints of the cluster never probed, whatever allow.list says (the aggregators' query API,"
-                            + " other brokers). The bootstrap servers, the registry and this worker's http port are"
-                            + " always denied."),
-            new Setting("buffer.capacity", Integer.toString(DEFAULT_BUFFER_CAPACITY), "1..10000000",
-                    "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
-                            + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged."),
-            new Setting("event.loop.threads", "<available processors>", "1..256",
-                    "Threads of the probe engine's Netty event loop."),
-            new Setting("probe.source.address", null, "an IP address of this host",
-                    "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002)."),
-            new Setting("l4.marker", "", "0-64 printable ASCII characters",
-                    "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000)."),
-            new Setting("transport", ProbeTransport.AUTO.settingName(), ProbeTransport.names(),
-                    "Netty transport of TCP, UDP and HTTP(S) probes: auto takes epoll, else NIO (io_uring only when forced); a"
-                            + " forced one that this host cannot run fails the start with its cause. ICMP keeps its own"
-                            + " socket.")),
-            java.util.stream.Stream.concat(java.util.stream.Stream.concat(ProberResilience.SETTINGS.stream(),
-                    PublishTuning.SETTINGS.stream()), HttpOptions.SETTINGS.stream())).toList();
+    static final Setting<String> REGION_SETTING = Setting.matching("region", DEFAULT_REGION, REGION,
+            "1-64 of [A-Za-z0-9._-]", "Region this prober probes from; consumer group healthmesh-prober-<region>.");
+    static final Setting<String> PROBER_ID_SETTING = Setting.matching("prober.id", null, PROBER_ID,
+                    "1-128 of [A-Za-z0-9._:@-]", "Id of this worker, stamped on every result.")
+            .documentedAs("<hostname>-<pid>", null);
+    static final Setting<String> TOPIC_PREFIX_SETTING = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
+    static final Setting<Integer> MAX_IN_FLIGHT = Setting.integer("max.in.flight", DEFAULT_MAX_IN_FLIGHT, 1, 100_000,
+            "Probes running at once; at the bound an L4 slot is skipped, an L7 probe waits (both counted).");
+    static final Setting<Double> JITTER_FRACTION = Setting.fraction("jitter.fraction", DEFAULT_JITTER_FRACTION,
+            "First start of a target is uniform in [0, fraction x interval].");
+    static final Setting<Integer> TIMER_TICK_MS = Setting.integer("timer.tick.ms", DEFAULT_TIMER_TICK_MS, 1, 1_000,
+            "Tick of the timer wheel: the resolution of every planned start (a fixed-delay start lands on"
+                    + " the tick nearest its plan, a fixed-rate one at the end of its tick).");
+    static final Setting<String> USER_AGENT = Setting.text("user.agent", ProbeEngineConfig.DEFAULT_USER_AGENT,
+                    "1-200 printable ASCII characters", "User-Agent of HTTP/HTTPS probes.")
+            .and(ua -> !ua.isBlank() && ua.length() <= 200 && ua.chars().allMatch(c -> c >= 0x20 && c <= 0x7e));
+    static final Setting<String> DENY_LIST = Setting.text("deny.list",
+            String.join(",", ProbeEngineConfig.DEFAULT_DENY_LIST), "comma-separated CIDRs, may be empty",
+            "Destinations never probed (BLOCKED_BY_POLICY, no packet sent), checked on the host as written, after"
+                    + " DNS resolution and on every redirect hop, IPv4 addresses embedded in IPv6 ones included."
+                    + " Replaces the default when set.");
+    static final Setting<String> ALLOW_LIST = Setting.text("allow.list", "", "comma-separated CIDRs, may be empty",
+            "Destinations probed although the deny list holds them, such as 127.0.0.0/8 for backends on the"
+                    + " prober's own host: the most specific block of the two lists decides.");
+    static final Setting<String> DENY_ENDPOINTS = Setting.text("deny.endpoints", "",
+            "comma-separated host:port ([IPv6]:port)",
+            "Other endpoints of the cluster never probed, whatever allow.list says (the aggregators' query API,"
+                    + " other brokers). The bootstrap servers, the registry and this worker's http port are"
+                    + " always denied.");
+    static final Setting<Integer> BUFFER_CAPACITY = Setting.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1,
+            10_000_000, "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
+                    + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged.");
+    static final Setting<Integer> EVENT_LOOP_THREADS = Setting.integer("event.loop.threads", 1, 1, 256,
+            "Threads of the probe engine's Netty event loop.").documentedAs("<available processors>", null);
+    static final Setting<String> PROBE_SOURCE_ADDRESS = Setting.text("probe.source.address", null,
+            "an IP address of this host",
+            "Source address of TCP, UDP and HTTP(S) probes, so that backends can allow-list it (000, 002).");
+    static final Setting<String> L4_MARKER = Setting.text("l4.marker", "", "0-64 printable ASCII characters",
+            "Bytes a connect-only TCP probe writes and a UDP port-mode probe sends, e.g. HEALTH CHECK (000).");
+    static final Setting<String> TRANSPORT = Setting.text("transport", ProbeTransport.AUTO.settingName(),
+            ProbeTransport.names(), "Netty transport of TCP, UDP and HTTP(S) probes: auto takes epoll, else NIO"
+                    + " (io_uring only when forced); a forced one that this host cannot run fails the start with its"
+                    + " cause. ICMP keeps its own socket.");
 
+    /** Every key this role accepts besides {@code kafka.*}, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = Stream.of(List.of(BOOTSTRAP_SERVERS, SCHEMA_REGISTRY_URL,
+                    CREDENTIALS_SOURCE, USER_INFO, REGION_SETTING, PROBER_ID_SETTING, TOPIC_PREFIX_SETTING, HTTP_HOST,
+                    HTTP_PORT, MAX_IN_FLIGHT, JITTER_FRACTION, TIMER_TICK_MS, USER_AGENT, DENY_LIST, ALLOW_LIST,
+                    DENY_ENDPOINTS, BUFFER_CAPACITY, EVENT_LOOP_THREADS, PROBE_SOURCE_ADDRESS, L4_MARKER, TRANSPORT),
+            ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS)
+            .<Setting<?>>flatMap(List::stream).toList();
 
     public ProberConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -171,44 +175,34 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("prober", settings, SETTINGS)
                 .accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.optional("basic.auth.credentials.source");
-        if (authSource != null && !authSource.equals("URL") && !authSource.equals("USER_INFO")) {
-            r.problem("basic.auth.credentials.source", authSource, "URL or USER_INFO");
-        }
-        String userInfo = r.optional("basic.auth.user.info");
-        String region = r.matching("region", DEFAULT_REGION, REGION, "1-64 of [A-Za-z0-9._-]");
-        String proberId = r.matching("prober.id", null, PROBER_ID, "1-128 of [A-Za-z0-9._:@-]");
+        String bootstrap = r.get(BOOTSTRAP_SERVERS);
+        String registry = r.get(SCHEMA_REGISTRY_URL);
+        String authSource = r.get(CREDENTIALS_SOURCE);
+        String userInfo = r.get(USER_INFO);
+        String region = r.get(REGION_SETTING);
+        String proberId = r.get(PROBER_ID_SETTING);
         if (proberId == null) {
             proberId = defaultProberId();
         }
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String httpHost = r.optional("http.host");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
-        int maxInFlight = r.integer("max.in.flight", DEFAULT_MAX_IN_FLIGHT, 1, 100_000);
-        double jitter = r.fraction("jitter.fraction", DEFAULT_JITTER_FRACTION);
-        int tick = r.integer("timer.tick.ms", DEFAULT_TIMER_TICK_MS, 1, 1_000);
-        String userAgent = r.optional("user.agent");
-        if (userAgent != null && (userAgent.isBlank() || userAgent.length() > 200
-                || userAgent.chars().anyMatch(c -> c < 0x20 || c > 0x7e))) {
-            r.problem("user.agent", userAgent, "1-200 printable ASCII characters");
-        }
-        String denyText = r.optional("deny.list");
+        String prefix = r.get(TOPIC_PREFIX_SETTING);
+        String httpHost = r.get(HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
+        int maxInFlight = r.get(MAX_IN_FLIGHT);
+        double jitter = r.get(JITTER_FRACTION);
+        int tick = r.get(TIMER_TICK_MS);
+        String userAgent = r.get(USER_AGENT);
+        String denyText = r.text(DENY_LIST);
         List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST : list(denyText);
-        String allowText = r.optional("allow.list");
-        List<String> allow = allowText == null ? List.of() : list(allowText);
-        String endpointsText = r.optional("deny.endpoints");
-        List<String> endpoints = endpointsText == null ? List.of() : list(endpointsText);
-        int capacity = r.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1, 10_000_000);
-        int loops = r.integer("event.loop.threads", Math.min(256, Runtime.getRuntime().availableProcessors()), 1, 256);
+        List<String> allow = list(r.get(ALLOW_LIST));
+        List<String> endpoints = list(r.get(DENY_ENDPOINTS));
+        int capacity = r.get(BUFFER_CAPACITY);
+        int loops = r.get(EVENT_LOOP_THREADS, Math.min(256, Runtime.getRuntime().availableProcessors()));
         List<String> sourceProblems = new ArrayList<>();
-        ProbeSource source = ProbeSources.read(r.optional("probe.source.address"), r.optional("l4.marker"),
-                sourceProblems);
+        ProbeSource source = ProbeSources.read(r.text(PROBE_SOURCE_ADDRESS), r.text(L4_MARKER), sourceProblems);
         sourceProblems.forEach(r::problem);
         ProberResilience resilience = ProberResilience.read(r);
         ProbeTransport transport = ProbeTransport.AUTO;
-        String transportText = r.optional("transport");
+        String transportText = r.text(TRANSPORT);
         if (transportText != null) {
             try {
                 transport = ProbeTransport.parse(transportText);
@@ -219,12 +213,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         Map<String, String> kafka = r.kafka();
         PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
-        HttpOptions http = null;
-        try {
-            http = HttpOptions.from(settings);
-        } catch (IllegalArgumentException e) {
-            r.problem(e.getMessage());
-        }
+        HttpOptions http = HttpOptions.read(r);
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
@@ -242,8 +231,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         }
         r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
-                httpHost == null ? "0.0.0.0" : httpHost, httpPort, maxInFlight, jitter, tick,
-                userAgent == null ? ProbeEngineConfig.DEFAULT_USER_AGENT : userAgent, deny, capacity, loops, kafka,
+                httpHost, httpPort, maxInFlight, jitter, tick, userAgent, deny, capacity, loops, kafka,
                 source, resilience, allow, endpoints, registryClient, http, transport, publish);
     }
 
@@ -259,16 +247,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     /** The serde config of the Avro values (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
     }
 
     @Override

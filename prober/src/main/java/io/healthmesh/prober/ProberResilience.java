@@ -25,45 +25,52 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
 
     public static final double DEFAULT_INCONCLUSIVE_FRACTION = 0.25;
 
+    static final Setting<Double> INCONCLUSIVE_FRACTION = Setting.of("inconclusive.fraction",
+            DEFAULT_INCONCLUSIVE_FRACTION, "above 0, at most 1", Double::valueOf, v -> v > 0 && v <= 1,
+            "A probe that started later than fraction x min(interval, timeout) after its plan, or whose event"
+                    + " loop stalled that long while it ran, and that timed out or failed with ERROR, is"
+                    + " INCONCLUSIVE (late-start, loop-stall) instead of a failure.");
+    static final Setting<String> DNS_SERVERS = Setting.text("dns.servers", "",
+            "comma-separated IPs, each optionally :port; empty = /etc/resolv.conf",
+            "Name servers of the asynchronous resolver (/etc/hosts is read first either way).");
+    static final Setting<Integer> DNS_QUERY_TIMEOUT_MS = Setting.integer("dns.query.timeout.ms",
+            DnsConfig.DEFAULT_QUERY_TIMEOUT_MS, 100, 60_000,
+            "Timeout of one DNS query; the probe's deadline ends a lookup sooner.");
+    static final Setting<Integer> DNS_MAX_PENDING = Setting.integer("dns.max.pending",
+            ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS, 1, 1_000_000,
+            "Name lookups in flight at once; one more is INCONCLUSIVE (queue-full).");
+    static final Setting<Integer> DNS_CACHE_MAX_TTL_S = Setting.integer("dns.cache.max.ttl.s",
+            DnsConfig.DEFAULT_MAX_TTL_SECONDS, 0, 86_400,
+            "Longest time an answer is cached (its own TTL rules when shorter).");
+    static final Setting<Integer> DNS_CACHE_NEGATIVE_TTL_S = Setting.integer("dns.cache.negative.ttl.s",
+            DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS, 0, 3_600,
+            "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached).");
+    static final Setting<Boolean> SHED_ENABLED = Setting.bool("shed.enabled", true,
+            "Whether an overloaded prober leaves its group (not ready) so that others probe its targets; alone in"
+                    + " its group it keeps them.");
+    static final Setting<Integer> SHED_LAG_MS = Setting.integer("shed.lag.ms", (int) SheddingPolicy.DEFAULT_LAG_MS,
+            10, 60_000, "A second is bad when the timer wheel or an event loop ran a task later than this.");
+    // the percentage is kept as parsed / 100 x 100, as a fraction of the same text would be
+    static final Setting<Double> SHED_STEAL_PERCENT = Setting.of("shed.steal.percent",
+                    SheddingPolicy.DEFAULT_STEAL_PERCENT, "above 0, at most 100",
+                    v -> 100 * (Double.parseDouble(v) / 100), v -> v > 0 && v / 100 <= 1,
+                    "A second is bad when CPU steal (/proc/stat) was above this.")
+            .documentedAs(Long.toString(Math.round(SheddingPolicy.DEFAULT_STEAL_PERCENT)), null);
+    static final Setting<Integer> SHED_AFTER_S = Setting.integer("shed.after.s", SheddingPolicy.DEFAULT_AFTER_SAMPLES,
+            1, 3_600, "Bad seconds in a row before the prober sheds.");
+    static final Setting<Integer> SHED_RECOVER_S = Setting.integer("shed.recover.s",
+            SheddingPolicy.DEFAULT_RECOVER_SAMPLES, 1, 3_600, "Good seconds in a row before a shedding prober joins again.");
+
     /** The settings this record reads, for {@link ProberConfig#SETTINGS}. */
-    static final List<Setting> SETTINGS = List.of(
-            new Setting("inconclusive.fraction", Double.toString(DEFAULT_INCONCLUSIVE_FRACTION),
-                    "above 0, at most 1",
-                    "A probe that started later than fraction x min(interval, timeout) after its plan, or whose event"
-                            + " loop stalled that long while it ran, and that timed out or failed with ERROR, is"
-                            + " INCONCLUSIVE (late-start, loop-stall) instead of a failure."),
-            new Setting("dns.servers", "", "comma-separated IPs, each optionally :port; empty = /etc/resolv.conf",
-                    "Name servers of the asynchronous resolver (/etc/hosts is read first either way)."),
-            new Setting("dns.query.timeout.ms", Integer.toString(DnsConfig.DEFAULT_QUERY_TIMEOUT_MS),
-                    "100..60000", "Timeout of one DNS query; the probe's deadline ends a lookup sooner."),
-            new Setting("dns.max.pending", Integer.toString(ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS),
-                    "1..1000000", "Name lookups in flight at once; one more is INCONCLUSIVE (queue-full)."),
-            new Setting("dns.cache.max.ttl.s", Integer.toString(DnsConfig.DEFAULT_MAX_TTL_SECONDS),
-                    "0..86400", "Longest time an answer is cached (its own TTL rules when shorter)."),
-            new Setting("dns.cache.negative.ttl.s", Integer.toString(DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS),
-                    "0..3600", "How long NXDOMAIN, SERVFAIL or a server timeout is cached (0 = not cached)."),
-            new Setting("shed.enabled", "true", "true or false",
-                    "Whether an overloaded prober leaves its group (not ready) so that others probe its targets; alone in"
-                            + " its group it keeps them."),
-            new Setting("shed.lag.ms", Long.toString(SheddingPolicy.DEFAULT_LAG_MS), "10..60000",
-                    "A second is bad when the timer wheel or an event loop ran a task later than this."),
-            new Setting("shed.steal.percent", Long.toString(Math.round(SheddingPolicy.DEFAULT_STEAL_PERCENT)),
-                    "above 0, at most 100", "A second is bad when CPU steal (/proc/stat) was above this."),
-            new Setting("shed.after.s", Integer.toString(SheddingPolicy.DEFAULT_AFTER_SAMPLES), "1..3600",
-                    "Bad seconds in a row before the prober sheds."),
-            new Setting("shed.recover.s", Integer.toString(SheddingPolicy.DEFAULT_RECOVER_SAMPLES),
-                    "1..3600", "Good seconds in a row before a shedding prober joins again."));
+    static final List<Setting<?>> SETTINGS = List.of(INCONCLUSIVE_FRACTION, DNS_SERVERS, DNS_QUERY_TIMEOUT_MS,
+            DNS_MAX_PENDING, DNS_CACHE_MAX_TTL_S, DNS_CACHE_NEGATIVE_TTL_S, SHED_ENABLED, SHED_LAG_MS,
+            SHED_STEAL_PERCENT, SHED_AFTER_S, SHED_RECOVER_S);
 
     public ProberResilience {
         requireNonNull(dns, "dns");
         requireNonNull(shedding, "shedding");
-        if (!(inconclusiveFraction > 0 && inconclusiveFraction <= 1)) {
-            throw new IllegalArgumentException("inconclusive.fraction: " + inconclusiveFraction
-                    + " (expected: above 0, at most 1)");
-        }
-        if (dnsMaxPending < 1 || dnsMaxPending > 1_000_000) {
-            throw new IllegalArgumentException("dns.max.pending: " + dnsMaxPending + " (expected: 1..1000000)");
-        }
+        INCONCLUSIVE_FRACTION.check(inconclusiveFraction);
+        DNS_MAX_PENDING.check(dnsMaxPending);
     }
 
     /** Every default. */
@@ -73,58 +80,25 @@ public record ProberResilience(double inconclusiveFraction, DnsConfig dns, int d
     }
 
     static ProberResilience read(SettingsReader r) {
-        double fraction = positiveFraction(r, "inconclusive.fraction", DEFAULT_INCONCLUSIVE_FRACTION);
-        String serverText = r.optional("dns.servers");
-        List<String> servers = serverText == null ? List.of()
-                : Arrays.stream(serverText.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
-        int queryTimeout = r.integer("dns.query.timeout.ms", DnsConfig.DEFAULT_QUERY_TIMEOUT_MS, 100, 60_000);
-        int maxPending = r.integer("dns.max.pending", ProbeEngineConfig.DEFAULT_MAX_PENDING_RESOLUTIONS, 1, 1_000_000);
-        int maxTtl = r.integer("dns.cache.max.ttl.s", DnsConfig.DEFAULT_MAX_TTL_SECONDS, 0, 86_400);
-        int negativeTtl = r.integer("dns.cache.negative.ttl.s", DnsConfig.DEFAULT_NEGATIVE_TTL_SECONDS, 0, 3_600);
+        double fraction = r.get(INCONCLUSIVE_FRACTION);
+        List<String> servers = Arrays.stream(r.get(DNS_SERVERS).split(",")).map(String::trim)
+                .filter(s -> !s.isEmpty()).toList();
+        int queryTimeout = r.get(DNS_QUERY_TIMEOUT_MS);
+        int maxPending = r.get(DNS_MAX_PENDING);
+        int maxTtl = r.get(DNS_CACHE_MAX_TTL_S);
+        int negativeTtl = r.get(DNS_CACHE_NEGATIVE_TTL_S);
         DnsConfig dns = DnsConfig.DEFAULTS;
         try {
             dns = new DnsConfig(servers, queryTimeout, maxTtl, negativeTtl);
         } catch (IllegalArgumentException e) {
             r.problem(e.getMessage());
         }
-        String enabledText = r.optional("shed.enabled");
-        boolean shedEnabled = true;
-        if (enabledText != null) {
-            if (enabledText.equalsIgnoreCase("true") || enabledText.equalsIgnoreCase("false")) {
-                shedEnabled = Boolean.parseBoolean(enabledText);
-            } else {
-                r.problem("shed.enabled", enabledText, "true or false");
-            }
-        }
-        int lag = r.integer("shed.lag.ms", (int) SheddingPolicy.DEFAULT_LAG_MS, 10, 60_000);
-        double steal = SheddingPolicy.DEFAULT_STEAL_PERCENT;
-        String stealText = r.optional("shed.steal.percent");
-        if (stealText != null) {
-            steal = 100 * positiveFraction(r, "shed.steal.percent", stealText, SheddingPolicy.DEFAULT_STEAL_PERCENT / 100);
-        }
-        int after = r.integer("shed.after.s", SheddingPolicy.DEFAULT_AFTER_SAMPLES, 1, 3_600);
-        int recover = r.integer("shed.recover.s", SheddingPolicy.DEFAULT_RECOVER_SAMPLES, 1, 3_600);
+        boolean shedEnabled = r.get(SHED_ENABLED);
+        int lag = r.get(SHED_LAG_MS);
+        double steal = r.get(SHED_STEAL_PERCENT);
+        int after = r.get(SHED_AFTER_S);
+        int recover = r.get(SHED_RECOVER_S);
         return new ProberResilience(fraction, dns, maxPending, new SheddingPolicy(shedEnabled, lag, steal, after, recover));
-    }
-
-    private static double positiveFraction(SettingsReader r, String key, double defaultValue) {
-        String raw = r.optional(key);
-        return raw == null ? defaultValue : positiveFraction(r, key, raw, defaultValue);
-    }
-
-    /** {@code raw} as a fraction in (0, 1]; for percentages, the caller divides first (the message shows raw). */
-    private static double positiveFraction(SettingsReader r, String key, String raw, double defaultValue) {
-        boolean percent = key.endsWith(".percent");
-        try {
-            double value = Double.parseDouble(raw) / (percent ? 100 : 1);
-            if (value > 0 && value <= 1) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        r.problem(key, raw, percent ? "above 0, at most 100" : "above 0, at most 1");
-        return defaultValue;
     }
 
     @Override

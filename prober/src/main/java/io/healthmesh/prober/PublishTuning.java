@@ -37,34 +37,29 @@ public record PublishTuning(String compression, int lingerMs, int batchBytes, bo
     public static final int DEFAULT_BATCH_BYTES = 16_384;
     static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
+    static final Setting<String> COMPRESSION = Setting.oneOf("publish.compression", DEFAULT_COMPRESSION, CODECS,
+            "Compression of the probe-results batches (the producer's compression.type); every codec is "
+                    + "read by the Java, librdkafka (Node, Python) and Go clients.")
+            .documentedAs(DEFAULT_COMPRESSION, "none, gzip, snappy, lz4 or zstd");
+    static final Setting<Integer> LINGER_MS = Setting.integer("publish.linger.ms", DEFAULT_LINGER_MS, 0, 1_000,
+            "How long a batch of results waits for more before it is sent (linger.ms): larger batches "
+                    + "cost the prober and the broker less CPU and compress better, but a result reaches Kafka "
+                    + "up to this later (unless publish.urgent sends it at once).");
+    static final Setting<Integer> BATCH_BYTES = Setting.integer("publish.batch.bytes", DEFAULT_BATCH_BYTES, 1_024,
+            16_777_216, "The most bytes of one partition's batch (batch.size); a full batch is sent without waiting.");
+    static final Setting<Boolean> URGENT = Setting.bool("publish.urgent", DEFAULT_URGENT,
+            "Send a result that may change its target's state (one of the first healthy/unhealthy-threshold "
+                    + "verdicts of one kind in a row) at once, without the linger; false lets every result "
+                    + "wait for publish.linger.ms.");
+
     /** The settings this record reads, for {@link ProberConfig#SETTINGS}. */
-    static final List<Setting> SETTINGS = List.of(
-            new Setting("publish.compression", DEFAULT_COMPRESSION, "none, gzip, snappy, lz4 or zstd",
-                    "Compression of the probe-results batches (the producer's compression.type); every codec is "
-                            + "read by the Java, librdkafka (Node, Python) and Go clients."),
-            new Setting("publish.linger.ms", Integer.toString(DEFAULT_LINGER_MS), "0..1000",
-                    "How long a batch of results waits for more before it is sent (linger.ms): larger batches "
-                            + "cost the prober and the broker less CPU and compress better, but a result reaches Kafka "
-                            + "up to this later (unless publish.urgent sends it at once)."),
-            new Setting("publish.batch.bytes", Integer.toString(DEFAULT_BATCH_BYTES), "1024..16777216",
-                    "The most bytes of one partition's batch (batch.size); a full batch is sent without waiting."),
-            new Setting("publish.urgent", Boolean.toString(DEFAULT_URGENT), "true or false",
-                    "Send a result that may change its target's state (one of the first healthy/unhealthy-threshold "
-                            + "verdicts of one kind in a row) at once, without the linger; false lets every result "
-                            + "wait for publish.linger.ms."));
+    static final List<Setting<?>> SETTINGS = List.of(COMPRESSION, LINGER_MS, BATCH_BYTES, URGENT);
 
     public PublishTuning {
         requireNonNull(compression, "compression");
-        if (!CODECS.contains(compression)) {
-            throw new IllegalArgumentException("publish.compression: " + compression
-                    + " (expected: none, gzip, snappy, lz4 or zstd)");
-        }
-        if (lingerMs < 0 || lingerMs > 1_000) {
-            throw new IllegalArgumentException("publish.linger.ms: " + lingerMs + " (expected: 0..1000)");
-        }
-        if (batchBytes < 1_024 || batchBytes > 16_777_216) {
-            throw new IllegalArgumentException("publish.batch.bytes: " + batchBytes + " (expected: 1024..16777216)");
-        }
+        COMPRESSION.check(compression);
+        LINGER_MS.check(lingerMs);
+        BATCH_BYTES.check(batchBytes);
     }
 
     /** The given batching, with results that may decide a state sent at once ({@code publish.urgent}'s default). */
@@ -78,11 +73,7 @@ public record PublishTuning(String compression, int lingerMs, int batchBytes, bo
     }
 
     static PublishTuning read(SettingsReader r) {
-        String codec = r.oneOf("publish.compression", DEFAULT_COMPRESSION, CODECS.toArray(String[]::new));
-        int linger = r.integer("publish.linger.ms", DEFAULT_LINGER_MS, 0, 1_000);
-        int batch = r.integer("publish.batch.bytes", DEFAULT_BATCH_BYTES, 1_024, 16_777_216);
-        boolean urgent = r.bool("publish.urgent", DEFAULT_URGENT);
-        return new PublishTuning(CODECS.contains(codec) ? codec : DEFAULT_COMPRESSION, linger, batch, urgent);
+        return new PublishTuning(r.get(COMPRESSION), r.get(LINGER_MS), r.get(BATCH_BYTES), r.get(URGENT));
     }
 
     /** The producer properties these settings stand for. */

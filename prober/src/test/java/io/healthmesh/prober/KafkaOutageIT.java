@@ -1,7 +1,9 @@
 package io.healthmesh.prober;
 
-import io.healthmesh.testkit.TopicRecorder;
-import io.healthmesh.testkit.Await;
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.embedded.EmbeddedKafka;
@@ -9,10 +11,8 @@ import io.healthmesh.embedded.EmbeddedKafkaConfig;
 import io.healthmesh.embedded.FreePorts;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.TopicSetup;
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.TopicRecorder;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import org.apache.kafka.clients.admin.Admin;

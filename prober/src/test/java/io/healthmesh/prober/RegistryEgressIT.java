@@ -1,18 +1,18 @@
 package io.healthmesh.prober;
 
-import io.healthmesh.testkit.TopicRecorder;
-import io.healthmesh.testkit.Await;
+import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
-import io.healthmesh.testkit.KafkaExtension;
-import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.testkit.Await;
+import io.healthmesh.testkit.KafkaExtension;
+import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.testkit.TopicRecorder;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;

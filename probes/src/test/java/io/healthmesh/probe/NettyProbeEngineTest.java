@@ -67,7 +67,8 @@ class NettyProbeEngineTest {
                             List.of("abc"), false, java.util.Map.of(), null, false));
             ProbeReport report = engine.probe(badStatus).get(30, TimeUnit.SECONDS);
             assertThat(report.outcome()).isEqualTo(Outcome.INCONCLUSIVE);
-            assertThat(report.detail()).startsWith("internal-error: ").contains("expectedStatuses: 'abc'");
+            assertThat(report.detail()).startsWith("internal-error: ")
+                    .contains("http.expectedStatuses: \"abc\" (expected: 1xx..5xx or a code 100..599)");
             TargetSpec headerInjection = Targets.http(LoopbackPorts.closedPort(), 1000)
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));

@@ -3,6 +3,7 @@ package io.healthmesh.registry;
 import io.healthmesh.ops.HttpLimits;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.contract.Topics;
 
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -38,34 +38,13 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
      * Every key {@link #from} accepts besides {@code kafka.*}. The listener's keys are {@code http.host} and
      * {@code http.port}, as for every other role; {@code registry.*} names what only a registry has.
      */
-    public static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("registry.topic", Topics.SCHEMAS, "1-249 of [A-Za-z0-9._-]",
-                    "The compacted topic holding the schemas (created with one partition when missing)."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of the registry's HTTP API."),
-            new Setting("http.port", Integer.toString(DEFAULT_PORT), "0..65535 (0 = any free port)",
-                    "Port of the registry's HTTP API, /metrics, /healthz and /readyz."),
-            new Setting("registry.auth", "basic", "basic or none", "HTTP basic authentication of the API."),
-            new Setting("registry.users", null, "name:role:password, comma-separated (role: read or admin)",
-                    "Users of the API, inline."),
-            new Setting("registry.users.file", null, "a file, one name:role:password per line",
-                    "Users of the API, from a file."),
-            new Setting("registry.anonymous.read", "false", "true or false",
-                    "Whether reads need no credentials (writes always do)."),
-            new Setting("registry.deletes.enable", "false", "true or false", "Whether DELETE requests are served."),
-            new Setting("registry.config.changes.enable", "false", "true or false",
-                    "Whether PUT /config and PUT /config/{subject} are served."),
-            new Setting("registry.ssl.certificate.location", null, "a PEM file", "TLS certificate chain of the listener."),
-            new Setting("registry.ssl.key.location", null, "a PEM file", "TLS private key of the listener."),
-            new Setting("registry.ssl.key.password", null, "a password", "Password of the PEM key, if encrypted."),
-            new Setting("registry.ssl.keystore.location", null, "a key store file", "TLS key store of the listener."),
-            new Setting("registry.ssl.keystore.password", null, "a password", "Password of the key store."),
-            new Setting("registry.ssl.keystore.type", "PKCS12", "PKCS12 or JKS", "Type of the key store."),
-            new Setting("registry.contract.topic.prefixes", Topics.DEFAULT_PREFIX, "comma-separated topic prefixes",
-                    "Prefixes whose contract value schemas are registered at start (empty: none).")),
+    public static final List<Setting<?>> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
+            WorkerSettings.BOOTSTRAP_SERVERS, RegistrySettings.TOPIC, WorkerSettings.HTTP_HOST, RegistrySettings.PORT,
+            RegistrySettings.AUTH, RegistrySettings.USERS, RegistrySettings.USERS_FILE, RegistrySettings.ANONYMOUS_READ,
+            RegistrySettings.DELETES, RegistrySettings.CONFIG_CHANGES, RegistrySettings.CERTIFICATE,
+            RegistrySettings.KEY, RegistrySettings.KEY_PASSWORD, RegistrySettings.KEY_STORE,
+            RegistrySettings.KEY_STORE_PASSWORD, RegistrySettings.KEY_STORE_TYPE, RegistrySettings.CONTRACT_PREFIXES),
             HttpLimits.settings("registry.").stream()).toList();
-
-    private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,249}");
 
     /**
      * A registry without authentication, deletes and configuration changes on, plain HTTP, default HTTP limits:
@@ -123,10 +102,10 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
      */
     public static RegistryConfig from(Map<String, String> settings) {
         SettingsReader r = new SettingsReader("registry", settings, SETTINGS);
-        String bootstrap = r.required("bootstrap.servers");
-        String topic = r.matching("registry.topic", Topics.SCHEMAS, TOPIC, "1-249 of [A-Za-z0-9._-]");
-        String host = r.text("http.host", "0.0.0.0");
-        int port = r.integer("http.port", DEFAULT_PORT, 0, 65_535);
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String topic = r.get(RegistrySettings.TOPIC);
+        String host = r.get(WorkerSettings.HTTP_HOST);
+        int port = r.get(RegistrySettings.PORT);
         RegistrySecurity security = null;
         HttpLimits limits = null;
         try {
@@ -139,7 +118,7 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
         } catch (IllegalArgumentException e) {
             r.problem(e.getMessage());
         }
-        String prefixes = r.text("registry.contract.topic.prefixes", Topics.DEFAULT_PREFIX);
+        String prefixes = r.get(RegistrySettings.CONTRACT_PREFIXES);
         List<String> contract = java.util.Arrays.stream(prefixes.split(",")).map(String::trim).filter(p -> !p.isEmpty())
                 .toList();
         Map<String, String> kafka = r.kafka();
@@ -153,17 +132,17 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
      * {@code registry.config.changes.enable} (all false by default) and the listener's TLS identity.
      */
     static RegistrySecurity security(Map<String, String> settings) {
-        String auth = settings.getOrDefault("registry.auth", "basic").trim();
+        String auth = RegistrySettings.AUTH.readFrom(settings);
         RegistryUsers users = RegistryUsers.none();
-        String inline = settings.get("registry.users");
+        String inline = RegistrySettings.USERS.readFrom(settings);
         if (inline != null && !inline.isBlank()) {
-            users = users.and(RegistryUsers.parseInline(inline, "registry.users"));
+            users = users.and(RegistryUsers.parseInline(inline, RegistrySettings.USERS.key()));
         }
-        String file = settings.get("registry.users.file");
+        String file = RegistrySettings.USERS_FILE.readFrom(settings);
         if (file != null && !file.isBlank()) {
             try {
-                users = users.and(RegistryUsers.parse(Files.readAllLines(Path.of(file.trim()), StandardCharsets.UTF_8),
-                        "registry.users.file " + file.trim()));
+                users = users.and(RegistryUsers.parse(Files.readAllLines(Path.of(file), StandardCharsets.UTF_8),
+                        "registry.users.file " + file));
             } catch (IOException e) {
                 throw new IllegalArgumentException("registry.users.file: " + file + " cannot be read (" + e + ")");
             }
@@ -177,33 +156,24 @@ public record RegistryConfig(String bootstrapServers, String topic, String host,
                 }
                 yield new RegistrySecurity(false, users, true, false, false, null);
             }
-            default -> throw new IllegalArgumentException("registry.auth: " + auth + " (expected: basic or none)");
+            default -> throw new IllegalStateException("registry.auth: " + auth); // readFrom refused any other
         };
-        security = security.withAnonymousRead(bool(settings, "registry.anonymous.read") || !security.authenticate())
-                .withDeletes(bool(settings, "registry.deletes.enable"))
-                .withConfigChanges(bool(settings, "registry.config.changes.enable"));
-        String cert = settings.get("registry.ssl.certificate.location");
-        String key = settings.get("registry.ssl.key.location");
-        String keyStore = settings.get("registry.ssl.keystore.location");
+        security = security.withAnonymousRead(RegistrySettings.ANONYMOUS_READ.readFrom(settings)
+                        || !security.authenticate())
+                .withDeletes(RegistrySettings.DELETES.readFrom(settings))
+                .withConfigChanges(RegistrySettings.CONFIG_CHANGES.readFrom(settings));
+        String cert = RegistrySettings.CERTIFICATE.readFrom(settings);
+        String key = RegistrySettings.KEY.readFrom(settings);
+        String keyStore = RegistrySettings.KEY_STORE.readFrom(settings);
         if (cert != null || key != null || keyStore != null) {
-            security = security.withTls(new ListenerTls(cert == null ? null : Path.of(cert.trim()),
-                    key == null ? null : Path.of(key.trim()), settings.get("registry.ssl.key.password"),
-                    keyStore == null ? null : Path.of(keyStore.trim()), settings.get("registry.ssl.keystore.password"),
-                    settings.getOrDefault("registry.ssl.keystore.type", "PKCS12").trim()));
+            // passwords are taken as written, spaces included
+            security = security.withTls(new ListenerTls(cert == null ? null : Path.of(cert),
+                    key == null ? null : Path.of(key), settings.get(RegistrySettings.KEY_PASSWORD.key()),
+                    keyStore == null ? null : Path.of(keyStore),
+                    settings.get(RegistrySettings.KEY_STORE_PASSWORD.key()),
+                    RegistrySettings.KEY_STORE_TYPE.readFrom(settings)));
         }
         return security;
-    }
-
-    private static boolean bool(Map<String, String> settings, String key) {
-        String text = settings.get(key);
-        if (text == null) {
-            return false;
-        }
-        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(key + ": " + text + " (expected: true or false)");
-        };
     }
 
     @Override

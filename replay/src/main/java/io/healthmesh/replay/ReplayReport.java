@@ -1,6 +1,6 @@
 package io.healthmesh.replay;
 
-import io.healthmesh.aggregator.domain.GroupMembers;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import java.util.TreeMap;
  *   <li>An outage's <em>detection delay</em> runs from its first failed probe to the change to UNHEALTHY (0 when the
  *       target was UNHEALTHY already; {@code null} when it never turned UNHEALTHY before the outage ended).</li>
  *   <li><em>Fail-open time</em> per group is how long the group (its replayed members) had no routable member, computed
- *       with the aggregator's {@code FailOpenPolicy}.</li>
+ *       with the aggregator's group rule, {@link GroupCounts}.</li>
  * </ul>
  */
 public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Totals totals, long flapSpanMs) {
@@ -151,7 +151,10 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
         return s == null ? null : s.group();
     }
 
-    /** Time each group spent fail-open within the window, its members' statuses replayed in time order. */
+    /**
+     * Time each group spent fail-open within the window, its members' statuses replayed in time order through the
+     * group rule the aggregator keeps ({@link GroupCounts}).
+     */
     static Map<String, Long> failOpen(Map<String, StartState> starts, Map<String, List<StatusChange>> changes,
                                       ReplayWindow window) {
         List<StatusChange> all = new ArrayList<>();
@@ -159,20 +162,21 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
         all.sort(Comparator.comparingLong(StatusChange::atMs));
         long begin = window.fromBeginning()
                 ? (all.isEmpty() ? window.toMs() : all.get(0).atMs()) : window.fromMs();
-        Map<String, GroupMembers> groups = new HashMap<>();
+        Map<String, GroupCounts> groups = new HashMap<>();
         Map<String, String> groupOf = new HashMap<>();
+        Map<String, HealthStatus> statusOf = new HashMap<>();
         starts.forEach((id, s) -> {
             if (s.status() != null) {
-                groups.computeIfAbsent(s.group(), GroupMembers::empty);
-                groups.put(s.group(), groups.get(s.group()).with(id, s.status()));
+                groups.put(s.group(), groups.getOrDefault(s.group(), GroupCounts.EMPTY).move(null, s.status()));
                 groupOf.put(id, s.group());
+                statusOf.put(id, s.status());
             }
         });
         Map<String, Long> total = new TreeMap<>();
         Map<String, Long> openSince = new HashMap<>();
-        groups.forEach((g, members) -> {
+        groups.forEach((g, counts) -> {
             total.put(g, 0L);
-            if (members.verdict().failOpen()) {
+            if (counts.failOpen()) {
                 openSince.put(g, begin);
             }
         });
@@ -180,13 +184,13 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
             long at = Math.max(begin, Math.min(c.atMs(), window.toMs()));
             String old = groupOf.get(c.targetId());
             if (old != null && (c.to() == null || !old.equals(c.group()))) {
-                groups.put(old, groups.get(old).without(c.targetId()));
+                groups.put(old, groups.get(old).move(statusOf.remove(c.targetId()), null));
                 groupOf.remove(c.targetId());
                 settle(old, groups.get(old), at, openSince, total);
             }
             if (c.to() != null) {
-                GroupMembers members = groups.getOrDefault(c.group(), GroupMembers.empty(c.group()));
-                groups.put(c.group(), members.with(c.targetId(), c.to()));
+                GroupCounts counts = groups.getOrDefault(c.group(), GroupCounts.EMPTY);
+                groups.put(c.group(), counts.move(statusOf.put(c.targetId(), c.to()), c.to()));
                 groupOf.put(c.targetId(), c.group());
                 total.putIfAbsent(c.group(), 0L);
                 settle(c.group(), groups.get(c.group()), at, openSince, total);
@@ -196,9 +200,9 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
         return total;
     }
 
-    private static void settle(String group, GroupMembers members, long at, Map<String, Long> openSince,
+    private static void settle(String group, GroupCounts counts, long at, Map<String, Long> openSince,
                                Map<String, Long> total) {
-        boolean open = !members.isEmpty() && members.verdict().failOpen();
+        boolean open = counts.failOpen();
         Long since = openSince.get(group);
         if (open && since == null) {
             openSince.put(group, at);

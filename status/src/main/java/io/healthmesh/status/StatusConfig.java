@@ -5,11 +5,11 @@ import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -31,23 +31,14 @@ public record StatusConfig(String bootstrapServers, String schemaRegistryUrl, St
                            Map<String, String> registryClient) {
 
     public static final int DEFAULT_HTTP_PORT = 8084;
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
-    private static final Pattern NOT_BLANK = Pattern.compile(".*\\S.*");
+    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
 
     /** Every key besides {@code kafka.*} (docs/CONFIGURATION.md lists them). */
-    public static final List<Setting> SETTINGS = Stream.of(Stream.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://... or mem://<scope>", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO",
-                    "How the registry client authenticates (Confluent's key)."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]",
-                    "Prefix of every healthmesh topic name."),
-            new Setting("http.host", "0.0.0.0", "an address of this host",
-                    "Bind address of the status page, /metrics, /healthz and /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of the status page, /metrics, /healthz and /readyz.")),
-            StatusSettings.SETTINGS.stream(), HttpOptions.SETTINGS.stream()).flatMap(s -> s).toList();
+    public static final List<Setting<?>> SETTINGS = Stream.of(List.<Setting<?>>of(WorkerSettings.BOOTSTRAP_SERVERS,
+                    WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
+                    TOPIC_PREFIX, WorkerSettings.HTTP_HOST, HTTP_PORT), StatusSettings.SETTINGS, HttpOptions.SETTINGS)
+            .<Setting<?>>flatMap(List::stream).toList();
 
     public StatusConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -69,21 +60,16 @@ public record StatusConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static StatusConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("status", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String httpHost = r.matching("http.host", "0.0.0.0", NOT_BLANK, "an address of this host");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
+        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
+        String userInfo = r.get(WorkerSettings.USER_INFO);
+        String prefix = r.get(TOPIC_PREFIX);
+        String httpHost = r.get(WorkerSettings.HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
         StatusSettings page = StatusSettings.read(r);
         Map<String, String> kafka = r.kafka();
-        HttpOptions http = null;
-        try {
-            http = HttpOptions.from(settings);
-        } catch (IllegalArgumentException e) {
-            r.problem(e.getMessage());
-        }
+        HttpOptions http = HttpOptions.read(r);
         r.finish();
         return new StatusConfig(bootstrap, registry, authSource, userInfo, new Topics(prefix), httpHost, httpPort,
                 page, http, kafka, RegistryClients.clientKeys(settings));
@@ -91,16 +77,7 @@ public record StatusConfig(String bootstrapServers, String schemaRegistryUrl, St
 
     /** The serde settings (Confluent's keys) of the feed's decoders. */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new HashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
     }
 
     /** The feed consumer's settings: the {@code kafka.*} pass-through and the bootstrap servers. */

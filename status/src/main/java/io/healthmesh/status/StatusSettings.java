@@ -20,16 +20,17 @@ public record StatusSettings(int maxClients, int historySize, boolean perTargetM
     public static final int DEFAULT_MAX_CLIENTS = 32;
     public static final int DEFAULT_HISTORY_SIZE = 20;
 
+    static final Setting<Integer> MAX_CLIENTS = Setting.integer("status.max.clients", DEFAULT_MAX_CLIENTS, 1, 1_000,
+            "Browsers connected to the status page's event stream at once; more get 503.");
+    static final Setting<Integer> HISTORY_SIZE = Setting.integer("status.history.size", DEFAULT_HISTORY_SIZE, 0, 200,
+            "Recent probe results kept per target for the page's latency history; 0 keeps none and reads"
+                    + " no probe results (less heap and CPU for very many targets).");
+    static final Setting<Boolean> PER_TARGET_METRICS = Setting.bool("metrics.per.target", false,
+            "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per"
+                    + " target (only where the page is served).");
+
     /** The keys {@link #read} reads, with their defaults and ranges (docs/CONFIGURATION.md lists them). */
-    public static final List<Setting> SETTINGS = List.of(
-            new Setting("status.max.clients", Integer.toString(DEFAULT_MAX_CLIENTS), "1..1000",
-                    "Browsers connected to the status page's event stream at once; more get 503."),
-            new Setting("status.history.size", Integer.toString(DEFAULT_HISTORY_SIZE), "0..200",
-                    "Recent probe results kept per target for the page's latency history; 0 keeps none and reads"
-                            + " no probe results (less heap and CPU for very many targets)."),
-            new Setting("metrics.per.target", "false", "true or false",
-                    "Also export healthmesh_target_healthy and healthmesh_target_latency_seconds, one series per"
-                            + " target (only where the page is served)."));
+    public static final List<Setting<?>> SETTINGS = List.of(MAX_CLIENTS, HISTORY_SIZE, PER_TARGET_METRICS);
 
     /** The defaults of {@link #SETTINGS}. */
     public static StatusSettings defaults() {
@@ -39,8 +40,6 @@ public record StatusSettings(int maxClients, int historySize, boolean perTargetM
     /** Reads the keys of {@link #SETTINGS}; a bad value is a problem of {@code reader}, and the default stands in. */
     public static StatusSettings read(SettingsReader reader) {
         requireNonNull(reader, "reader");
-        return new StatusSettings(reader.integer("status.max.clients", DEFAULT_MAX_CLIENTS, 1, 1_000),
-                reader.integer("status.history.size", DEFAULT_HISTORY_SIZE, 0, 200),
-                reader.bool("metrics.per.target", false));
+        return new StatusSettings(reader.get(MAX_CLIENTS), reader.get(HISTORY_SIZE), reader.get(PER_TARGET_METRICS));
     }
 }

@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator.query;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.topology.RoutableList;
+import io.healthmesh.core.health.GroupCounts;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -54,7 +54,7 @@ public final class AggregatorTopology {
      * target): its changelog is not read any more.
      */
     public static final String HISTORY_STORE = "target-history-rows";
-    /** Per-group counters ({@code group-summary}: group id to {@link io.healthmesh.aggregator.domain.GroupCounts}). */
+    /** Per-group counters ({@code group-summary}: group id to {@link io.healthmesh.core.health.GroupCounts}). */
     public static final String GROUP_STORE = "group-summary";
     /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
     public static final String GROUP_MEMBERS_STORE = "group-members";

@@ -1,6 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
+import io.healthmesh.core.health.GroupCounts;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;

@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.schema.GroupHealth;
 import org.apache.kafka.common.utils.Bytes;
@@ -88,7 +88,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
         }
         summaries.put(groupId, next);
         if (routingChanges) {
-            boolean entering = next.failOpen() ? after != null : after != null && after.isRoutable();
+            boolean entering = GroupCounts.served(after, next.failOpen());
             RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, counts, next);
             context.forward(record.withValue(StateEvents.groupHealth(groupId, next, page,
                     context.currentSystemTimeMs())));

@@ -1,15 +1,15 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.contract.serde.RecordDecodeException;
+import io.healthmesh.contract.serde.ResultFields;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ResultBounds;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.RecordDecodeException;
-import io.healthmesh.contract.serde.ResultFields;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 

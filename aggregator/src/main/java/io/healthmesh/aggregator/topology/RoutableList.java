@@ -1,6 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;

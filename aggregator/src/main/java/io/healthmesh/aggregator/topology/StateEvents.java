@@ -1,9 +1,9 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.LastResult;
 import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.TargetHealthState;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.ProbeOutcome;

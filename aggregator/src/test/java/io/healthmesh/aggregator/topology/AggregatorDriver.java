@@ -1,6 +1,8 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
@@ -10,8 +12,6 @@ import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.Protocol;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -32,11 +32,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
-import java.util.UUID;
 
 /**
  * A {@link TopologyTestDriver} around {@link AggregatorTopology#build} with a fake wall clock that tests move by hand:

@@ -1,14 +1,14 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.AggregatorConfig;
+import io.healthmesh.contract.RejectedHeaders;
+import io.healthmesh.contract.registry.MemoryRegistries;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.testkit.fuzz.FuzzCorpus;
 import io.healthmesh.testkit.fuzz.FuzzInput;
 import io.healthmesh.testkit.fuzz.FuzzStats;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.RejectedHeaders;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.registry.MemoryRegistries;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;

@@ -1,7 +1,7 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;

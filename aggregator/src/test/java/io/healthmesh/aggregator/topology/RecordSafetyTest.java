@@ -1,5 +1,7 @@
 package io.healthmesh.aggregator.topology;
 
+import io.healthmesh.contract.RejectedHeaders;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.Protocol;
@@ -8,8 +10,6 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
-import io.healthmesh.contract.RejectedHeaders;
-import io.healthmesh.contract.TargetSpecs;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.test.TestRecord;

@@ -1,6 +1,5 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
 import io.healthmesh.aggregator.domain.StalenessRule;
@@ -8,6 +7,7 @@ import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.Thresholds;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.QuorumPolicy;

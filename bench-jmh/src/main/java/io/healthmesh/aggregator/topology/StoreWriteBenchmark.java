@@ -1,12 +1,10 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.aggregator.domain.GroupCounts;
-import io.healthmesh.aggregator.domain.GroupMembers;
-import io.healthmesh.aggregator.domain.GroupVerdict;
 import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.bench.jmh.NanosPerOperation;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
@@ -34,19 +32,12 @@ public class StoreWriteBenchmark extends NanosPerOperation {
     private byte[] state;
     private byte[] counts;
     private long clockMs = 1_700_000_000_000L;
-    private GroupMembers whole;
-    private boolean flip;
 
     @Setup(Level.Trial)
     public void setUp() {
         TargetSpec spec = TargetSpec.of("web-000001", "pool-0001", "127.1.0.1", 8080, Protocol.TCP);
         state = stateSerde.serializer().serialize("", new StoredTarget(TargetHealthState.create(
                 TargetEssentials.of(spec), clockMs, clockMs).after(), 17));
-        java.util.TreeMap<String, HealthStatus> members = new java.util.TreeMap<>();
-        for (int i = 0; i < 20_000; i++) {
-            members.put(String.format("m%06d", i), HealthStatus.HEALTHY);
-        }
-        whole = new GroupMembers("pool-0001", members);
         counts = countsSerde.serializer().serialize("", new GroupCounts(100_000, 60_000, 20_000, 19_999, 1));
     }
 
@@ -72,17 +63,5 @@ public class StoreWriteBenchmark extends NanosPerOperation {
         bh.consume(c.routingChangesWhen(before, HealthStatus.UNHEALTHY));
         bh.consume(GroupRows.encodeStatus(HealthStatus.UNHEALTHY));
         bh.consume(countsSerde.serializer().serialize("", c.move(before, HealthStatus.UNHEALTHY)));
-    }
-
-    /**
-     * The same change as the earlier whole-group model made it, domain only (its serde of the whole group came on
-     * top): a copy of the 20,000-member map and the verdict over all of it.
-     */
-    @Benchmark
-    public GroupVerdict groupWhole20kBefore() {
-        flip = !flip;
-        GroupMembers next = whole.with("m010000", flip ? HealthStatus.UNHEALTHY : HealthStatus.HEALTHY);
-        whole = next;
-        return next.verdict();
     }
 }

@@ -1,9 +1,9 @@
 package io.healthmesh.bench.run;
 
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;

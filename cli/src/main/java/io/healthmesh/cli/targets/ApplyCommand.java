@@ -2,10 +2,11 @@ package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.contract.target.TargetFileReader;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -2,10 +2,10 @@ package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.kafka.CompactedTopicReader;
 import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

@@ -1,5 +1,5 @@
 /**
- * {@code healthmesh targets}: reading target files (YAML/JSON, contract field names, every error reported with file,
- * target and field) and the compacted targets topic (apply, list, get, delete).
+ * {@code healthmesh targets}: apply, list, get and delete on the compacted targets topic. Target files are read by
+ * {@link io.healthmesh.contract.target.TargetFileReader} in {@code schemas}, beside the Avro mapping.
  */
 package io.healthmesh.cli.targets;

@@ -2,6 +2,7 @@ package io.healthmesh.cli.watch;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.output.AvroJson;
+import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.RegionHealth;
 import io.healthmesh.schema.TargetHealth;
@@ -121,7 +122,7 @@ public final class StateLines {
             line.append(" (current)");
         }
         int routable = !g.getRoutableTruncated() ? g.getRoutable().size()
-                : g.getFailOpen() ? g.getMembers() : g.getHealthy() + g.getDisabled();
+                : GroupCounts.servedCount(g.getFailOpen(), g.getMembers(), g.getHealthy() + g.getDisabled());
         line.append("  routable ").append(routable).append('/').append(g.getMembers())
                 .append(' ').append(g.getRoutable());
         if (g.getRoutableTruncated()) {

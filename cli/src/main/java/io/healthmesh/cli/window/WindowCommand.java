@@ -1,7 +1,7 @@
 package io.healthmesh.cli.window;
 
 import io.healthmesh.cli.BadInputException;
-import io.healthmesh.cli.targets.TargetFileReader;
+import io.healthmesh.contract.target.TargetFileReader;
 import io.healthmesh.core.target.DetectionWindow;
 import io.healthmesh.core.target.ProfileTable;
 import io.healthmesh.core.target.Protocol;

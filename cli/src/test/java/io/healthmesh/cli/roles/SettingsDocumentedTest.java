@@ -44,14 +44,14 @@ class SettingsDocumentedTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("roles")
-    void everySettingHasARowWithItsDefault(String role, List<Setting> settings) throws IOException {
+    void everySettingHasARowWithItsDefault(String role, List<Setting<?>> settings) throws IOException {
         String doc = Files.readString(Path.of("..", "docs", "CONFIGURATION.md"), StandardCharsets.UTF_8);
         // a role's own keys are in its section; the HTTP servers' keys every worker shares have a section of their own
         String section = section(doc, role) + section(doc, "HTTP servers (workers)");
 
         assertThat(settings).extracting(Setting::key).doesNotHaveDuplicates();
         SoftAssertions soft = new SoftAssertions(); // every undocumented setting at once
-        for (Setting s : settings) {
+        for (Setting<?> s : settings) {
             String row = "| `" + s.key() + "` | ";
             if (!section.contains(row)) {
                 soft.fail("%s: no row for %s in docs/CONFIGURATION.md", role, s.key());

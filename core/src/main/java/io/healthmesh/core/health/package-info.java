@@ -1,2 +1,6 @@
-/** Health states of targets. */
+/**
+ * Health states of targets ({@link io.healthmesh.core.health.HealthStatus}) and the group routing rule over them
+ * ({@link io.healthmesh.core.health.GroupCounts}: the routable set and fail-open), shared by the aggregator, replay
+ * and every role that follows the group events.
+ */
 package io.healthmesh.core.health;

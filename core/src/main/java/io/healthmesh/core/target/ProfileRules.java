@@ -3,7 +3,6 @@ package io.healthmesh.core.target;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -13,8 +12,6 @@ import java.util.stream.Collectors;
  * {@code intervalMs: 20000 (expected: 1000..50000 under ALIBABA_GA)}. GENERIC's messages carry no suffix.
  */
 final class ProfileRules {
-
-    private static final Pattern STATUS_CLASS = Pattern.compile("[1-5][xX][xX]");
 
     private ProfileRules() {
     }
@@ -86,7 +83,7 @@ final class ProfileRules {
         }
         switch (t.statusRule()) {
             case CLASSES_ONLY -> http.expectedStatuses().stream()
-                    .filter(s -> !STATUS_CLASS.matcher(s).matches())
+                    .filter(s -> !ExpectedStatuses.isClass(s))
                     .forEach(s -> out.add(Violation.of("http.expectedStatuses", "\"" + s + "\"",
                             "a class 1xx..5xx" + t.suffix())));
             case ONLY_200 -> {

@@ -31,8 +31,6 @@ public final class TargetValidator {
     public static final int MAX_HEADERS = 8;
     public static final int MAX_PAYLOAD_LENGTH = 500;
 
-    private static final Pattern STATUS_CLASS = Pattern.compile("[1-5][xX][xX]");
-    private static final Pattern STATUS_CODE = Pattern.compile("[1-5][0-9][0-9]");
     /** RFC 9110 token: the characters a header field name may have. */
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
     private static final Pattern HOST_LABEL = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?");
@@ -120,11 +118,11 @@ public final class TargetValidator {
             out.add(Violation.of("http.host", show(http.host()), "a host name"));
         }
         if (http.expectedStatuses().isEmpty()) {
-            out.add(Violation.of("http.expectedStatuses", "[]", "at least one of 1xx..5xx or a code 100..599"));
+            out.add(Violation.of("http.expectedStatuses", "[]", "at least one of " + ExpectedStatuses.SYNTAX));
         }
         for (String status : http.expectedStatuses()) {
-            if (!STATUS_CLASS.matcher(status).matches() && !STATUS_CODE.matcher(status).matches()) {
-                out.add(Violation.of("http.expectedStatuses", show(status), "1xx..5xx or a code 100..599"));
+            if (!ExpectedStatuses.isEntry(status)) {
+                out.add(Violation.of("http.expectedStatuses", show(status), ExpectedStatuses.SYNTAX));
             }
         }
         checkHeaders(out, http.headers(), ProfileRules.hostHeaderAllowed(profile));

@@ -1,11 +1,11 @@
 package io.healthmesh.prober.assign;
 
+import io.healthmesh.contract.serde.RecordDecodeException;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.RecordDecodeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 

@@ -1,10 +1,10 @@
 package io.healthmesh.prober.assign;
 
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.AvroSerde;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;

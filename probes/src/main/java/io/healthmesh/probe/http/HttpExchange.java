@@ -1,6 +1,6 @@
 package io.healthmesh.probe.http;
 
-import io.healthmesh.probe.ExpectedStatuses;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 

@@ -1,10 +1,10 @@
 package io.healthmesh.probe.http;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
-import io.healthmesh.probe.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.Prober;

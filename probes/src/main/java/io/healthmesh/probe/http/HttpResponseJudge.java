@@ -1,7 +1,7 @@
 package io.healthmesh.probe.http;
 
 import io.healthmesh.core.probe.Outcome;
-import io.healthmesh.probe.ExpectedStatuses;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.transport.ByteWindow;
 import io.netty.handler.codec.http.HttpContent;

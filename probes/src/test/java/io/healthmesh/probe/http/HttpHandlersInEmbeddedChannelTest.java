@@ -1,9 +1,9 @@
 package io.healthmesh.probe.http;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.probe.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeFixtures;
@@ -93,18 +93,5 @@ class HttpHandlersInEmbeddedChannelTest {
         new HttpProber(ProbeEngineConfig.defaults(), null, null).probe(probe, InetAddress.getLoopbackAddress());
         assertThat(ProbeFixtures.report(probe).join().outcome()).isEqualTo(Outcome.ERROR);
         assertThat(ProbeFixtures.report(probe).join().detail()).contains("bodyContains needs method GET");
-    }
-
-    @Test
-    void expectedStatusesParseClassesAndCodes() {
-        ExpectedStatuses statuses = ExpectedStatuses.parse(List.of("2xx", "301", "4XX"));
-        assertThat(statuses.matches(204)).isTrue();
-        assertThat(statuses.matches(301)).isTrue();
-        assertThat(statuses.matches(302)).isFalse();
-        assertThat(statuses.matches(418)).isTrue();
-        assertThat(statuses.matches(500)).isFalse();
-        assertThat(ExpectedStatuses.parse(List.of()).matches(200)).isTrue();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ExpectedStatuses.parse(List.of("6xx")))
-                .hasMessage("expectedStatuses: '6xx' (expected: 1xx..5xx or 100..599)");
     }
 }

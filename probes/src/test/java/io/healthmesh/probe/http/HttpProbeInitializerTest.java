@@ -1,8 +1,8 @@
 package io.healthmesh.probe.http;
 
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.probe.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.ProbeFixtures;
 import io.healthmesh.probe.ProbeReport;

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -123,6 +124,24 @@ public final class RegistryClients {
      */
     public static boolean isClientKey(String key) {
         return key.equals(ALLOW_INSECURE_HTTP) || key.startsWith(SSL_PREFIX) && key.length() > SSL_PREFIX.length();
+    }
+
+    /**
+     * The serde config (Confluent's keys) of a worker: the registry URL, the credentials when given, and its other
+     * client keys ({@link #clientKeys}).
+     */
+    public static Map<String, Object> serdeConfig(String url, String credentialsSource, String userInfo,
+                                                  Map<String, String> clientKeys) {
+        Map<String, Object> serde = new LinkedHashMap<>();
+        serde.put(URL, url);
+        if (credentialsSource != null) {
+            serde.put(CREDENTIALS_SOURCE, credentialsSource);
+        }
+        if (userInfo != null) {
+            serde.put(USER_INFO, userInfo);
+        }
+        serde.putAll(clientKeys);
+        return serde;
     }
 
     /** The registry client's keys of a role's settings ({@link #isClientKey}), sorted. */

@@ -1,5 +1,7 @@
 package io.healthmesh.contract.serde;
 
+import io.healthmesh.core.health.GroupCounts;
+
 /**
  * What a status page shows of a {@link io.healthmesh.schema.GroupHealth}, read by {@link GroupRoutingDeserializer}
  * without decoding its routable list.
@@ -17,6 +19,6 @@ public record GroupRouting(String groupId, boolean failOpen, int members, int he
      * HEALTHY and DISABLED ones (what the event's routable list holds, or its first ids when truncated).
      */
     public int routable() {
-        return failOpen ? members : healthy + disabled;
+        return GroupCounts.servedCount(failOpen, members, healthy + disabled);
     }
 }

@@ -1,5 +1,7 @@
 package io.healthmesh.testkit.fuzz;
 
+import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
@@ -13,8 +15,6 @@ import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
 import io.healthmesh.schema.UdpCheck;
 import io.healthmesh.schema.UdpMode;
-import io.healthmesh.contract.TargetSpecs;
-import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 

@@ -1,12 +1,19 @@
-package io.healthmesh.aggregator.domain;
-
-import io.healthmesh.core.health.HealthStatus;
+package io.healthmesh.core.health;
 
 /**
- * A group's counters, kept incrementally: one member joining, changing status or leaving moves them by one, so a
- * group of any size is updated in constant time (BEHAVIOUR.md section 3's rules, the same verdict as
- * {@link FailOpenPolicy} gives for the whole member set). The routable set itself is not held here: it is
- * {@linkplain #failOpen() every member} when the group fails open, else its HEALTHY and DISABLED members.
+ * A group's counters and the routing rule over them (BEHAVIOUR.md section 3): the routable set is the group's HEALTHY
+ * and DISABLED members; when the group has members and none of them is HEALTHY or DISABLED it fails open and every
+ * member is routed to (000: "if all backends are abnormal, requests go to all backends"; 002: "best-effort mode").
+ *
+ * <p>This is the one place that rule is decided. The aggregator's topology keeps these counters per group and emits a
+ * group event when {@link #routingChangesWhen} says so; replay counts a group's time in {@link #failOpen()} with the
+ * same counters; a data plane that follows the group events serves a member when {@link #served} says so. The counters
+ * are kept incrementally: one member joining, changing status or leaving {@linkplain #move moves} them by one, so a
+ * group of any size is updated in constant time. The member ids are not held here.
+ *
+ * <p>The decision is a pure function of the counters, kept apart from the per-target state machine like Envoy's panic
+ * threshold: a threshold (fail open below a share or a number of routable members) would be a further input to
+ * {@link #failOpen()}, and every caller above would follow it unchanged.
  */
 public record GroupCounts(int members, int healthy, int unhealthy, int detecting, int disabled) {
 
@@ -20,6 +27,22 @@ public record GroupCounts(int members, int healthy, int unhealthy, int detecting
                     + unhealthy + ", detecting " + detecting + ", disabled " + disabled
                     + " (expected: non-negative, members the sum of the others)");
         }
+    }
+
+    /**
+     * True when a member with this status ({@code null}: not a member) is routed to in a group whose fail-open flag
+     * is {@code groupFailOpen}: every member of a group failing open, else the members routable by status.
+     */
+    public static boolean served(HealthStatus memberStatus, boolean groupFailOpen) {
+        return memberStatus != null && (groupFailOpen || memberStatus.isRoutable());
+    }
+
+    /**
+     * How many members a group routes to, given its fail-open flag, its size and how many of its members are
+     * routable by status (HEALTHY or DISABLED): the size of the set {@link #served} describes.
+     */
+    public static int servedCount(boolean groupFailOpen, int members, int routableByStatus) {
+        return groupFailOpen ? members : routableByStatus;
     }
 
     /**
@@ -63,7 +86,7 @@ public record GroupCounts(int members, int healthy, int unhealthy, int detecting
 
     /** How many members are routed to: every member when failing open, else the routable ones. */
     public int routable() {
-        return failOpen() ? members : routableByStatus();
+        return servedCount(failOpen(), members, routableByStatus());
     }
 
     /**
@@ -71,18 +94,11 @@ public record GroupCounts(int members, int healthy, int unhealthy, int detecting
      * routable set or the fail-open flag of a group whose counters were these (what makes a group event).
      */
     public boolean routingChangesWhen(HealthStatus before, HealthStatus after) {
-        GroupCounts next = move(before, after);
-        if (failOpen() != next.failOpen()) {
+        boolean open = failOpen();
+        if (open != move(before, after).failOpen()) {
             return true;
         }
-        if (next.failOpen()) {
-            // every member is routable on both sides: the set changes when one joins or leaves
-            return (before == null) != (after == null);
-        }
-        return routable(before) != routable(after);
-    }
-
-    private static boolean routable(HealthStatus status) {
-        return status != null && status.isRoutable();
+        // the flag stays: the set changes when the member was served and no longer is, or the other way round
+        return served(before, open) != served(after, open);
     }
 }

@@ -1,4 +1,4 @@
-package io.healthmesh.cli.targets;
+package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.healthmesh.core.target.HttpMethod;
@@ -12,27 +12,31 @@ import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.schema.HttpCheck;
+import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.schema.TcpCheck;
+import io.healthmesh.schema.UdpCheck;
+import org.apache.avro.Schema;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Turns one target object of a file into a {@link TargetSpec}: field names as in the Avro contract
- * ({@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the defaults of the target's
- * {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong types reported, never guessed.
+ * Turns one target object of a file into a {@link TargetSpec}: the field names of the Avro contract (read from the
+ * schemas of {@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the defaults of the
+ * target's {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong
+ * types reported, never guessed.
  */
 final class TargetNodeReader {
 
-    static final Set<String> TARGET_FIELDS = new LinkedHashSet<>(List.of("id", "group", "address", "port",
-            "protocol", "intervalMs", "timeoutMs", "healthyThreshold", "unhealthyThreshold", "enabled", "weight",
-            "labels", "http", "udp", "tcp", "regions", "quorum", "quorumAtLeast", "profile"));
-    static final Set<String> HTTP_FIELDS = new LinkedHashSet<>(List.of("method", "path", "host",
-            "expectedStatuses", "followRedirects", "headers", "bodyContains", "tlsVerify"));
-    static final Set<String> UDP_FIELDS = new LinkedHashSet<>(List.of("mode", "request", "expectedResponse", "hex",
-            "exactMatch"));
-    static final Set<String> TCP_FIELDS = new LinkedHashSet<>(List.of("send", "expect"));
+    // the names of the contract's fields, in its order: a file is written with exactly these
+    static final Set<String> TARGET_FIELDS = fieldNames(TargetDefinition.getClassSchema());
+    static final Set<String> HTTP_FIELDS = fieldNames(HttpCheck.getClassSchema());
+    static final Set<String> UDP_FIELDS = fieldNames(UdpCheck.getClassSchema());
+    static final Set<String> TCP_FIELDS = fieldNames(TcpCheck.getClassSchema());
 
     private TargetNodeReader() {
     }
@@ -84,6 +88,12 @@ final class TargetNodeReader {
             }
         }
         return new Read(spec, problems);
+    }
+
+    private static Set<String> fieldNames(Schema record) {
+        Set<String> names = new LinkedHashSet<>();
+        record.getFields().forEach(field -> names.add(field.name()));
+        return Collections.unmodifiableSet(names);
     }
 
     private static Violation misplaced(String section, Protocol protocol, String expected) {

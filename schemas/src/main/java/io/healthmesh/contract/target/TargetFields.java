@@ -1,4 +1,4 @@
-package io.healthmesh.cli.targets;
+package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.healthmesh.core.target.Violation;

@@ -1,4 +1,4 @@
-package io.healthmesh.cli.targets;
+package io.healthmesh.contract.target;
 
 import org.junit.jupiter.api.Test;
 

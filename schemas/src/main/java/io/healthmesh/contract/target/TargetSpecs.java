@@ -1,4 +1,4 @@
-package io.healthmesh.contract;
+package io.healthmesh.contract.target;
 
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;

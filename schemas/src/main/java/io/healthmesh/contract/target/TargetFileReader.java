@@ -1,4 +1,4 @@
-package io.healthmesh.cli.targets;
+package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -10,7 +10,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.core.target.Violation;
-import io.healthmesh.contract.TargetSpecs;
 
 import java.io.IOException;
 import java.io.InputStream;

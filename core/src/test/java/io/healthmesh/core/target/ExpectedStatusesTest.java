@@ -1,4 +1,4 @@
-package io.healthmesh.probe;
+package io.healthmesh.core.target;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +12,7 @@ class ExpectedStatusesTest {
 
     @Test
     void classesAndCodes() {
-        ExpectedStatuses statuses = ExpectedStatuses.parse(List.of("2XX", " 301 ", "404"));
+        ExpectedStatuses statuses = ExpectedStatuses.parse(List.of("2XX", "301", "404"));
         assertThat(statuses.matches(200)).isTrue();
         assertThat(statuses.matches(299)).isTrue();
         assertThat(statuses.matches(301)).isTrue();
@@ -46,7 +46,32 @@ class ExpectedStatusesTest {
     void aBadEntryIsRefusedEveryTime() {
         for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> ExpectedStatuses.parse(List.of("200", "2x")))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'2x'");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("http.expectedStatuses: \"2x\" (expected: 1xx..5xx or a code 100..599)");
         }
+    }
+
+    @Test
+    void theEntriesShowAsGivenAndAClassAbove5xxIsRefused() {
+        ExpectedStatuses statuses = ExpectedStatuses.parse(List.of("2xx", "301", "4XX"));
+        assertThat(statuses.matches(418)).isTrue();
+        assertThat(statuses).hasToString("2xx,301,4XX");
+        assertThatThrownBy(() -> ExpectedStatuses.parse(List.of("6xx")))
+                .hasMessage("http.expectedStatuses: \"6xx\" (expected: 1xx..5xx or a code 100..599)");
+    }
+
+    /** What the validator and the probe both accept: nothing around or inside an entry, ASCII digits only. */
+    @Test
+    void entriesAreExactlyThreeCharacters() {
+        assertThat(ExpectedStatuses.isEntry("200")).isTrue();
+        assertThat(ExpectedStatuses.isEntry("5Xx")).isTrue();
+        assertThat(ExpectedStatuses.isClass("5Xx")).isTrue();
+        assertThat(ExpectedStatuses.isClass("500")).isFalse();
+        String arabicIndic200 = "\u0662\u0660\u0660";
+        for (String bad : new String[] {" 301 ", "099", "600", "6xx", "0xx", "2x", "2xxx", "20", arabicIndic200, "", null}) {
+            assertThat(ExpectedStatuses.isEntry(bad)).as("%s", bad).isFalse();
+        }
+        assertThatThrownBy(() -> ExpectedStatuses.parse(List.of(" 301 ")))
+                .hasMessage("http.expectedStatuses: \" 301 \" (expected: 1xx..5xx or a code 100..599)");
     }
 }
