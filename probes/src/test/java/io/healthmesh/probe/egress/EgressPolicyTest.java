@@ -154,6 +154,31 @@ class EgressPolicyTest {
     }
 
     @Test
+    void moreMetadataAndDeprecatedAddressesAreDeniedByDefault() throws Exception {
+        EgressPolicy policy = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        for (String address : List.of("fd20:ce::254", "192.0.0.192", "::ffff:192.0.0.192", "fec0::1",
+                "feff:ffff::1")) {
+            assertThat(policy.check(InetAddress.getByName(address), 80)).as(address).isPresent();
+        }
+        assertThat(policy.check(InetAddress.getByName("fd20:ce::253"), 80)).isEmpty();
+        assertThat(policy.check(InetAddress.getByName("192.0.0.193"), 80)).isEmpty();
+    }
+
+    @Test
+    void localUseNat64IsDeniedUntilOpenedThenItsEmbeddedAddressIsJudged() throws Exception {
+        // 169.254.169.254 behind a /48 and a /96 prefix inside 64:ff9b:1::/48 (RFC 6052 section 2.2)
+        EgressPolicy closed = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        for (String address : List.of("64:ff9b:1:a9fe:a9:fe00::", "64:ff9b:1::a9fe:a9fe", "64:ff9b:1::a00:1")) {
+            assertThat(closed.check(InetAddress.getByName(address), 80)).as(address)
+                    .hasValueSatisfying(reason -> assertThat(reason).endsWith("is in denied range 64:ff9b:1::/48"));
+        }
+        EgressPolicy opened = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("64:ff9b:1::/48"));
+        assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a00:1"), 80)).isEmpty();
+        assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a9fe:a9fe"), 80))
+                .contains("64:ff9b:1:0:0:0:a9fe:a9fe (embedding 169.254.169.254) is in denied range 169.254.0.0/16");
+    }
+
+    @Test
     void clusterEndpointsAreDeniedWhateverTheAllowList() throws Exception {
         EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0", "::/0", "127.0.0.0/8"),
                 EgressPolicy.resolve(List.of("10.0.0.5:9092", "[fd00::5]:8081", "0.0.0.0:8080")));
