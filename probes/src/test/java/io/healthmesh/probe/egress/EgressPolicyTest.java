@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -176,6 +177,27 @@ class EgressPolicyTest {
         assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a00:1"), 80)).isEmpty();
         assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a9fe:a9fe"), 80))
                 .contains("64:ff9b:1:0:0:0:a9fe:a9fe (embedding 169.254.169.254) is in denied range 169.254.0.0/16");
+    }
+
+    @Test
+    void discoveredEndpointsAreDeniedWhateverTheAllowListAndReplacedWhole() throws Exception {
+        DiscoveredEndpoints discovered = new DiscoveredEndpoints();
+        EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0", "::/0"),
+                List.of(), discovered);
+        InetAddress broker = InetAddress.getByName("10.0.0.7");
+        InetAddress host = InetAddress.getByName("10.0.0.9");
+        assertThat(policy.check(broker, 9092)).isEmpty();
+        discovered.replace(Map.of(broker, Set.of(9092, 9093)), Set.of(host));
+        assertThat(policy.check(broker, 9093))
+                .contains("10.0.0.7 port 9093 is an endpoint of this cluster (from its metadata)");
+        assertThat(policy.check(InetAddress.getByName("::ffff:10.0.0.7"), 9092)).isPresent();
+        assertThat(policy.check(broker, 443)).isEmpty();
+        assertThat(policy.check(host, 1)).contains("10.0.0.9 is an address of this prober's host");
+        assertThat(policy.check(host, -1)).isPresent(); // ICMP too
+        discovered.replace(Map.of(), Set.of());
+        assertThat(policy.check(broker, 9092)).isEmpty();
+        assertThat(policy.check(host, 1)).isEmpty();
+        assertThat(DiscoveredEndpoints.hostAddresses()).noneMatch(InetAddress::isLoopbackAddress);
     }
 
     @Test
