@@ -139,6 +139,9 @@ public final class ProberWorker implements AutoCloseable {
             started.push(definitionSerde);
             Admin admin = Admin.create(KafkaClients.admin(config));
             started.push(() -> admin.close(DRAIN));
+            ClusterEndpointsRefresher endpoints = new ClusterEndpointsRefresher(admin, clusterEndpoints,
+                    engine.discoveredEndpoints()).start();
+            started.push(endpoints);
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config));
             TargetAssignment assignment = new TargetAssignment(consumer, config.topics().targets(), config.region(),
                     definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),

@@ -79,8 +79,15 @@ public final class FailureClassifier {
         return false;
     }
 
-    /** A short description: the innermost message, prefixed by its type when the message alone says little. */
+    /**
+     * A short description: the innermost message, prefixed by its type; a TLS failure by its kind only
+     * ({@link TlsFailures}), since its messages carry what the server sent.
+     */
     public static String detail(Throwable failure) {
+        String tls = TlsFailures.describe(failure);
+        if (tls != null) {
+            return tls;
+        }
         Throwable root = failure;
         for (int depth = 0; root.getCause() != null && depth < MAX_DEPTH; depth++) {
             root = root.getCause();

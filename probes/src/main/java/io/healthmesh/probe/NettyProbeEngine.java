@@ -7,6 +7,7 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.dns.HostResolver;
 import io.healthmesh.probe.dns.NettyHostResolver;
 import io.healthmesh.probe.egress.AddressGate;
+import io.healthmesh.probe.egress.DiscoveredEndpoints;
 import io.healthmesh.probe.http.HttpProber;
 import io.healthmesh.probe.http.TlsContexts;
 import io.healthmesh.probe.icmp.IcmpPinger;
@@ -116,6 +117,11 @@ public final class NettyProbeEngine implements ProbeEngine {
         LoopWatch watch = LoopWatch.start(loops);
         return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction(),
                 DeadlineLanes.forEach(loops)), pinger, watch, transport);
+    }
+
+    /** The cluster endpoints learnt while running that this engine refuses; replaced by the prober's refresher. */
+    public DiscoveredEndpoints discoveredEndpoints() {
+        return gate.discovered();
     }
 
     /** The transport the engine's TCP, UDP and HTTP(S) probes run on, and why it was chosen. */

@@ -43,12 +43,14 @@ public record ProbeEngineConfig(String userAgent, List<String> denyList, int max
     public static final String DEFAULT_USER_AGENT = "healthmesh-healthcheck";
     /**
      * BEHAVIOUR.md section 9: link-local (where most clouds serve metadata) and the other metadata addresses (AWS IPv6,
-     * Alibaba, Azure), loopback, "this network" and the unspecified address, multicast and the limited broadcast.
-     * Private ranges (RFC 1918, ULA) are not in it: that is where backends live.
+     * GCP IPv6, Alibaba, Azure wire server, Oracle's second address), the deprecated IPv6 site-local block (still
+     * routed by some stacks, like link-local), the local-use NAT64 block (it translates to any IPv4 address, private
+     * ones included; opened by an allow block, its embedded IPv4 address is still judged), loopback, "this network"
+     * and the unspecified address, multicast and the limited broadcast. Private ranges (RFC 1918, ULA) are not in it: that is where backends live.
      */
     public static final List<String> DEFAULT_DENY_LIST = List.of("169.254.0.0/16", "fe80::/10", "fd00:ec2::/32",
-            "100.100.100.200/32", "168.63.129.16/32", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128",
-            "224.0.0.0/4", "ff00::/8", "255.255.255.255/32");
+            "fd20:ce::254/128", "100.100.100.200/32", "168.63.129.16/32", "192.0.0.192/32", "fec0::/10",
+            "64:ff9b:1::/48", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128", "224.0.0.0/4", "ff00::/8", "255.255.255.255/32");
     /** What {@code allow.list=loopback} style setups (the demo, tests) open: every loopback address. */
     public static final List<String> LOOPBACK = List.of("127.0.0.0/8", "::1/128");
     public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;

@@ -2,8 +2,10 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
 import org.junit.jupiter.api.Test;
 
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -11,6 +13,9 @@ import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,7 +46,42 @@ class FailureClassifierTest {
     void followsCausesToFindTls() {
         DecoderException wrapped = new DecoderException(new SSLHandshakeException("PKIX path building failed"));
         assertThat(FailureClassifier.outcome(wrapped)).isEqualTo(Outcome.TLS_FAILURE);
-        assertThat(FailureClassifier.detail(wrapped)).isEqualTo("SSLHandshakeException: PKIX path building failed");
+        assertThat(FailureClassifier.detail(wrapped)).isEqualTo("TLS: certificate not trusted (no path to a trusted issuer)");
+    }
+
+    @Test
+    void tlsFailuresAreNamedByTypeNeverByWhatTheServerSent() {
+        assertThat(FailureClassifier.detail(new DecoderException(new NotSslRecordException(
+                "not an SSL/TLS record: 5353482d322e302d4f70656e535348"))))
+                .isEqualTo("TLS: not a TLS record (the server answered in plain text)");
+        assertThat(FailureClassifier.detail(handshake(new CertificateExpiredException("NotAfter: Sat Dec 05 2026"))))
+                .isEqualTo("TLS: certificate expired");
+        assertThat(FailureClassifier.detail(handshake(new CertificateNotYetValidException("NotBefore: ..."))))
+                .isEqualTo("TLS: certificate not yet valid");
+        assertThat(FailureClassifier.detail(handshake(new CertificateException(
+                "No subject alternative DNS name matching app.internal found."))))
+                .isEqualTo("TLS: certificate does not match the host name");
+        assertThat(FailureClassifier.detail(handshake(new CertificateException("No name matching app found"))))
+                .isEqualTo("TLS: certificate does not match the host name");
+        assertThat(FailureClassifier.detail(new SSLHandshakeException("Received fatal alert: handshake_failure")))
+                .isEqualTo("TLS: the server sent alert handshake_failure");
+        assertThat(FailureClassifier.detail(new SSLHandshakeException("Received fatal alert: <script>")))
+                .isEqualTo("TLS: handshake failure");
+        assertThat(FailureClassifier.detail(new SSLHandshakeException("The server selected protocol version TLS10")))
+                .isEqualTo("TLS: handshake failure");
+        assertThat(FailureClassifier.detail(new SSLException("Unsupported or unrecognized SSL message: 48545450")))
+                .isEqualTo("TLS: not a TLS record (the server answered in plain text)");
+        assertThat(FailureClassifier.detail(new SSLException("some record from server: 41424344")))
+                .isEqualTo("TLS: SSLException");
+        // what is not TLS keeps its message
+        assertThat(FailureClassifier.detail(new ConnectException("Connection refused")))
+                .isEqualTo("ConnectException: Connection refused");
+    }
+
+    private static Throwable handshake(Exception cause) {
+        SSLHandshakeException e = new SSLHandshakeException("PKIX: " + cause.getMessage());
+        e.initCause(cause);
+        return new DecoderException(e);
     }
 
     @Test

@@ -17,7 +17,8 @@ class ProbeEngineConfigTest {
     void defaultsAreTheSpecs() {
         assertThat(defaults.userAgent()).isEqualTo("healthmesh-healthcheck");
         assertThat(defaults.denyList()).containsExactly("169.254.0.0/16", "fe80::/10", "fd00:ec2::/32",
-                "100.100.100.200/32", "168.63.129.16/32", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128",
+                "fd20:ce::254/128", "100.100.100.200/32", "168.63.129.16/32", "192.0.0.192/32", "fec0::/10",
+                "64:ff9b:1::/48", "127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128",
                 "224.0.0.0/4", "ff00::/8", "255.255.255.255/32");
         assertThat(defaults.allowList()).isEmpty();
         assertThat(defaults.deniedEndpoints()).isEmpty();

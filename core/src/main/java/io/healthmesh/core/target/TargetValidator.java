@@ -147,6 +147,8 @@ public final class TargetValidator {
                 out.add(Violation.of(field, show(value), "no Host header here; set http.host"));
             } else if (!TOKEN.matcher(name).matches()) {
                 out.add(Violation.of(field, "name " + show(name), "a token: letters, digits and !#$%&'*+-.^_`|~"));
+            } else if (ReservedHeaders.isMetadataService(name)) {
+                out.add(Violation.of(field, "name " + show(name), "not a cloud metadata service's request header"));
             }
             if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0) {
                 // a header value may be a credential: a refusal is logged and published, so it names the size only

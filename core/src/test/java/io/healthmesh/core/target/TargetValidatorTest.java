@@ -274,6 +274,19 @@ class TargetValidatorTest {
     }
 
     @Test
+    void metadataServiceHeadersAreRefused() {
+        for (String name : List.of("Metadata-Flavor", "metadata-flavor", "X-Google-Metadata-Request", "Metadata",
+                "X-aws-ec2-metadata-token", "X-AWS-EC2-METADATA-TOKEN-TTL-SECONDS")) {
+            assertThat(messages(HTTP.withHttp(http("/", null, List.of("2xx"), Map.of(name, "Google"), null))))
+                    .as(name)
+                    .containsExactly("http.headers[" + name + "]: name \"" + name
+                            + "\" (expected: not a cloud metadata service's request header)");
+        }
+        assertThat(messages(HTTP.withHttp(http("/", null, List.of("2xx"), Map.of("X-Metadata-Version", "1"), null))))
+                .isEmpty();
+    }
+
+    @Test
     void httpHostIsAHostName() {
         assertThat(messages(HTTP.withHttp(http("/", "api.example.com", List.of("2xx"), Map.of(), null)))).isEmpty();
         assertThat(messages(HTTP.withHttp(http("/", "bad host", List.of("2xx"), Map.of(), null))))

@@ -40,6 +40,11 @@ public final class AddressGate {
                 EgressPolicy.resolve(config.deniedEndpoints())));
     }
 
+    /** The endpoints learnt while running that this gate denies; the prober replaces them periodically. */
+    public DiscoveredEndpoints discovered() {
+        return policy.discovered();
+    }
+
     /** {@link #resolveAllowed(ProbeContext, String, int, AddressTask)} for the target's own host and port. */
     public void resolveAllowed(ProbeContext probe, String host, AddressTask next) {
         int port = probe.target().protocol() == Protocol.ICMP ? -1 : probe.target().port();

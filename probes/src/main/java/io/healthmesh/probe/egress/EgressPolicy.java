@@ -25,8 +25,9 @@ import java.util.Set;
  *       least as specific holds it: the most specific block decides, an allow block as specific as a deny block
  *       wins, so {@code allow.list=127.0.0.0/8} opens loopback while a deny {@code 127.0.0.2/32} still holds; or</li>
  *   <li>it is one of the cluster's own endpoints (address and port: the Kafka bootstrap servers, the schema
- *       registry, the worker's own HTTP ports), whatever the allow list says. An endpoint bound to a wildcard
- *       address stands for that port on every address of this host.</li>
+ *       registry, the worker's own HTTP ports, and what {@link DiscoveredEndpoints} learns while running: the
+ *       brokers of the cluster's metadata and this host's own addresses), whatever the allow list says. An endpoint
+ *       bound to a wildcard address stands for that port on every address of this host.</li>
  * </ul>
  * The check runs on the host as written, before any lookup (so that {@code 0x7f.1} or {@code [::ffff:7f00:1]}
  * is refused without a DNS query), and again on the resolved address; the prober then connects to exactly the
@@ -53,14 +54,26 @@ public final class EgressPolicy {
     private final Set<InetAddress> localAddresses;
     private final boolean wildcard;
     private final boolean hasNamedEndpoints;
+    private final DiscoveredEndpoints discovered;
 
     EgressPolicy(List<String> denyList, List<String> allowList, List<Endpoint> endpoints) {
+        this(denyList, allowList, endpoints, new DiscoveredEndpoints());
+    }
+
+    EgressPolicy(List<String> denyList, List<String> allowList, List<Endpoint> endpoints,
+                 DiscoveredEndpoints discovered) {
+        this.discovered = discovered;
         this.deny = denyList.stream().map(c -> Cidr.parse("denyList", c)).toList();
         this.allow = allowList.stream().map(c -> Cidr.parse("allowList", c)).toList();
         this.endpoints = List.copyOf(endpoints);
         this.wildcard = endpoints.stream().anyMatch(e -> e.address() == null && e.name() == null);
         this.localAddresses = wildcard ? localAddresses() : Set.of();
         this.hasNamedEndpoints = endpoints.stream().anyMatch(e -> e.name() != null);
+    }
+
+    /** The endpoints learnt while running, denied with the configured ones; replaced by the prober's refresher. */
+    DiscoveredEndpoints discovered() {
+        return discovered;
     }
 
     /** A policy of deny and allow blocks only. */
@@ -144,6 +157,10 @@ public final class EgressPolicy {
                                 + endpoint.spelling() + ")");
                     }
                 }
+            }
+            Optional<String> learnt = discovered.check(form, port);
+            if (learnt.isPresent()) {
+                return learnt;
             }
         }
         return Optional.empty();

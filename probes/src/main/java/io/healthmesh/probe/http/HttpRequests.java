@@ -2,6 +2,7 @@ package io.healthmesh.probe.http;
 
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.ReservedHeaders;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -9,20 +10,16 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpVersion;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Builds the probe request. Host, User-Agent, Connection and the framing headers are the probe's own: a custom
- * header cannot change them, so every probe stays recognisable and one connection carries one request. Custom
- * headers go only where the hop allows them ({@link HttpHop#customHeaders()}).
+ * header cannot change them, so every probe stays recognisable and one connection carries one request; nor is a
+ * metadata-service header ever sent ({@link ReservedHeaders}). Custom headers go only where the hop allows them
+ * ({@link HttpHop#customHeaders()}).
  */
 final class HttpRequests {
-
-    /** Custom headers with these names are ignored. */
-    static final Set<String> RESERVED = Set.of("host", "user-agent", "connection", "content-length",
-            "transfer-encoding", "upgrade", "te", "trailer", "keep-alive", "proxy-connection");
 
     private HttpRequests() {
     }
@@ -38,7 +35,7 @@ final class HttpRequests {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, hop.path(), Unpooled.EMPTY_BUFFER);
         for (Map.Entry<String, String> header : hop.customHeaders() ? spec.headers().entrySet()
                 : Set.<Map.Entry<String, String>>of()) {
-            if (!RESERVED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+            if (!ReservedHeaders.isReserved(header.getKey())) {
                 request.headers().set(checked("header name", header.getKey()), checked("header " + header.getKey(), header.getValue()));
             }
         }

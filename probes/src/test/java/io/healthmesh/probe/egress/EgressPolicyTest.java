@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -151,6 +152,52 @@ class EgressPolicyTest {
                 "2001:db8::1", "64:ff9b::a00:1", "2002:c0a8:101::1")) {
             assertThat(policy.check(InetAddress.getByName(address), 443)).as(address).isEmpty();
         }
+    }
+
+    @Test
+    void moreMetadataAndDeprecatedAddressesAreDeniedByDefault() throws Exception {
+        EgressPolicy policy = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        for (String address : List.of("fd20:ce::254", "192.0.0.192", "::ffff:192.0.0.192", "fec0::1",
+                "feff:ffff::1")) {
+            assertThat(policy.check(InetAddress.getByName(address), 80)).as(address).isPresent();
+        }
+        assertThat(policy.check(InetAddress.getByName("fd20:ce::253"), 80)).isEmpty();
+        assertThat(policy.check(InetAddress.getByName("192.0.0.193"), 80)).isEmpty();
+    }
+
+    @Test
+    void localUseNat64IsDeniedUntilOpenedThenItsEmbeddedAddressIsJudged() throws Exception {
+        // 169.254.169.254 behind a /48 and a /96 prefix inside 64:ff9b:1::/48 (RFC 6052 section 2.2)
+        EgressPolicy closed = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of());
+        for (String address : List.of("64:ff9b:1:a9fe:a9:fe00::", "64:ff9b:1::a9fe:a9fe", "64:ff9b:1::a00:1")) {
+            assertThat(closed.check(InetAddress.getByName(address), 80)).as(address)
+                    .hasValueSatisfying(reason -> assertThat(reason).endsWith("is in denied range 64:ff9b:1::/48"));
+        }
+        EgressPolicy opened = EgressPolicy.of(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("64:ff9b:1::/48"));
+        assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a00:1"), 80)).isEmpty();
+        assertThat(opened.check(InetAddress.getByName("64:ff9b:1::a9fe:a9fe"), 80))
+                .contains("64:ff9b:1:0:0:0:a9fe:a9fe (embedding 169.254.169.254) is in denied range 169.254.0.0/16");
+    }
+
+    @Test
+    void discoveredEndpointsAreDeniedWhateverTheAllowListAndReplacedWhole() throws Exception {
+        DiscoveredEndpoints discovered = new DiscoveredEndpoints();
+        EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0", "::/0"),
+                List.of(), discovered);
+        InetAddress broker = InetAddress.getByName("10.0.0.7");
+        InetAddress host = InetAddress.getByName("10.0.0.9");
+        assertThat(policy.check(broker, 9092)).isEmpty();
+        discovered.replace(Map.of(broker, Set.of(9092, 9093)), Set.of(host));
+        assertThat(policy.check(broker, 9093))
+                .contains("10.0.0.7 port 9093 is an endpoint of this cluster (from its metadata)");
+        assertThat(policy.check(InetAddress.getByName("::ffff:10.0.0.7"), 9092)).isPresent();
+        assertThat(policy.check(broker, 443)).isEmpty();
+        assertThat(policy.check(host, 1)).contains("10.0.0.9 is an address of this prober's host");
+        assertThat(policy.check(host, -1)).isPresent(); // ICMP too
+        discovered.replace(Map.of(), Set.of());
+        assertThat(policy.check(broker, 9092)).isEmpty();
+        assertThat(policy.check(host, 1)).isEmpty();
+        assertThat(DiscoveredEndpoints.hostAddresses()).noneMatch(InetAddress::isLoopbackAddress);
     }
 
     @Test

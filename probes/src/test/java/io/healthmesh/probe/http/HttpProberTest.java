@@ -80,7 +80,7 @@ class HttpProberTest {
     void configuredHostPathAndCustomHeadersAreSent() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.write(s, OK_EMPTY))) {
             HttpSpec spec = new HttpSpec(HttpMethod.GET, "/health?deep=1", "app.example.test", List.of("200"), false,
-                    Map.of("X-Probe-Team", "sre", "User-Agent", "spoofed"), null, false);
+                    Map.of("X-Probe-Team", "sre", "User-Agent", "spoofed", "Metadata-Flavor", "Google"), null, false);
             ProbeReport report = run(Targets.http(server.port(), Targets.GENEROUS_MS).withHttp(spec));
             assertThat(report.outcome()).isEqualTo(Outcome.SUCCESS);
             String head = server.requests().get(0);
@@ -88,7 +88,8 @@ class HttpProberTest {
                     .containsIgnoringCase("host: app.example.test:" + server.port() + "\r\n")
                     .containsIgnoringCase("x-probe-team: sre\r\n")
                     .containsIgnoringCase("user-agent: healthmesh-healthcheck\r\n")
-                    .doesNotContain("spoofed");
+                    .doesNotContain("spoofed")
+                    .doesNotContainIgnoringCase("metadata-flavor"); // a metadata header is never sent
         }
     }
 

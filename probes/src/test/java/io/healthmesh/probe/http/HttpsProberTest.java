@@ -16,7 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +75,7 @@ class HttpsProberTest {
         try (ScriptedServer server = okServer(sni)) {
             ProbeReport report = run(https(server.port(), "localhost", true));
             assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
-            assertThat(report.detail()).isNotBlank();
+            assertThat(report.detail()).isEqualTo("TLS: certificate not trusted (no path to a trusted issuer)");
             assertThat(server.requests()).isEmpty();
         }
     }
@@ -108,6 +110,19 @@ class HttpsProberTest {
                 srv.write(s, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"))) {
             ProbeReport report = run(https(server.port(), null, false));
             assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
+            assertThat(report.detail()).isEqualTo("TLS: not a TLS record (the server answered in plain text)");
+        }
+    }
+
+    @Test
+    void aPlainTextBannerNeverReachesTheDetail() throws Exception {
+        String banner = "SSH-2.0-OpenSSH_9.2 internal-build-host-7\r\n";
+        String hex = HexFormat.of().formatHex(banner.getBytes(StandardCharsets.US_ASCII), 0, 8);
+        try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.write(s, banner))) {
+            ProbeReport report = run(https(server.port(), null, false));
+            assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
+            assertThat(report.detail()).startsWith("TLS: ").doesNotContainIgnoringCase(hex)
+                    .doesNotContain("SSH").doesNotContain("internal");
         }
     }
 

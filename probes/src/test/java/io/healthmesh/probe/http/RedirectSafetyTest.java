@@ -104,7 +104,7 @@ class RedirectSafetyTest {
 
     @Test
     void detailsCarryNeitherCredentialsNorQueriesOfALocation() throws Exception {
-        String location = "http://admin:hunter2@127.0.0.1:1/loop?token=abc123&sig=zzz#frag";
+        String location = "http://admin:hunter2@127.0.0.1:1/loop;jsessionid=S3CR3T?token=abc123&sig=zzz#frag";
         try (ScriptedServer redirector = ScriptedServer.http((s, head, srv) -> srv.write(s,
                 "HTTP/1.1 302 Found\r\nLocation: " + location + "\r\nContent-Length: 0\r\n\r\n"))) {
             TargetSpec target = Targets.target(Protocol.HTTP, "127.0.0.1", redirector.port(), Targets.GENEROUS_MS)
@@ -116,11 +116,33 @@ class RedirectSafetyTest {
                 assertThat(report.detail()).isEqualTo("more than 0 redirects; next: http://127.0.0.1:1/loop (query removed)");
             }
         }
-        assertThat(SafeLocation.of("ftp://u:p@host/x?y")).isEqualTo("ftp://host/x (query removed)");
+        assertThat(SafeLocation.of("ftp://u:p@host/x?y")).isEqualTo("ftp:");
+        assertThat(SafeLocation.of("https://app.example/login;jsessionid=ABC123"))
+                .isEqualTo("https://app.example/login (query removed)");
+        assertThat(SafeLocation.of("/a;p=1/b;q=2/c")).isEqualTo("/a/b/c (query removed)");
+        assertThat(SafeLocation.of("HTTPS://u@app.example/x")).isEqualTo("https://app.example/x");
+        assertThat(SafeLocation.of("javascript:alert(document.cookie)")).isEqualTo("javascript:");
+        assertThat(SafeLocation.of("data:text/html;base64,c2VjcmV0")).isEqualTo("data:");
+        assertThat(SafeLocation.of("mailto:ops@internal.example")).isEqualTo("mailto:");
+        assertThat(SafeLocation.of("x-" + "s".repeat(100) + ":payload")).isEqualTo("x-" + "s".repeat(30) + "...:");
         assertThat(SafeLocation.of("//u:p@host/a#b")).isEqualTo("//host/a (query removed)");
         assertThat(SafeLocation.of("/relative/path")).isEqualTo("/relative/path");
         assertThat(SafeLocation.of("http://h/\r\nX: y")).isEqualTo("http://h/??X: y");
         assertThat(SafeLocation.of("http://h/" + "a".repeat(500))).hasSize(SafeLocation.MAX_CHARS + 3);
+    }
+
+    @Test
+    void aNonHttpLocationIsShownAsItsSchemeOnly() throws Exception {
+        try (ScriptedServer redirector = ScriptedServer.http((s, head, srv) -> srv.write(s, "HTTP/1.1 302 Found\r\n"
+                + "Location: file:///etc/internal-secret.conf\r\nContent-Length: 0\r\n\r\n"));
+             NettyProbeEngine probes = NettyProbeEngine.create(ProbeEngineConfig.defaults()
+                     .withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null)) {
+            TargetSpec target = Targets.target(Protocol.HTTP, "127.0.0.1", redirector.port(), Targets.GENEROUS_MS)
+                    .withHttp(new HttpSpec(HttpMethod.GET, "/", null, List.of("2xx"), true, Map.of(), null, false));
+            ProbeReport report = probes.probe(target).get(15, TimeUnit.SECONDS);
+            assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+            assertThat(report.detail()).isEqualTo("redirect to unsupported location: file:");
+        }
     }
 
     @Test
