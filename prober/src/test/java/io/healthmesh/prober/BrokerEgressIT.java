@@ -1,6 +1,6 @@
 package io.healthmesh.prober;
 
-import io.healthmesh.contract.TargetSpecs;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.core.probe.Outcome;
