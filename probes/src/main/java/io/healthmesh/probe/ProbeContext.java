@@ -230,7 +230,8 @@ public final class ProbeContext {
     public void fail(Throwable cause) {
         Outcome outcome = FailureClassifier.outcome(cause);
         String detail = FailureClassifier.detail(cause);
-        finish(outcome, outcome == Outcome.INCONCLUSIVE ? InconclusiveCause.INTERNAL_ERROR.detail(detail) : detail);
+        finish(outcome, outcome == Outcome.INCONCLUSIVE ? FailureClassifier.inconclusiveCause(cause).detail(detail)
+                : detail);
     }
 
     /** Our own code failed (not the network, not the target): {@code INCONCLUSIVE} ({@code internal-error}). */
