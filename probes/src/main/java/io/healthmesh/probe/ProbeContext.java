@@ -230,7 +230,8 @@ public final class ProbeContext {
     public void fail(Throwable cause) {
         Outcome outcome = FailureClassifier.outcome(cause);
         String detail = FailureClassifier.detail(cause);
-        finish(outcome, outcome == Outcome.INCONCLUSIVE ? InconclusiveCause.INTERNAL_ERROR.detail(detail) : detail);
+        finish(outcome, outcome == Outcome.INCONCLUSIVE ? FailureClassifier.inconclusiveCause(cause).detail(detail)
+                : detail);
     }
 
     /** Our own code failed (not the network, not the target): {@code INCONCLUSIVE} ({@code internal-error}). */
@@ -238,7 +239,11 @@ public final class ProbeContext {
         finish(Outcome.INCONCLUSIVE, InconclusiveCause.INTERNAL_ERROR.detail(FailureClassifier.detail(cause)));
     }
 
-    /** The verdict; only the first call counts. */
+    /**
+     * The verdict; only the first call counts. The report is completed however the closing of the probe's channels
+     * and sockets ends: a closer that throws must not leave the probe without a report (its target would never be
+     * probed again).
+     */
     public void finish(Outcome outcome, String detail) {
         if (done) {
             return;
@@ -253,25 +258,57 @@ public final class ProbeContext {
                 outcome = Outcome.INCONCLUSIVE;
             }
         }
-        if (laneEntry != null) {
-            laneEntry.cancel();
+        try {
+            release();
+        } finally {
+            result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
+                    httpStatus, detail, bytesRead));
         }
-        if (deadline != null) {
-            deadline.cancel(false);
+    }
+
+    /**
+     * Ends the probe as {@code INCONCLUSIVE} ({@code internal-error}) from any thread, the engine closing: the report
+     * at once, on the calling thread, because a loop that is shutting down may never run a task again; the probe's
+     * channels and sockets on its loop, by a task, because they are confined to it (a loop that refuses the task is
+     * shutting down and closes what is registered with it).
+     */
+    void abort(String reason) {
+        String detail = InconclusiveCause.INTERNAL_ERROR.detail(reason);
+        result.complete(ProbeReport.of(Outcome.INCONCLUSIVE, 0, detail));
+        try {
+            loop.execute(() -> finish(Outcome.INCONCLUSIVE, detail));
+        } catch (RejectedExecutionException shutDown) {
+            // the loop closes its channels and registrations itself as it terminates
         }
-        for (Channel channel : channels) {
-            if (inConnectListener) {
-                closeOnNextTurn(channel);
-            } else {
-                channel.close();
+    }
+
+    /** Cancels the deadline and closes every channel and the closer, each even when one before it threw. */
+    private void release() {
+        try {
+            if (laneEntry != null) {
+                laneEntry.cancel();
+            }
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+        } finally {
+            try {
+                for (Channel channel : channels) {
+                    if (inConnectListener) {
+                        closeOnNextTurn(channel);
+                    } else {
+                        channel.close();
+                    }
+                }
+                channels.clear();
+            } finally {
+                Runnable close = closer;
+                closer = null;
+                if (close != null) {
+                    close.run();
+                }
             }
         }
-        channels.clear();
-        if (closer != null) {
-            closer.run();
-        }
-        result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
-                httpStatus, detail, bytesRead));
     }
 
     /**

@@ -78,12 +78,13 @@ final class ProbeRunner {
     }
 
     /**
-     * Ends every probe in flight as {@code INCONCLUSIVE} ({@code internal-error}): used when the engine closes, because a shut-down event loop
-     * would never run their deadlines and their futures would never complete.
+     * Ends every probe in flight as {@code INCONCLUSIVE} ({@code internal-error}) and closes its sockets on its loop
+     * ({@link ProbeContext#abort}): used when the engine closes, because a shut-down event loop would never run their
+     * deadlines, and a loop the caller owns and keeps running would hold their sockets open until then.
      */
     void abortAll(String reason) {
         for (ProbeContext probe : inFlight) {
-            probe.result().complete(ProbeReport.of(Outcome.INCONCLUSIVE, 0, InconclusiveCause.INTERNAL_ERROR.detail(reason)));
+            probe.abort(reason);
         }
     }
 

@@ -1,6 +1,9 @@
 package io.healthmesh.probe;
 
+import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.unix.Errors;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
 import org.junit.jupiter.api.Test;
@@ -8,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.PortUnreachableException;
@@ -16,8 +20,11 @@ import java.net.UnknownHostException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class FailureClassifierTest {
 
@@ -40,6 +47,33 @@ class FailureClassifierTest {
         assertThat(FailureClassifier.outcome(new IOException(new SocketException("Too many open files"))))
                 .isEqualTo(Outcome.INCONCLUSIVE);
         assertThat(FailureClassifier.outcome(new OutOfMemoryError("Direct buffer memory"))).isEqualTo(Outcome.INCONCLUSIVE);
+    }
+
+    @Test
+    void noLocalAddressOrPortIsTheProbersOwnTrouble() throws Exception {
+        assumeTrue(Epoll.isAvailable(), "Netty's native library gives the errno's text");
+        // what Netty's native socket throws: bind(2) and connect(2) with EADDRINUSE (98) and EADDRNOTAVAIL (99)
+        List<Throwable> noLocalPort = new ArrayList<>(List.of(
+                new Errors.NativeIoException("bind", -98),
+                new Errors.NativeIoException("bind", -99),
+                new BindException("Address already in use"),
+                new BindException("Cannot assign requested address"),
+                new ConnectException("connect(..) failed: Cannot assign requested address: /192.0.2.1:80")));
+        try {
+            Errors.throwConnectException("connect", -99);
+        } catch (ConnectException nettys) {
+            noLocalPort.add(new ConnectException(nettys.getMessage() + ": /192.0.2.1:80") {{ initCause(nettys); }});
+        }
+        for (Throwable failure : noLocalPort) {
+            assertThat(FailureClassifier.outcome(failure)).as(failure.toString()).isEqualTo(Outcome.INCONCLUSIVE);
+            assertThat(FailureClassifier.inconclusiveCause(failure)).as(failure.toString())
+                    .isEqualTo(InconclusiveCause.LOCAL_PORTS);
+            assertThat(FailureClassifier.isLocalTrouble(failure)).isTrue();
+        }
+        assertThat(FailureClassifier.inconclusiveCause(new IOException(new SocketException("Too many open files"))))
+                .isEqualTo(InconclusiveCause.INTERNAL_ERROR);
+        assertThat(FailureClassifier.outcome(new Errors.NativeIoException("connect", Errors.ERROR_ECONNREFUSED_NEGATIVE)))
+                .as("another errno is the target's").isNotEqualTo(Outcome.INCONCLUSIVE);
     }
 
     @Test

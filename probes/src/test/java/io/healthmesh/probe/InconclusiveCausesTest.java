@@ -146,7 +146,7 @@ class InconclusiveCausesTest {
         assertThat(probe.result().join().outcome()).isEqualTo(Outcome.INCONCLUSIVE);
         assertThat(probe.result().join().detail()).isEqualTo("internal-error: IllegalStateException: bug");
         assertThat(List.of(InconclusiveCause.values())).extracting(InconclusiveCause::label)
-                .containsExactly("late-start", "queue-full", "loop-stall", "internal-error");
+                .containsExactly("late-start", "queue-full", "loop-stall", "internal-error", "local-ports");
     }
 
     private static Object sleep(long ms) {

@@ -2,11 +2,19 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.transport.ChosenTransport;
+import io.healthmesh.probe.transport.ProbeTransport;
+import io.healthmesh.testkit.Await;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -73,6 +81,54 @@ class NettyProbeEngineTest {
                     .withHttp(new io.healthmesh.core.target.HttpSpec(io.healthmesh.core.target.HttpMethod.HEAD, "/", null,
                             List.of("2xx"), false, java.util.Map.of("X-A", "1\r\nX-Injected: 1"), null, false));
             assertThat(engine.probe(headerInjection).get(30, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.INCONCLUSIVE);
+        }
+    }
+
+    @Test
+    void closingAnEngineOnACallerOwnedGroupClosesItsSocketsAtOnce() throws Exception {
+        ChosenTransport transport = ChosenTransport.choose(ProbeTransport.AUTO); // epoll here: channel-free checks
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
+        // a listener that never accepts: the kernel completes each handshake, the request waits unanswered
+        try (ServerSocket silent = new ServerSocket(0, 200, InetAddress.getLoopbackAddress())) {
+            TargetSpec target = Targets.http(silent.getLocalPort(), 60_000);
+            NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
+                    .withAllowList(ProbeEngineConfig.LOOPBACK), group);
+            // the engine's own descriptors and first class loads, before counting
+            engine.probe(Targets.tcp(silent.getLocalPort(), Targets.GENEROUS_MS)).get(30, TimeUnit.SECONDS);
+            OpenDescriptors before = OpenDescriptors.now();
+            List<CompletableFuture<ProbeReport>> pending = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                pending.add(engine.probe(target));
+            }
+            Await.until(Duration.ofSeconds(20), () -> openNow() >= before.count() + 100,
+                    () -> "100 probe sockets open; " + openNow() + " open, " + before.count() + " before");
+
+            engine.close();
+            for (CompletableFuture<ProbeReport> report : pending) {
+                assertThat(report.get(5, TimeUnit.SECONDS).detail()).isEqualTo("internal-error: probe engine closed");
+            }
+            // well before the probes' 60 s deadlines; the caller's loop keeps running
+            Await.until(Duration.ofSeconds(10), () -> openNow() <= before.count() + 2,
+                    () -> "sockets still open after close(): " + describeNow(before));
+            assertThat(group.isShuttingDown()).isFalse();
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static int openNow() {
+        try {
+            return OpenDescriptors.now().count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String describeNow(OpenDescriptors before) {
+        try {
+            return OpenDescriptors.now().addedSince(before);
+        } catch (IOException e) {
+            return e.toString();
         }
     }
 

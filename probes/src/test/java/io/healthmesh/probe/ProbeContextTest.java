@@ -73,6 +73,34 @@ class ProbeContextTest {
     }
 
     @Test
+    void aCloserThatThrowsStillClosesTheRestAndCompletesTheReport() {
+        EmbeddedChannel connection = new EmbeddedChannel();
+        probe.track(connection);
+        probe.closeAtEnd(() -> {
+            throw new IllegalStateException("a bug in a closer");
+        });
+
+        assertThatThrownBy(() -> probe.finish(Outcome.CONNECTION_REFUSED, "refused"))
+                .hasMessage("a bug in a closer");
+        assertThat(probe.result()).as("the target is not left without a report").isCompleted();
+        assertThat(probe.result().join().outcome()).isEqualTo(Outcome.CONNECTION_REFUSED);
+        assertThat(connection.isOpen()).isFalse();
+    }
+
+    @Test
+    void anAbortReportsAtOnceAndClosesOnTheProbesLoop() {
+        AtomicInteger closed = new AtomicInteger();
+        probe.closeAtEnd(closed::incrementAndGet);
+
+        probe.abort("probe engine closed");
+        assertThat(probe.result().join().detail()).isEqualTo("internal-error: probe engine closed");
+        assertThat(closed).as("not off the probe's loop").hasValue(0);
+        loopOwner.runPendingTasks();
+        assertThat(closed).hasValue(1);
+        assertThat(probe.isDone()).isTrue();
+    }
+
+    @Test
     void aRedirectReleasesItsHopsCloserAndTheNextHopRegistersItsOwn() {
         AtomicInteger first = new AtomicInteger();
         Runnable firstHop = first::incrementAndGet;

@@ -16,7 +16,13 @@ public enum InconclusiveCause {
     /** The event loop that ran the probe stalled for longer than the bound while the probe ran. */
     LOOP_STALL,
     /** The probe engine failed in a way that says nothing about the target (a bug, shutdown, resources). */
-    INTERNAL_ERROR;
+    INTERNAL_ERROR,
+    /**
+     * The prober had no local address and port for the connection ({@code EADDRNOTAVAIL}, {@code EADDRINUSE}): its
+     * ephemeral ports are used up, or its source address is not one of its host's.
+     */
+    LOCAL_PORTS;
+
 
     /** The label that leads the detail and names the metric's {@code cause}, e.g. {@code late-start}. */
     public String label() {

@@ -27,8 +27,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Publishes finished probes, keyed by target id, to the probe-results topic.
  *
- * <p>Probers call {@link #offer}, which only appends to a bounded {@link ResultBuffer} (oldest dropped first,
- * counted) and never blocks. One publisher thread takes them in batches of up to {@value #BATCH}, gathered for
+ * <p>Probers call {@link #offer}, which only appends to a bounded {@link ResultBuffer} (when full,
+ * the oldest result that cannot decide a state is dropped first, counted) and never blocks. One publisher thread takes them in batches of up to {@value #BATCH}, gathered for
  * at most {@link #GATHER_NANOS} after the first, serializes them and hands them to the producer, keeping at
  * most {@code maxUnacknowledged} results unacknowledged inside it: while Kafka is away, results pile up in
  * the bounded buffer, where the drop-oldest rule applies, not in the producer. At most
@@ -116,7 +116,7 @@ public final class ResultPublisher implements AutoCloseable {
         this.proberId = requireNonNull(proberId, "proberId");
         this.onDropped = requireNonNull(onDropped, "onDropped");
         this.onFailed = requireNonNull(onFailed, "onFailed");
-        this.buffer = new ResultBuffer<>(capacity);
+        this.buffer = new ResultBuffer<>(capacity, CompletedProbe::mayDecide);
         if (maxUnacknowledged < 1) {
             throw new IllegalArgumentException("maxUnacknowledged: " + maxUnacknowledged + " (expected: >= 1)");
         }

@@ -30,6 +30,8 @@ class ProberMetricsTest {
         metrics.completed(new CompletedProbe(tcp, 1L, 0L, 900_000, ProbeReport.of(Outcome.INCONCLUSIVE, 2_000_000,
                 "late-start: started 900 ms late (bound 250 ms); TIMEOUT")));
         metrics.completed(new CompletedProbe(tcp, 1L, 0L, 900_000, ProbeReport.of(Outcome.INCONCLUSIVE, 0, "no cause")));
+        metrics.completed(new CompletedProbe(tcp, 1L, 0L, 900_000, ProbeReport.of(Outcome.INCONCLUSIVE, 0,
+                "local-ports: NativeIoException: connect(..) failed: Cannot assign requested address")));
         metrics.delayed();
         metrics.bufferDropped();
         metrics.publishFailed();
@@ -47,11 +49,12 @@ class ProberMetricsTest {
                 .contains("healthmesh_prober_scheduling_lag_seconds_bucket{le=\"0.005\"} 1")
                 .contains("healthmesh_prober_probes_skipped_total{reason=\"IN_FLIGHT_LIMIT\"} 1.0")
                 .contains("healthmesh_prober_probes_delayed_total 1.0")
-                .contains("healthmesh_prober_probes_total{outcome=\"INCONCLUSIVE\",protocol=\"TCP\"} 2.0")
+                .contains("healthmesh_prober_probes_total{outcome=\"INCONCLUSIVE\",protocol=\"TCP\"} 3.0")
                 .contains("healthmesh_prober_inconclusive_total{cause=\"late-start\"} 1.0")
                 .contains("healthmesh_prober_inconclusive_total{cause=\"internal-error\"} 1.0")
                 .contains("healthmesh_prober_inconclusive_total{cause=\"queue-full\"} 0.0")
                 .contains("healthmesh_prober_inconclusive_total{cause=\"loop-stall\"} 0.0")
+                .contains("healthmesh_prober_inconclusive_total{cause=\"local-ports\"} 1.0")
                 .contains("healthmesh_prober_buffer_dropped_total 1.0")
                 .contains("healthmesh_prober_publish_failures_total 1.0")
                 .contains("healthmesh_prober_rejected_definitions_total{reason=\"INVALID_DEFINITION\"} 1.0")

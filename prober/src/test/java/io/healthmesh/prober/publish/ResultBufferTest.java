@@ -31,6 +31,56 @@ class ResultBufferTest {
     }
 
     @Test
+    void fullBufferDropsTheOldestThatCannotDecideFirst() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(4, n -> n % 2 == 0); // even: may decide a state
+        for (int n = 1; n <= 4; n++) {
+            buffer.offer(n);
+        }
+
+        assertThat(buffer.offer(5)).as("dropped 1, the oldest that cannot decide").isTrue();
+        assertThat(buffer.offer(6)).as("dropped 3").isTrue();
+        assertThat(buffer.offer(8)).as("dropped 5").isTrue();
+        assertThat(drain(buffer)).as("in arrival order").containsExactly(2, 4, 6, 8);
+    }
+
+    @Test
+    void fullBufferOfDecidingResultsDropsTheOldest() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(3, n -> n % 2 == 0);
+        buffer.offer(2);
+        buffer.offer(4);
+        buffer.offer(6);
+
+        assertThat(buffer.offer(7)).isTrue();
+        assertThat(buffer.offer(9)).as("7 cannot decide: it goes before any that may").isTrue();
+        assertThat(drain(buffer)).containsExactly(4, 6, 9);
+    }
+
+    @Test
+    void putBackKeepsArrivalOrderAcrossBothKindsAndSparesADecidingResult() throws InterruptedException {
+        ResultBuffer<Integer> buffer = new ResultBuffer<>(3, n -> n % 2 == 0);
+        buffer.offer(1);
+        buffer.offer(2);
+        buffer.offer(3);
+        List<Integer> batch = new ArrayList<>();
+        buffer.takeBatch(batch, 2, 0, 0);
+        assertThat(batch).containsExactly(1, 2);
+        buffer.offer(5);
+        buffer.offer(7);
+
+        assertThat(buffer.putBack(2)).as("full: 3, not the deciding 2, is dropped").isTrue();
+        assertThat(buffer.putBack(1)).as("full of results that cannot all decide: 1 goes").isTrue();
+        assertThat(drain(buffer)).containsExactly(2, 5, 7);
+    }
+
+    private static List<Integer> drain(ResultBuffer<Integer> buffer) throws InterruptedException {
+        List<Integer> out = new ArrayList<>();
+        for (Integer n = buffer.poll(0, TimeUnit.MILLISECONDS); n != null; n = buffer.poll(0, TimeUnit.MILLISECONDS)) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    @Test
     void putBackReturnsToTheHeadUnlessFull() throws InterruptedException {
         ResultBuffer<Integer> buffer = new ResultBuffer<>(2);
         buffer.offer(1);

@@ -151,51 +151,77 @@ final class ChannelFreeHttpExchange extends ChannelFreeConnection {
             }
         }
         try {
-            probe.loop().execute(() -> { // more may be waiting, and no new edge comes for it
+            probe.loop().execute(() -> guarded(() -> { // more may be waiting, and no new edge comes for it
                 if (!isClosed() && !judge.settled()) {
                     read();
                 }
-            });
+            }));
         } catch (RejectedExecutionException stopping) {
             probe.internalError(stopping); // the engine is closing: not the target's doing
         }
     }
 
-    /** Hands what the decoder makes of the bytes read so far to the judge, until it has a verdict. */
+    /**
+     * Hands what the decoder makes of the bytes read so far to the judge, until it has a verdict. A decoder's failure
+     * is the response's (malformed); what the judge throws is ours and goes on to {@link #guarded}.
+     */
     private void decode(boolean ended) {
-        try {
-            while (received.isReadable()) {
-                int before = received.readableBytes();
-                decoder.decodeSome(received, decoded);
-                deliver();
-                if (isClosed() || judge.settled() || received.readableBytes() == before) {
-                    break;
-                }
+        while (received.isReadable()) {
+            int before = received.readableBytes();
+            if (!decodeSome(false)) {
+                return;
             }
-            if (ended && !isClosed() && !judge.settled()) {
-                decoder.decodeEnd(received, decoded);
-                deliver();
-            }
-        } catch (Exception e) {
             deliver();
-            probe.fail(e instanceof DecoderException ? e : new DecoderException(e)); // as a channel's codec reports it
+            if (isClosed() || judge.settled() || received.readableBytes() == before) {
+                break;
+            }
+        }
+        if (ended && !isClosed() && !judge.settled() && decodeSome(true)) {
+            deliver();
         }
         if (!isClosed()) {
             received.discardSomeReadBytes();
         }
     }
 
-    private void deliver() {
-        for (Object msg : decoded) {
-            try {
-                if (msg instanceof HttpObject object) {
-                    judge.onObject(object, releaseHop);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
+    /** One step of the decoder ({@code last}: at the end of input); false when it failed and the probe with it. */
+    private boolean decodeSome(boolean last) {
+        try {
+            if (last) {
+                decoder.decodeEnd(received, decoded);
+            } else {
+                decoder.decodeSome(received, decoded);
             }
+            return true;
+        } catch (Exception e) {
+            deliver(); // what it decoded before failing, a verdict perhaps
+            probe.fail(e instanceof DecoderException ? e : new DecoderException(e)); // as a channel's codec reports it
+            return false;
         }
-        decoded.clear();
+    }
+
+    /**
+     * Hands the decoded objects to the judge, each once: an object leaves the list before the judge sees it, and
+     * those left when the judge throws are released undelivered.
+     */
+    private void deliver() {
+        try {
+            for (int i = 0; i < decoded.size(); i++) {
+                Object msg = decoded.set(i, null);
+                try {
+                    if (msg instanceof HttpObject object) {
+                        judge.onObject(object, releaseHop);
+                    }
+                } finally {
+                    ReferenceCountUtil.release(msg);
+                }
+            }
+        } finally {
+            for (Object left : decoded) {
+                ReferenceCountUtil.release(left); // null: already delivered
+            }
+            decoded.clear();
+        }
     }
 
     @Override

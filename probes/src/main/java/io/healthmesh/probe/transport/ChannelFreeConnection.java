@@ -32,6 +32,11 @@ import java.net.InetSocketAddress;
  * is closed when the probe ends, however it ends. It is closed before its registration is cancelled: closing a
  * descriptor takes it out of the epoll set, so Netty then skips the {@code EPOLL_CTL_DEL} (EpollIoHandler).
  * Confined to the probe's loop.
+ *
+ * <p>What the subclass throws from {@link #onConnected()} or {@link #onReady} (a bug) ends its probe at once,
+ * {@code INCONCLUSIVE} ({@code internal-error}), and closes the connection ({@link #guarded}): it never reaches the
+ * event loop, which would log it, pause a second and drop the rest of its batch of ready sockets, whose
+ * edge-triggered events do not come again, leaving their probes to their deadlines.
  */
 public abstract class ChannelFreeConnection implements EpollIoHandle {
 
@@ -76,16 +81,16 @@ public abstract class ChannelFreeConnection implements EpollIoHandle {
             if (local != null) {
                 socket.bind(local); // fails as a channel's connect does: the same outcome (ChannelFreeConnectCheckTest)
             }
-            if (socket.connect(remote)) {
-                connected = true;
-                onConnected();
-                if (closed || probe.isDone()) {
-                    return;
-                }
-            }
+            connected = socket.connect(remote);
         } catch (IOException | RuntimeException e) {
             probe.fail(e); // the kernel's answer about the target: refused, unreachable
             return;
+        }
+        if (connected) {
+            guarded(this::onConnected);
+            if (closed || probe.isDone()) {
+                return;
+            }
         }
         try {
             Future<IoRegistration> registered = ((IoEventLoop) probe.loop()).register(this);
@@ -104,9 +109,12 @@ public abstract class ChannelFreeConnection implements EpollIoHandle {
     /** The connect ended (writable), failed (error, hang-up), or, once connected, what {@code ops} asked for. */
     @Override
     public final void handle(IoRegistration ignored, IoEvent event) {
-        if (closed) {
-            return;
+        if (!closed) {
+            guarded(() -> onEvent(event));
         }
+    }
+
+    private void onEvent(IoEvent event) {
         if (!connected) {
             try {
                 if (!socket.finishConnect()) {
@@ -123,6 +131,23 @@ public abstract class ChannelFreeConnection implements EpollIoHandle {
             EpollIoOps ops = ((EpollIoEvent) event).ops();
             onReady(ops.contains(EpollIoOps.EPOLLOUT),
                     ops.contains(EpollIoOps.EPOLLIN) || ops.contains(EpollIoOps.EPOLLERR));
+        }
+    }
+
+    /**
+     * Runs {@code action}, one of the subclass's handlers, on the probe's loop: what it throws ends the probe
+     * {@code INCONCLUSIVE} ({@code internal-error}) and closes this connection, and goes no further. Every entry
+     * from the loop into the subclass goes through here, the subclass's own later tasks too.
+     */
+    protected final void guarded(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException | Error bug) {
+            try {
+                probe.internalError(bug);
+            } finally {
+                close(); // even when the probe had its verdict already (the connection was a redirect's hop)
+            }
         }
     }
 

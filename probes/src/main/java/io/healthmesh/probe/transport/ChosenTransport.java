@@ -186,6 +186,15 @@ public record ChosenTransport(ProbeTransport kind, ProbeTransport requested, Str
         };
     }
 
+    /**
+     * The option that defers a bound socket's choice of local port to its connect ({@code IP_BIND_ADDRESS_NO_PORT}),
+     * so that a source address bound with port 0 does not cap the connections in flight at the ephemeral range (a
+     * port is then taken per target, not once for every target), or {@code null} where this transport has none.
+     */
+    ChannelOption<Boolean> bindAddressNoPortOption() {
+        return kind == ProbeTransport.EPOLL ? EpollChannelOption.IP_BIND_ADDRESS_NO_PORT : null;
+    }
+
     private static ChannelOption<Boolean> nioQuickAck() {
         try (java.nio.channels.SocketChannel socket = java.nio.channels.SocketChannel.open()) {
             return socket.supportedOptions().contains(ExtendedSocketOptions.TCP_QUICKACK)

@@ -127,6 +127,9 @@ final class NettyInternals {
         /** {@code IPPROTO_TCP} and {@code TCP_QUICKACK} (linux/in.h, linux/tcp.h): the same on every Linux ABI. */
         private static final int IPPROTO_TCP = 6;
         private static final int TCP_QUICKACK = 12;
+        /** {@code SOL_IP} and {@code IP_BIND_ADDRESS_NO_PORT} (linux/in.h): honoured by IPv6 sockets too. */
+        private static final int SOL_IP = 0;
+        private static final int IP_BIND_ADDRESS_NO_PORT = 24;
 
         private final Socket socket;
 
@@ -146,8 +149,21 @@ final class NettyInternals {
             socket.setIntOpt(IPPROTO_TCP, TCP_QUICKACK, 0);
         }
 
+        /**
+         * Binds the source address; with port 0, the port is chosen at the connect ({@code IP_BIND_ADDRESS_NO_PORT}),
+         * from the ports free towards that one target, rather than at the bind from the ports free towards any: a
+         * bound source address then does not cap the connections in flight at the ephemeral range.
+         */
         void bind(InetSocketAddress local) throws IOException {
+            if (local.getPort() == 0) {
+                socket.setIntOpt(SOL_IP, IP_BIND_ADDRESS_NO_PORT, 1);
+            }
             socket.bind(local);
+        }
+
+        /** The socket's local address ({@code getsockname}). */
+        InetSocketAddress localAddress() {
+            return socket.localAddress();
         }
 
         /** Starts a non-blocking connect: true when it completed at once. */

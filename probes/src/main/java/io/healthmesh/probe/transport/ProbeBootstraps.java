@@ -166,7 +166,12 @@ public final class ProbeBootstraps {
         final Bootstrap udp;
 
         Family(ChosenTransport transport, SocketProtocolFamily family, InetAddress bind) {
-            this.tcp = base(bind)
+            Bootstrap tcpBase = base(bind);
+            ChannelOption<Boolean> noPort = transport.bindAddressNoPortOption();
+            if (bind != null && noPort != null) {
+                tcpBase.option(noPort, true); // the port chosen at the connect, per target
+            }
+            this.tcp = tcpBase
                     .channelFactory(transport.socketChannel(family))
                     .option(ChannelOption.SO_LINGER, 0)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, TCP_READS);

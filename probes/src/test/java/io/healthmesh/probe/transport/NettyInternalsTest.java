@@ -106,6 +106,18 @@ class NettyInternalsTest {
         }
     }
 
+    @Test
+    void aBoundSourceAddressTakesItsPortAtTheConnect() throws Exception {
+        // IP_BIND_ADDRESS_NO_PORT: a bind to port 0 takes no port, so bound sources do not share one ephemeral range
+        NettyInternals.TcpSocket socket = new NettyInternals.TcpSocket(false);
+        try {
+            socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            assertThat(socket.localAddress().getPort()).as("no port taken before the connect").isZero();
+        } finally {
+            socket.close();
+        }
+    }
+
     private static boolean finished(NettyInternals.TcpSocket socket) {
         try {
             return socket.finishConnect();

@@ -52,6 +52,31 @@ class ProbeBootstrapsTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("available")
+    void aBoundSourceAddressTakesItsPortAtTheConnectWhereTheTransportCan(ProbeTransport kind) throws Exception {
+        ChosenTransport transport = new ChosenTransport(kind, kind, "test");
+        ChannelOption<Boolean> noPort = transport.bindAddressNoPortOption();
+        if (kind == ProbeTransport.EPOLL) {
+            assertThat(noPort).isNotNull();
+        }
+        EmbeddedChannel loopOwner = new EmbeddedChannel();
+        try {
+            ProbeContext probe = ProbeFixtures.on(loopOwner.eventLoop(), Targets.tcp(9, 2000));
+            InetAddress loopback = InetAddress.getByName("127.0.0.1");
+            ProbeBootstraps bound = new ProbeBootstraps(transport, loopback);
+            ProbeBootstraps unbound = new ProbeBootstraps(transport, null);
+            if (noPort != null) {
+                assertThat(options(bound.connectOnly(probe, loopback))).containsEntry(noPort, true);
+                assertThat(options(bound.tcp(probe, loopback, new ChannelInboundHandlerAdapter(),
+                        TcpOpening.TARGET_SPEAKS_FIRST))).containsEntry(noPort, true);
+                assertThat(options(unbound.connectOnly(probe, loopback))).doesNotContainKey(noPort);
+            }
+        } finally {
+            loopOwner.finishAndReleaseAll();
+        }
+    }
+
     private static java.util.Map<ChannelOption<?>, Object> options(Bootstrap bootstrap) {
         return bootstrap.config().options();
     }
