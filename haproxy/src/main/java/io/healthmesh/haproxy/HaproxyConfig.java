@@ -1,6 +1,7 @@
 package io.healthmesh.haproxy;
 
 import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.haproxy.mapping.HaproxyMapping;
 import io.healthmesh.haproxy.mapping.MappingFile;
 import io.healthmesh.ops.Setting;
@@ -115,15 +116,7 @@ public record HaproxyConfig(String bootstrapServers, String schemaRegistryUrl, S
 
     /** The Avro serde's settings: the registry and its credentials (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new HashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, Map.of());
     }
 
     @Override

@@ -9,7 +9,6 @@ import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.xds.map.ClusterNames;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -158,15 +157,8 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
         }
         Map<String, String> kafka = r.kafka();
         r.finish();
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", registry);
-        if (authSource != null) {
-            serde.put("basic.auth.credentials.source", authSource);
-        }
-        if (userInfo != null) {
-            serde.put("basic.auth.user.info", userInfo);
-        }
-        serde.putAll(RegistryClients.clientKeys(settings));
+        Map<String, Object> serde = RegistryClients.serdeConfig(registry, authSource, userInfo,
+                RegistryClients.clientKeys(settings));
         XdsListener listener = new XdsListener(host, port, tls, maxStreams, perConnection, requestBytes, keepalive,
                 keepaliveTimeout, idle);
         return new XdsConfig(bootstrap, serde, new Topics(prefix), listener, names, zoneLabel, connectTimeout,
