@@ -6,13 +6,13 @@ import io.healthmesh.dnsfollow.mapping.DnsMapping;
 import io.healthmesh.dnsfollow.mapping.MappingFile;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -39,29 +39,28 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
     public static final double DEFAULT_CHANGES_PER_SECOND = 10;
     public static final int DEFAULT_CHANGES_BURST = 50;
     public static final long DEFAULT_UPDATE_TIMEOUT_MS = 5_000;
-    private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
+    private static final Setting<String> MAPPING_FILE = Setting.required("mapping.file", "a YAML or JSON file",
+            "The DNS mapping file: names, zones, servers and TSIG keys (required).");
+    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    private static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.longInteger("reconcile.interval.ms",
+            DEFAULT_RECONCILE_INTERVAL_MS, 1_000, 86_400_000L,
+            "How often every name is read back from its zone and repaired, events or not (a manual edit, a lost"
+                    + " update, a server restored from an old zone file).");
+    private static final Setting<Double> CHANGES_PER_SECOND = Setting.decimal("changes.per.second",
+            DEFAULT_CHANGES_PER_SECOND, 0.1, 10_000.0,
+            "Record additions and deletions allowed per second over all names; the rest wait their turn.");
+    private static final Setting<Integer> CHANGES_BURST = Setting.integer("changes.burst", DEFAULT_CHANGES_BURST, 1,
+            100_000, "Record additions and deletions allowed at once, before changes.per.second applies.");
+    private static final Setting<Long> UPDATE_TIMEOUT_MS = Setting.longInteger("update.timeout.ms",
+            DEFAULT_UPDATE_TIMEOUT_MS, 100, 60_000,
+            "How long one query or update may take before it counts as unreachable.");
+    private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
 
     /** Every key besides {@code kafka.*} and {@code schema.registry.ssl.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://...", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO", "How the registry client authenticates."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("mapping.file", null, "a YAML or JSON file",
-                    "The DNS mapping file: names, zones, servers and TSIG keys (required)."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]", "Prefix of every topic name."),
-            new Setting("reconcile.interval.ms", Long.toString(DEFAULT_RECONCILE_INTERVAL_MS), "1000..86400000",
-                    "How often every name is read back from its zone and repaired, events or not (a manual edit, a"
-                            + " lost update, a server restored from an old zone file)."),
-            new Setting("changes.per.second", "10.0", "0.1..10000.0",
-                    "Record additions and deletions allowed per second over all names; the rest wait their turn."),
-            new Setting("changes.burst", Integer.toString(DEFAULT_CHANGES_BURST), "1..100000",
-                    "Record additions and deletions allowed at once, before changes.per.second applies."),
-            new Setting("update.timeout.ms", Long.toString(DEFAULT_UPDATE_TIMEOUT_MS), "100..60000",
-                    "How long one query or update may take before it counts as unreachable."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of /metrics, /healthz, /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz."));
+    public static final List<Setting<?>> SETTINGS = List.of(WorkerSettings.BOOTSTRAP_SERVERS,
+            WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
+            MAPPING_FILE, TOPIC_PREFIX, RECONCILE_INTERVAL_MS, CHANGES_PER_SECOND, CHANGES_BURST, UPDATE_TIMEOUT_MS,
+            WorkerSettings.HTTP_HOST, HTTP_PORT);
 
     public DnsFollowConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -84,18 +83,18 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
     public static DnsFollowConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("DNS", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
-        long interval = r.longInteger("reconcile.interval.ms", DEFAULT_RECONCILE_INTERVAL_MS, 1_000, 86_400_000L);
-        double perSecond = r.decimal("changes.per.second", DEFAULT_CHANGES_PER_SECOND, 0.1, 10_000.0);
-        int burst = r.integer("changes.burst", DEFAULT_CHANGES_BURST, 1, 100_000);
-        long timeout = r.longInteger("update.timeout.ms", DEFAULT_UPDATE_TIMEOUT_MS, 100, 60_000);
-        String httpHost = r.text("http.host", "0.0.0.0");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
-        String mappingText = r.required("mapping.file");
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
+        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
+        String userInfo = r.get(WorkerSettings.USER_INFO);
+        String prefix = r.get(TOPIC_PREFIX);
+        long interval = r.get(RECONCILE_INTERVAL_MS);
+        double perSecond = r.get(CHANGES_PER_SECOND);
+        int burst = r.get(CHANGES_BURST);
+        long timeout = r.get(UPDATE_TIMEOUT_MS);
+        String httpHost = r.get(WorkerSettings.HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
+        String mappingText = r.get(MAPPING_FILE);
         DnsMapping mapping = null;
         if (!mappingText.isEmpty()) {
             try {
@@ -120,16 +119,7 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
 
     /** The serde config of the Avro values (Confluent's keys and the registry client's). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        serde.putAll(registryClient);
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
     }
 
     @Override

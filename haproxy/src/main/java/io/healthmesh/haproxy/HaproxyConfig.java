@@ -1,17 +1,18 @@
 package io.healthmesh.haproxy;
 
 import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.haproxy.mapping.HaproxyMapping;
 import io.healthmesh.haproxy.mapping.MappingFile;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -41,26 +42,24 @@ public record HaproxyConfig(String bootstrapServers, String schemaRegistryUrl, S
                             double changesPerSecond, int changesBurst, Map<String, String> kafka) {
 
     public static final int DEFAULT_HTTP_PORT = 8086;
-    private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
+    private static final Setting<String> MAPPING_FILE = Setting.required("mapping.file", "a YAML or JSON file",
+            "The mapping file (required).");
+    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
+    private static final Setting<Integer> RECONCILE_INTERVAL_MS = Setting.integer("reconcile.interval.ms", 5000, 100,
+            600_000, "A full pass over every instance at least this often (repairs a reload, a restart, a manual edit).");
+    private static final Setting<Integer> SOCKET_TIMEOUT_MS = Setting.integer("socket.timeout.ms", 5000, 100, 60_000,
+            "Deadline of a Runtime API connect, command or answer.");
+    private static final Setting<Double> CHANGES_PER_SECOND = Setting.decimal("changes.per.second", 5, 0.01, 10_000,
+            "Servers each instance may take out of service per second, after the burst.").documentedAs("5", null);
+    private static final Setting<Integer> CHANGES_BURST = Setting.integer("changes.burst", 20, 1, 100_000,
+            "Servers each instance may take out of service at once.");
 
     /** Every key besides {@code kafka.*}, in documentation order. */
-    public static final List<Setting> SETTINGS = List.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://...", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO", "How the registry client authenticates."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("mapping.file", null, "a YAML or JSON file", "The mapping file (required)."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]", "Prefix of every topic name."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of /metrics, /healthz, /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz."),
-            new Setting("reconcile.interval.ms", "5000", "100..600000",
-                    "A full pass over every instance at least this often (repairs a reload, a restart, a manual edit)."),
-            new Setting("socket.timeout.ms", "5000", "100..60000", "Deadline of a Runtime API connect, command or answer."),
-            new Setting("changes.per.second", "5", "0.01..10000",
-                    "Servers each instance may take out of service per second, after the burst."),
-            new Setting("changes.burst", "20", "1..100000",
-                    "Servers each instance may take out of service at once."));
+    public static final List<Setting<?>> SETTINGS = List.of(WorkerSettings.BOOTSTRAP_SERVERS,
+            WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
+            MAPPING_FILE, TOPIC_PREFIX, WorkerSettings.HTTP_HOST, HTTP_PORT, RECONCILE_INTERVAL_MS, SOCKET_TIMEOUT_MS,
+            CHANGES_PER_SECOND, CHANGES_BURST);
 
     public HaproxyConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -81,18 +80,18 @@ public record HaproxyConfig(String bootstrapServers, String schemaRegistryUrl, S
     public static HaproxyConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("haproxy", settings, SETTINGS);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String httpHost = r.text("http.host", "0.0.0.0");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
-        int interval = r.integer("reconcile.interval.ms", 5000, 100, 600_000);
-        int socketTimeout = r.integer("socket.timeout.ms", 5000, 100, 60_000);
-        double rate = r.decimal("changes.per.second", 5, 0.01, 10_000);
-        int burst = r.integer("changes.burst", 20, 1, 100_000);
-        String mappingText = r.required("mapping.file");
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
+        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
+        String userInfo = r.get(WorkerSettings.USER_INFO);
+        String prefix = r.get(TOPIC_PREFIX);
+        String httpHost = r.get(WorkerSettings.HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
+        int interval = r.get(RECONCILE_INTERVAL_MS);
+        int socketTimeout = r.get(SOCKET_TIMEOUT_MS);
+        double rate = r.get(CHANGES_PER_SECOND);
+        int burst = r.get(CHANGES_BURST);
+        String mappingText = r.get(MAPPING_FILE);
         HaproxyMapping mapping = null;
         if (!mappingText.isEmpty()) {
             try {
@@ -117,15 +116,7 @@ public record HaproxyConfig(String bootstrapServers, String schemaRegistryUrl, S
 
     /** The Avro serde's settings: the registry and its credentials (Confluent's keys). */
     public Map<String, Object> serdeConfig() {
-        Map<String, Object> serde = new HashMap<>();
-        serde.put("schema.registry.url", schemaRegistryUrl);
-        if (registryAuthSource != null) {
-            serde.put("basic.auth.credentials.source", registryAuthSource);
-        }
-        if (registryUserInfo != null) {
-            serde.put("basic.auth.user.info", registryUserInfo);
-        }
-        return serde;
+        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, Map.of());
     }
 
     @Override

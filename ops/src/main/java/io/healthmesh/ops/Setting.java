@@ -39,17 +39,6 @@ public record Setting<T>(String key, String defaultValue, String range, String d
         requireNonNull(reading, "reading");
     }
 
-    /**
-     * A setting declared for the documentation only, read by hand with the reader's untyped methods.
-     *
-     * @deprecated declare the setting with its type ({@link #integer}, {@link #text}, ...) and read it with
-     *     {@link SettingsReader#get}, so that its default and range are stated once
-     */
-    @Deprecated
-    public Setting(String key, String defaultValue, String range, String doc) {
-        this(key, defaultValue, range, doc, range, new Reading<>(null, false, v -> null, v -> true));
-    }
-
     private static <T> Setting<T> of(String key, String shown, T fallback, String expected, Function<String, T> parse,
                                      Predicate<T> valid, String doc) {
         return new Setting<>(key, shown, expected, doc, expected, new Reading<>(fallback, false, parse, valid));

@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -31,11 +29,10 @@ public final class SettingsReader {
      * @param settings what {@link Settings#load} gathered
      * @param declared every setting the role accepts besides {@code kafka.*}
      */
-    @SuppressWarnings("rawtypes") // also takes the lists of roles still declared with the untyped Setting
-    public SettingsReader(String role, Map<String, String> settings, List<? extends Setting> declared) {
+    public SettingsReader(String role, Map<String, String> settings, List<? extends Setting<?>> declared) {
         this.role = requireNonNull(role, "role");
         this.settings = Map.copyOf(requireNonNull(settings, "settings"));
-        this.declared = declared.stream().map(s -> s.key()).collect(Collectors.toUnmodifiableSet());
+        this.declared = declared.stream().map(Setting::key).collect(Collectors.toUnmodifiableSet());
     }
 
     /**
@@ -89,140 +86,9 @@ public final class SettingsReader {
         return this;
     }
 
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public String optional(String key) {
+    private String optional(String key) {
         String v = settings.get(key);
         return v == null ? null : v.trim();
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public String text(String key, String defaultValue) {
-        String v = optional(key);
-        return v == null ? defaultValue : v;
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public String required(String key) {
-        String v = optional(key);
-        if (v == null || v.isEmpty()) {
-            problems.add(key + ": missing (expected: a value, this setting is required)");
-            return "";
-        }
-        return v;
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public String matching(String key, String defaultValue, Pattern pattern, String expected) {
-        String v = optional(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        if (!pattern.matcher(v).matches()) {
-            problem(key, v, expected);
-        }
-        return v;
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public String oneOf(String key, String defaultValue, String... allowed) {
-        String v = optional(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        if (!List.of(allowed).contains(v)) {
-            problem(key, v, String.join(" or ", allowed));
-        }
-        return v;
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public int integer(String key, int defaultValue, int min, int max) {
-        return number(key, defaultValue, Integer::parseInt, v -> v >= min && v <= max, min + ".." + max);
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public long longInteger(String key, long defaultValue, long min, long max) {
-        return number(key, defaultValue, Long::parseLong, v -> v >= min && v <= max, min + ".." + max);
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public double decimal(String key, double defaultValue, double min, double max) {
-        return number(key, defaultValue, Double::parseDouble, v -> v >= min && v <= max, min + ".." + max);
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public double fraction(String key, double defaultValue) {
-        return number(key, defaultValue, Double::parseDouble, v -> v >= 0 && v <= 1, "0..1");
-    }
-
-    /**
-     * @deprecated declare a typed {@link Setting} and read it with {@link #get(Setting)} (or {@link #text(Setting)} for
-     *     a value parsed by hand), so that its default and range are stated once
-     */
-    @Deprecated
-    public boolean bool(String key, boolean defaultValue) {
-        String v = optional(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-            problem(key, v, "true or false");
-            return defaultValue;
-        }
-        return Boolean.parseBoolean(v);
-    }
-
-    private <T> T number(String key, T defaultValue, Function<String, T> parse, Predicate<T> inRange, String expected) {
-        String v = optional(key);
-        if (v == null) {
-            return defaultValue;
-        }
-        try {
-            T parsed = parse.apply(v);
-            if (inRange.test(parsed)) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the expected range
-        }
-        problem(key, v, expected);
-        return defaultValue;
     }
 
     /** Records a problem with a value. */

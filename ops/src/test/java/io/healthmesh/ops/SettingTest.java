@@ -79,14 +79,4 @@ class SettingTest {
         assertThatThrownBy(() -> MAX.readFrom(Map.of("max.in.flight", "")))
                 .hasMessage("max.in.flight: \"\" (expected: 1..100000)");
     }
-
-    @Test
-    @SuppressWarnings("deprecation")
-    void theUntypedFormStillReads() {
-        Setting<?> documented = new Setting<>("legacy", "5", "1..9", "A setting of a role not yet converted.");
-        SettingsReader r = new SettingsReader("status", Map.of("legacy", "12"), List.of(documented));
-        assertThat(r.integer("legacy", 5, 1, 9)).isEqualTo(5);
-        assertThatThrownBy(r::finish).hasMessageContaining("legacy: 12 (expected: 1..9)");
-        assertThat(documented.range()).isEqualTo("1..9");
-    }
 }

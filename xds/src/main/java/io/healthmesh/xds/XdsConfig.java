@@ -5,10 +5,10 @@ import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
+import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.xds.map.ClusterNames;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,45 +43,57 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
     public static final int DEFAULT_MAX_STREAMS = 10_000;
     public static final int DEFAULT_MAX_STREAMS_PER_CONNECTION = 100;
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-    private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9._-]{0,200}");
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9._/-]{1,63}");
 
+    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
+    private static final Setting<String> XDS_HOST = Setting.text("xds.host", "0.0.0.0", "an address of this host",
+            "Bind address of the xDS (gRPC) server.");
+    private static final Setting<Integer> XDS_PORT = Setting.integer("xds.port", DEFAULT_PORT, 0, 65_535,
+            "Port of the xDS server.").noting("0 = any free port");
+    private static final Setting<String> CERTIFICATE = Setting.text("xds.ssl.certificate.location", null,
+            "a PEM file", "TLS certificate chain of the xDS server.");
+    private static final Setting<String> KEY = Setting.text("xds.ssl.key.location", null, "a PEM file",
+            "TLS private key (PKCS#8) of the xDS server.");
+    private static final Setting<String> KEY_PASSWORD = Setting.text("xds.ssl.key.password", null, "a password",
+            "Password of the PEM key, or of the key in the key store.");
+    private static final Setting<String> KEY_STORE = Setting.text("xds.ssl.keystore.location", null,
+            "a key store file", "TLS key store of the xDS server.");
+    private static final Setting<String> KEY_STORE_PASSWORD = Setting.text("xds.ssl.keystore.password", null,
+            "a password", "Password of the key store.");
+    private static final Setting<String> KEY_STORE_TYPE = Setting.oneOf("xds.ssl.keystore.type", "PKCS12",
+            List.of("PKCS12", "JKS"), "Type of the key store.");
+    private static final Setting<String> CLIENT_CA = Setting.text("xds.ssl.client.ca.location", null, "a PEM file",
+            "When set, clients must present a certificate signed by one of these authorities (mutual TLS).");
+    private static final Setting<Integer> MAX_STREAMS = Setting.integer("xds.max.streams", DEFAULT_MAX_STREAMS, 1,
+            1_000_000, "Open xDS streams at most; one more is refused with RESOURCE_EXHAUSTED.");
+    private static final Setting<Integer> MAX_STREAMS_PER_CONNECTION = Setting.integer(
+            "xds.max.streams.per.connection", DEFAULT_MAX_STREAMS_PER_CONNECTION, 1, 100_000,
+            "Concurrent streams at most on one client connection.");
+    private static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("xds.max.request.bytes",
+            DEFAULT_MAX_REQUEST_BYTES, 1024, 64 * 1024 * 1024, "Largest request a client may send.");
+    private static final Setting<Long> KEEPALIVE_MS = Setting.longInteger("xds.keepalive.ms", 30_000, 1_000,
+            3_600_000, "Interval of the server's pings on a quiet connection.");
+    private static final Setting<Long> KEEPALIVE_TIMEOUT_MS = Setting.longInteger("xds.keepalive.timeout.ms", 10_000,
+            1_000, 600_000, "How long a ping may go unanswered before the connection is closed.");
+    private static final Setting<Long> IDLE_MS = Setting.longInteger("xds.idle.ms", 300_000, 1_000, 86_400_000,
+            "How long a connection without any stream is kept.");
+    private static final Setting<String> CLUSTERS_FILE = Setting.text("clusters.file", null,
+            "a properties file of group.id=cluster-name lines",
+            "Serves these groups under other cluster names; the others keep their group id.");
+    private static final Setting<String> ZONE_LABEL = Setting.matching("locality.zone.label", "zone", LABEL,
+            "1-63 of [A-Za-z0-9._/-]",
+            "Member label whose value becomes the endpoint's locality zone (the region is the target's).");
+    private static final Setting<Long> CONNECT_TIMEOUT_MS = Setting.longInteger("cluster.connect.timeout.ms", 5_000,
+            1, 600_000, "connect_timeout of the served clusters.");
+    private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
+
     /** Every key besides {@code kafka.*} and the registry client's, in documentation order. */
-    public static final List<Setting> SETTINGS = Stream.concat(Stream.of(
-            new Setting("bootstrap.servers", null, "host:port[,host:port...]", "Kafka bootstrap servers (required)."),
-            new Setting("schema.registry.url", null, "http(s)://...", "Schema registry URL (required)."),
-            new Setting("basic.auth.credentials.source", null, "URL or USER_INFO", "How the registry client authenticates."),
-            new Setting("basic.auth.user.info", null, "user:password", "Registry credentials with USER_INFO."),
-            new Setting("topic.prefix", Topics.DEFAULT_PREFIX, "0-200 of [A-Za-z0-9._-]", "Prefix of every topic name."),
-            new Setting("xds.host", "0.0.0.0", "an address of this host", "Bind address of the xDS (gRPC) server."),
-            new Setting("xds.port", Integer.toString(DEFAULT_PORT), "0..65535 (0 = any free port)",
-                    "Port of the xDS server."),
-            new Setting("xds.ssl.certificate.location", null, "a PEM file", "TLS certificate chain of the xDS server."),
-            new Setting("xds.ssl.key.location", null, "a PEM file", "TLS private key (PKCS#8) of the xDS server."),
-            new Setting("xds.ssl.key.password", null, "a password", "Password of the PEM key, or of the key in the key store."),
-            new Setting("xds.ssl.keystore.location", null, "a key store file", "TLS key store of the xDS server."),
-            new Setting("xds.ssl.keystore.password", null, "a password", "Password of the key store."),
-            new Setting("xds.ssl.keystore.type", "PKCS12", "PKCS12 or JKS", "Type of the key store."),
-            new Setting("xds.ssl.client.ca.location", null, "a PEM file",
-                    "When set, clients must present a certificate signed by one of these authorities (mutual TLS)."),
-            new Setting("xds.max.streams", Integer.toString(DEFAULT_MAX_STREAMS), "1..1000000",
-                    "Open xDS streams at most; one more is refused with RESOURCE_EXHAUSTED."),
-            new Setting("xds.max.streams.per.connection", Integer.toString(DEFAULT_MAX_STREAMS_PER_CONNECTION),
-                    "1..100000", "Concurrent streams at most on one client connection."),
-            new Setting("xds.max.request.bytes", Integer.toString(DEFAULT_MAX_REQUEST_BYTES), "1024..67108864",
-                    "Largest request a client may send."),
-            new Setting("xds.keepalive.ms", "30000", "1000..3600000", "Interval of the server's pings on a quiet connection."),
-            new Setting("xds.keepalive.timeout.ms", "10000", "1000..600000",
-                    "How long a ping may go unanswered before the connection is closed."),
-            new Setting("xds.idle.ms", "300000", "1000..86400000", "How long a connection without any stream is kept."),
-            new Setting("clusters.file", null, "a properties file of group.id=cluster-name lines",
-                    "Serves these groups under other cluster names; the others keep their group id."),
-            new Setting("locality.zone.label", "zone", "1-63 of [A-Za-z0-9._/-]",
-                    "Member label whose value becomes the endpoint's locality zone (the region is the target's)."),
-            new Setting("cluster.connect.timeout.ms", "5000", "1..600000", "connect_timeout of the served clusters."),
-            new Setting("http.host", "0.0.0.0", "an address of this host", "Bind address of /metrics, /healthz, /readyz."),
-            new Setting("http.port", Integer.toString(DEFAULT_HTTP_PORT), "0..65535 (0 = any free port)",
-                    "Port of /metrics, /healthz, /readyz.")),
+    public static final List<Setting<?>> SETTINGS = Stream.concat(Stream.<Setting<?>>of(
+            WorkerSettings.BOOTSTRAP_SERVERS, WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE,
+            WorkerSettings.USER_INFO, TOPIC_PREFIX, XDS_HOST, XDS_PORT, CERTIFICATE, KEY, KEY_PASSWORD, KEY_STORE,
+            KEY_STORE_PASSWORD, KEY_STORE_TYPE, CLIENT_CA, MAX_STREAMS, MAX_STREAMS_PER_CONNECTION, MAX_REQUEST_BYTES,
+            KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS, IDLE_MS, CLUSTERS_FILE, ZONE_LABEL, CONNECT_TIMEOUT_MS,
+            WorkerSettings.HTTP_HOST, HTTP_PORT),
             HttpOptions.SETTINGS.stream().filter(s -> !s.key().startsWith("http.token"))).toList();
 
     public XdsConfig {
@@ -104,24 +116,24 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
     public static XdsConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
         SettingsReader r = new SettingsReader("xds", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.required("bootstrap.servers");
-        String registry = r.required("schema.registry.url");
-        String authSource = r.oneOf("basic.auth.credentials.source", null, "URL", "USER_INFO");
-        String userInfo = r.optional("basic.auth.user.info");
-        String prefix = r.matching("topic.prefix", Topics.DEFAULT_PREFIX, TOPIC_PREFIX, "0-200 of [A-Za-z0-9._-]");
-        String host = r.text("xds.host", "0.0.0.0");
-        int port = r.integer("xds.port", DEFAULT_PORT, 0, 65_535);
-        String keyStoreType = r.oneOf("xds.ssl.keystore.type", "PKCS12", "PKCS12", "JKS");
-        int maxStreams = r.integer("xds.max.streams", DEFAULT_MAX_STREAMS, 1, 1_000_000);
-        int perConnection = r.integer("xds.max.streams.per.connection", DEFAULT_MAX_STREAMS_PER_CONNECTION, 1, 100_000);
-        int requestBytes = r.integer("xds.max.request.bytes", DEFAULT_MAX_REQUEST_BYTES, 1024, 64 * 1024 * 1024);
-        long keepalive = r.longInteger("xds.keepalive.ms", 30_000, 1_000, 3_600_000);
-        long keepaliveTimeout = r.longInteger("xds.keepalive.timeout.ms", 10_000, 1_000, 600_000);
-        long idle = r.longInteger("xds.idle.ms", 300_000, 1_000, 86_400_000);
-        String zoneLabel = r.matching("locality.zone.label", "zone", LABEL, "1-63 of [A-Za-z0-9._/-]");
-        long connectTimeout = r.longInteger("cluster.connect.timeout.ms", 5_000, 1, 600_000);
-        String httpHost = r.text("http.host", "0.0.0.0");
-        int httpPort = r.integer("http.port", DEFAULT_HTTP_PORT, 0, 65_535);
+        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
+        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
+        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
+        String userInfo = r.get(WorkerSettings.USER_INFO);
+        String prefix = r.get(TOPIC_PREFIX);
+        String host = r.get(XDS_HOST);
+        int port = r.get(XDS_PORT);
+        String keyStoreType = r.get(KEY_STORE_TYPE);
+        int maxStreams = r.get(MAX_STREAMS);
+        int perConnection = r.get(MAX_STREAMS_PER_CONNECTION);
+        int requestBytes = r.get(MAX_REQUEST_BYTES);
+        long keepalive = r.get(KEEPALIVE_MS);
+        long keepaliveTimeout = r.get(KEEPALIVE_TIMEOUT_MS);
+        long idle = r.get(IDLE_MS);
+        String zoneLabel = r.get(ZONE_LABEL);
+        long connectTimeout = r.get(CONNECT_TIMEOUT_MS);
+        String httpHost = r.get(WorkerSettings.HTTP_HOST);
+        int httpPort = r.get(HTTP_PORT);
         XdsTls tls = null;
         try {
             tls = tls(r, keyStoreType);
@@ -129,7 +141,7 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
             r.problem(e.getMessage());
         }
         ClusterNames names = ClusterNames.identity();
-        String clustersFile = r.optional("clusters.file");
+        String clustersFile = r.get(CLUSTERS_FILE);
         if (clustersFile != null) {
             try {
                 names = ClusterNames.load(Path.of(clustersFile));
@@ -145,15 +157,8 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
         }
         Map<String, String> kafka = r.kafka();
         r.finish();
-        Map<String, Object> serde = new LinkedHashMap<>();
-        serde.put("schema.registry.url", registry);
-        if (authSource != null) {
-            serde.put("basic.auth.credentials.source", authSource);
-        }
-        if (userInfo != null) {
-            serde.put("basic.auth.user.info", userInfo);
-        }
-        serde.putAll(RegistryClients.clientKeys(settings));
+        Map<String, Object> serde = RegistryClients.serdeConfig(registry, authSource, userInfo,
+                RegistryClients.clientKeys(settings));
         XdsListener listener = new XdsListener(host, port, tls, maxStreams, perConnection, requestBytes, keepalive,
                 keepaliveTimeout, idle);
         return new XdsConfig(bootstrap, serde, new Topics(prefix), listener, names, zoneLabel, connectTimeout,
@@ -161,10 +166,10 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
     }
 
     private static XdsTls tls(SettingsReader r, String keyStoreType) {
-        String cert = r.optional("xds.ssl.certificate.location");
-        String key = r.optional("xds.ssl.key.location");
-        String keyStore = r.optional("xds.ssl.keystore.location");
-        String clientCa = r.optional("xds.ssl.client.ca.location");
+        String cert = r.get(CERTIFICATE);
+        String key = r.get(KEY);
+        String keyStore = r.get(KEY_STORE);
+        String clientCa = r.get(CLIENT_CA);
         if (cert == null && key == null && keyStore == null) {
             if (clientCa != null) {
                 throw new IllegalArgumentException("xds.ssl.client.ca.location: set without a server identity "
@@ -173,8 +178,8 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
             return null;
         }
         return new XdsTls(cert == null ? null : Path.of(cert), key == null ? null : Path.of(key),
-                r.optional("xds.ssl.key.password"), keyStore == null ? null : Path.of(keyStore),
-                r.optional("xds.ssl.keystore.password"), keyStoreType == null ? "PKCS12" : keyStoreType,
+                r.get(KEY_PASSWORD), keyStore == null ? null : Path.of(keyStore),
+                r.get(KEY_STORE_PASSWORD), keyStoreType,
                 clientCa == null ? null : Path.of(clientCa));
     }
 
