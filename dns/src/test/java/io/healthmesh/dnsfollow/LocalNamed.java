@@ -1,6 +1,7 @@
 package io.healthmesh.dnsfollow;
 
 import io.healthmesh.embedded.FreePorts;
+import io.healthmesh.testkit.Await;
 import org.junit.jupiter.api.Assumptions;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -133,13 +134,16 @@ public final class LocalNamed implements AutoCloseable {
     public void launch() throws IOException, InterruptedException {
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("named.log").toFile())).start();
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (!answers()) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                stop();
-                throw new IllegalStateException("named did not start: " + log());
-            }
-            Thread.sleep(50);
+        try {
+            // a named that exits while starting ends the wait at once
+            Await.until(READY, () -> !process.isAlive() || answers(), () -> "named answering");
+        } catch (AssertionError e) {
+            stop();
+            throw new IllegalStateException("named did not start within " + READY + ": " + log(), e);
+        }
+        if (!process.isAlive()) {
+            stop();
+            throw new IllegalStateException("named did not start: " + log());
         }
     }
 
