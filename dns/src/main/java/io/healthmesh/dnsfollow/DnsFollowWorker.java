@@ -57,7 +57,7 @@ public final class DnsFollowWorker implements AutoCloseable {
         ChangeBudget budget = new ChangeBudget(config.changesPerSecond(), config.changesBurst(), System::nanoTime);
         this.reconciler = new ZoneReconciler(server, budget, metrics, System::currentTimeMillis);
         this.thread = new Thread(this::run, "healthmesh-dns-reconcile");
-        this.follower = StateFollower.start(config.consumerSettings(), config.serdeConfig(), config.topics(),
+        this.follower = StateFollower.start(config.source(),
                 (state, changed) -> {
                     changedGroups.addAll(changed);
                     wakeup.release();

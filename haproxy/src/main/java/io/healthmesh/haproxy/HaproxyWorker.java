@@ -1,6 +1,5 @@
 package io.healthmesh.haproxy;
 
-import io.healthmesh.contract.Topics;
 import io.healthmesh.follow.ChangeBudget;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.follow.StateFollower;
@@ -62,8 +61,7 @@ public final class HaproxyWorker implements AutoCloseable {
         }
         drivers.forEach(InstanceDriver::start);
         try {
-            this.follower = StateFollower.start(config.kafkaProps(), config.serdeConfig(),
-                    new Topics(config.topicPrefix()), this::onState, registry, HaproxyMetrics.PREFIX);
+            this.follower = StateFollower.start(config.source(), this::onState, registry, HaproxyMetrics.PREFIX);
         } catch (RuntimeException e) {
             drivers.forEach(InstanceDriver::close);
             ops.close();

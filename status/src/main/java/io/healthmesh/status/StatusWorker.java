@@ -38,7 +38,7 @@ public final class StatusWorker implements AutoCloseable {
         RoleListeners listeners = RoleListeners.start("status", config.httpHost(), config.httpPort(), config.http(),
                 registry, () -> running.get() != null && running.get().reading());
         try {
-            running.set(StatusService.start(config.consumer(), config.serdeConfig(), config.topics(), config.page(),
+            running.set(StatusService.start(config.source().consumerSettings(), config.source().serdeConfig(), config.source().topics(), config.page(),
                     registry, listeners.api()));
         } catch (RuntimeException e) {
             listeners.close();

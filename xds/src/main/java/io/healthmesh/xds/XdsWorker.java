@@ -57,8 +57,7 @@ public final class XdsWorker implements AutoCloseable {
             throw new UncheckedIOException("cannot bind " + config.httpHost() + ":" + config.httpPort(), e);
         }
         try {
-            follower = StateFollower.start(config.followerKafka(), config.serde(), config.topics(), this::onState,
-                    registry, XdsMetrics.PREFIX);
+            follower = StateFollower.start(config.source(), this::onState, registry, XdsMetrics.PREFIX);
         } catch (RuntimeException e) {
             ops.close();
             server.close();
