@@ -12,6 +12,10 @@ import static java.util.Objects.requireNonNull;
  * thresholds, the timing (for staleness), the regions and quorum, and the generation. Stored with each target's
  * state instead of the whole definition, which stays in the config topic.
  *
+ * @param intervalMs the longest a region's prober may wait between two probes of the target: the definition's
+ *                   {@code intervalMs}, or its {@code fastIntervalMs} or {@code downIntervalMs} when longer
+ *                   ({@link TargetSpec#longestIntervalMs()}), so that a region probing a down target at its down
+ *                   interval is not stale for it
  * @param regions regions that probe the target; empty means every region
  * @param generation {@link ProbeFingerprint} of the probe parameters
  */
@@ -36,7 +40,8 @@ public record TargetEssentials(String id, String group, boolean enabled, Thresho
     public static TargetEssentials of(TargetSpec spec) {
         requireNonNull(spec, "spec");
         return new TargetEssentials(spec.id(), spec.group(), spec.enabled(),
-                new Thresholds(spec.healthyThreshold(), spec.unhealthyThreshold()), spec.intervalMs(), spec.timeoutMs(),
+                new Thresholds(spec.healthyThreshold(), spec.unhealthyThreshold()), spec.longestIntervalMs(),
+                spec.timeoutMs(),
                 spec.regions(), new QuorumRule(spec.quorum(), spec.quorumAtLeast()), ProbeFingerprint.of(spec));
     }
 

@@ -1,5 +1,8 @@
 package io.healthmesh.aggregator.domain;
 
+import io.healthmesh.core.target.Protocol;
+import io.healthmesh.core.target.TargetSpec;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +24,18 @@ class StalenessRuleTest {
         // the instance started watching at 10 s: silence before that is not counted
         assertThat(rule.isStale(17_001, 0, 10_000, 5_000, 2_000)).isFalse();
         assertThat(rule.isStale(27_001, 0, 10_000, 5_000, 2_000)).isTrue();
+    }
+
+    @Test
+    void aRegionProbingADownTargetAtItsDownIntervalIsNotStale() {
+        TargetSpec spec = TargetSpec.of("t", "g", "10.0.0.1", 80, Protocol.TCP).withTiming(5_000, 2_000)
+                .withIntervals(1_000, 60_000);
+        TargetEssentials e = TargetEssentials.of(spec);
+        assertThat(e.intervalMs()).isEqualTo(60_000);
+        // silent for one down interval (plus the probe) is not stale; three would be
+        assertThat(StalenessRule.DEFAULT.isStale(61_000, 0, 0, e.intervalMs(), e.timeoutMs())).isFalse();
+        assertThat(StalenessRule.DEFAULT.isStale(182_001, 0, 0, e.intervalMs(), e.timeoutMs())).isTrue();
+        assertThat(TargetEssentials.of(spec.withIntervals(null, null)).intervalMs()).isEqualTo(5_000);
     }
 
     @Test

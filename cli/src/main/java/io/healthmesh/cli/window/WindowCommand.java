@@ -76,6 +76,16 @@ public final class WindowCommand implements Callable<Integer> {
         @Option(names = "--unhealthy-threshold", paramLabel = "N",
                 description = "Failures in a row (default: the profile's; GENERIC 3).")
         Integer unhealthyThreshold;
+
+        @Option(names = "--fast-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "fastIntervalMs: the interval while a change of state is pending (default: absent, "
+                        + "the interval; GENERIC only).")
+        Duration fastInterval;
+
+        @Option(names = "--down-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "downIntervalMs: the interval while UNHEALTHY (default: absent, the interval; "
+                        + "GENERIC only).")
+        Duration downInterval;
     }
 
     @Override
@@ -126,7 +136,9 @@ public final class WindowCommand implements Callable<Integer> {
         TargetSpec s = p.newSpec("(flags)", TargetSpec.DEFAULT_GROUP, "127.0.0.1", TargetSpec.DEFAULT_PORT, t.protocol)
                 .withTiming(t.interval != null ? toIntMillis(t.interval) : p.defaultIntervalMs(),
                         t.timeout != null ? toIntMillis(t.timeout) : p.defaultTimeoutMs())
-                .withThresholds(healthy, unhealthy);
+                .withThresholds(healthy, unhealthy)
+                .withIntervals(t.fastInterval != null ? toIntMillis(t.fastInterval) : null,
+                        t.downInterval != null ? toIntMillis(t.downInterval) : null);
         List<Violation> violations = TargetValidator.validate(s);
         if (!violations.isEmpty()) {
             throw new BadInputException("the timing is not valid",
@@ -146,6 +158,8 @@ public final class WindowCommand implements Callable<Integer> {
             case "timeoutMs" -> "--timeout (ms)";
             case "healthyThreshold" -> "--healthy-threshold";
             case "unhealthyThreshold" -> "--unhealthy-threshold";
+            case "fastIntervalMs" -> "--fast-interval (ms)";
+            case "downIntervalMs" -> "--down-interval (ms)";
             default -> field;
         };
     }
@@ -160,5 +174,21 @@ public final class WindowCommand implements Callable<Integer> {
         out.printf("  to UNHEALTHY: %-8s %s%n", DetectionWindow.seconds(w.toUnhealthy().toMillis()),
                 w.unhealthyFormula());
         out.printf("  to HEALTHY:   %-8s %s%n", DetectionWindow.seconds(w.toHealthy().toMillis()), w.healthyFormula());
+        if (s.hasStateIntervals()) {
+            // BEHAVIOUR.md 5b: the windows above start at the first disagreeing probe; these add the wait for it
+            out.printf("  fastInterval %s, downInterval %s%n", DetectionWindow.seconds(s.fastIntervalOrDefault()),
+                    DetectionWindow.seconds(s.downIntervalOrDefault()));
+            long failWait = DetectionWindow.untilFirstFailingProbe(s, responseTime).toMillis();
+            long upWait = DetectionWindow.untilFirstSucceedingProbe(s).toMillis();
+            String failLast = s.fixedDelay() ? "" : " + the last probe's timeout " + DetectionWindow.seconds(s.timeoutMs());
+            String upLast = s.fixedDelay() ? ""
+                    : " + the last probe's response time " + DetectionWindow.seconds(responseTime.toMillis());
+            out.printf("  from a failure to UNHEALTHY:  at most %s (%s until the first failing probe + %s%s)%n",
+                    DetectionWindow.seconds(w.fromFailureAtMost(s, responseTime).toMillis()),
+                    DetectionWindow.seconds(failWait), DetectionWindow.seconds(w.toUnhealthy().toMillis()), failLast);
+            out.printf("  from a recovery to HEALTHY:   at most %s (%s until the first succeeding probe + %s%s)%n",
+                    DetectionWindow.seconds(w.fromRecoveryAtMost(s, responseTime).toMillis()),
+                    DetectionWindow.seconds(upWait), DetectionWindow.seconds(w.toHealthy().toMillis()), upLast);
+        }
     }
 }

@@ -27,12 +27,41 @@ final class ProfileRules {
             out.add(Violation.of("timeoutMs", Integer.toString(spec.timeoutMs()),
                     "at most intervalMs = " + spec.intervalMs()));
         }
+        stateInterval(out, t, spec, "fastIntervalMs", spec.fastIntervalMs());
+        stateInterval(out, t, spec, "downIntervalMs", spec.downIntervalMs());
+        if (spec.fastIntervalMs() != null && spec.fastIntervalMs() > spec.intervalMs()) {
+            // the fast phase exists to decide sooner; a longer one would only delay the decision
+            out.add(Violation.of("fastIntervalMs", Integer.toString(spec.fastIntervalMs()),
+                    "at most intervalMs = " + spec.intervalMs()));
+        }
         range(out, t, "healthyThreshold", spec.healthyThreshold(), t.healthyThreshold());
         range(out, t, "unhealthyThreshold", spec.unhealthyThreshold(), t.unhealthyThreshold());
         if (t.oneThreshold() && spec.unhealthyThreshold() != spec.healthyThreshold()) {
             out.add(Violation.of("unhealthyThreshold", Integer.toString(spec.unhealthyThreshold()),
                     "equal to healthyThreshold = " + spec.healthyThreshold() + t.suffix()
                             + ", one threshold for both directions"));
+        }
+    }
+
+    /**
+     * A state-dependent interval: absent, or offered by the profile, in the range of {@code intervalMs}, and, for a
+     * fixed-rate probe, not below the timeout (each interval in force must fit a whole probe, as {@code intervalMs}
+     * must).
+     */
+    private static void stateInterval(List<Violation> out, ProfileTable t, TargetSpec spec, String field,
+                                      Integer value) {
+        if (value == null) {
+            return;
+        }
+        if (!t.stateIntervals()) {
+            out.add(Violation.of(field, Integer.toString(value), "absent under " + t.profile() + ": "
+                    + t.profile().product() + " has one interval for every state"));
+            return;
+        }
+        range(out, t, field, value, t.intervalMs());
+        if (!spec.fixedDelay() && spec.timeoutMs() > value) {
+            out.add(Violation.of(field, Integer.toString(value), "at least timeoutMs = " + spec.timeoutMs()
+                    + " (a fixed-rate probe must end before the next one starts)"));
         }
     }
 

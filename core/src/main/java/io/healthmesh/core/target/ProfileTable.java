@@ -27,6 +27,9 @@ import static java.util.Objects.requireNonNull;
  * @param pathPattern the path character set, with its description for messages
  * @param udpModes UDP modes offered (empty when UDP is not offered)
  * @param tcpPayload whether a TCP request/response exchange is offered
+ * @param stateIntervals whether {@code fastIntervalMs} and {@code downIntervalMs} are offered: no product's
+ *                       document has an interval that depends on the state (one interval for every state), so only
+ *                       GENERIC offers them
  * @param examples the document's worked examples (none for 002)
  */
 public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
@@ -37,7 +40,7 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
                            StatusRule statusRule, List<String> defaultStatuses, boolean redirects, int maxHeaders,
                            boolean hostHeaderAsDomain, boolean omitHostWithoutDomain, boolean bodyMatch,
                            Pattern pathPattern, String pathCharacters, Set<UdpMode> udpModes, UdpMode defaultUdpMode,
-                           boolean tcpPayload, List<WorkedExample> examples) {
+                           boolean tcpPayload, boolean stateIntervals, List<WorkedExample> examples) {
 
     /** Characters every profile but GA accepts in a path: 003's set plus {@code =}. */
     public static final String GENERIC_PATH_CHARACTERS = "letters, digits and -/.%?#&=_;~!()*[]@$^:',+";
@@ -69,14 +72,14 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
                     GENERIC_THRESHOLD, 3, GENERIC_THRESHOLD, 3, false,
                     HEAD_OR_GET, HttpMethod.HEAD, StatusRule.CLASSES_AND_CODES, CLASS_2XX, true, 8,
                     false, false, true, GENERIC_PATH, GENERIC_PATH_CHARACTERS, BOTH_MODES, UdpMode.PORT,
-                    true, List.of()),
+                    true, true, List.of()),
             TargetProfile.TENCENT_CLB, new ProfileTable(TargetProfile.TENCENT_CLB,
                     EnumSet.of(Protocol.TCP, Protocol.UDP, Protocol.HTTP, Protocol.HTTPS),
                     new IntRange(5_000, 300_000), 5_000, new IntRange(2_000, 60_000), 2_000,
                     new IntRange(2, 10), 3, new IntRange(2, 10), 3, false,
                     HEAD_OR_GET, HttpMethod.HEAD, StatusRule.CLASSES_AND_CODES, CLASS_2XX, true, 8,
                     false, false, false, GENERIC_PATH, GENERIC_PATH_CHARACTERS, BOTH_MODES, UdpMode.PORT,
-                    true, List.of(
+                    true, false, List.of(
                             new WorkedExample(Protocol.HTTP, 5_000, 2_000, 3, 3, 1_000, 16_000, 13_000,
                                     "000 lines 82-86"),
                             new WorkedExample(Protocol.TCP, 5_000, 2_000, 3, 3, 1_000, 10_000, 10_000,
@@ -86,7 +89,7 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
                     new IntRange(1, 5), 3, new IntRange(1, 5), 2, false,
                     HEAD_OR_GET, HttpMethod.HEAD, StatusRule.CLASSES_ONLY, CLASS_2XX, true, 8,
                     true, false, false, GENERIC_PATH, GENERIC_PATH_CHARACTERS, EnumSet.of(UdpMode.PAYLOAD),
-                    UdpMode.PAYLOAD, false, List.of(
+                    UdpMode.PAYLOAD, false, false, List.of(
                             new WorkedExample(Protocol.HTTP, 30_000, 5_000, 3, 3, 1_000, 75_000, 63_000,
                                     "001 lines 31-34"),
                             new WorkedExample(Protocol.TCP, 30_000, 5_000, 3, 3, 1_000, 75_000, 63_000,
@@ -97,14 +100,14 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
                     GENERIC_THRESHOLD, 3, GENERIC_THRESHOLD, 3, false,
                     HEAD_OR_GET, HttpMethod.HEAD, StatusRule.CLASSES_AND_CODES, CLASS_2XX, true, 8,
                     false, true, false, GENERIC_PATH, GENERIC_PATH_CHARACTERS, BOTH_MODES, UdpMode.PORT,
-                    true, List.of()),
+                    true, false, List.of()),
             TargetProfile.ALIBABA_GA, new ProfileTable(TargetProfile.ALIBABA_GA,
                     EnumSet.of(Protocol.TCP, Protocol.HTTP, Protocol.HTTPS),
                     new IntRange(1_000, 50_000), 2_000, new IntRange(3_000, 3_000), 3_000,
                     new IntRange(2, 10), 3, new IntRange(2, 10), 3, true,
                     EnumSet.of(HttpMethod.GET), HttpMethod.GET, StatusRule.ONLY_200, List.of("200"), false, 0,
                     false, false, false, GA_PATH, GA_PATH_CHARACTERS, EnumSet.noneOf(UdpMode.class), UdpMode.PORT,
-                    false, List.of(
+                    false, false, List.of(
                             new WorkedExample(Protocol.HTTP, 2_000, 3_000, 3, 3, 1_000, 13_000, 7_000,
                                     "003 lines 54-59"),
                             new WorkedExample(Protocol.TCP, 2_000, 3_000, 3, 3, 1_000, 13_000, 7_000,

@@ -18,6 +18,17 @@ public enum TargetProfile {
     /** Alibaba Cloud Global Accelerator (seed 003). */
     ALIBABA_GA;
 
+    /** The product's name as its document gives it, for messages ({@code GENERIC}: healthmesh's own). */
+    public String product() {
+        return switch (this) {
+            case GENERIC -> "healthmesh";
+            case TENCENT_CLB -> "Tencent Cloud CLB";
+            case TENCENT_EDGEONE -> "Tencent Cloud EdgeOne";
+            case ALIBABA_NLB -> "Alibaba Cloud NLB";
+            case ALIBABA_GA -> "Alibaba Cloud Global Accelerator";
+        };
+    }
+
     /**
      * True when the document gives its fixed-delay window formula for every probe kind (001, 003): every protocol
      * then waits an interval after the last probe ended. Otherwise only HTTP/HTTPS do, and L4 runs at a fixed rate.

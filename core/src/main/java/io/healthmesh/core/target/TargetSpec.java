@@ -8,12 +8,17 @@ import java.util.function.UnaryOperator;
  * One target as the domain sees it: the Avro {@code TargetDefinition} with every default applied.
  * Sections that do not apply to the protocol are still present (their defaults), so that callers
  * never test for null. Built by the schemas module's mapper, checked by {@link TargetValidator}.
+ *
+ * <p>{@code fastIntervalMs} and {@code downIntervalMs} are the state-dependent intervals (BEHAVIOUR.md section 5b):
+ * {@code null} when absent, and then {@code intervalMs} applies in that phase too, which is the schedule of a
+ * definition that has neither. Which phase a target is in is {@link IntervalState}'s rule.
  */
 public record TargetSpec(String id, String group, String address, int port, Protocol protocol,
                          int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                          boolean enabled, int weight, Map<String, String> labels,
                          HttpSpec http, UdpSpec udp, TcpSpec tcp,
-                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
+                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile,
+                         Integer fastIntervalMs, Integer downIntervalMs) {
 
     public static final String DEFAULT_GROUP = "default";
     public static final int DEFAULT_PORT = 80;
@@ -31,6 +36,16 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         tcp = tcp == null ? TcpSpec.CONNECT_ONLY : tcp;
         quorum = quorum == null ? QuorumPolicy.MAJORITY : quorum;
         profile = profile == null ? TargetProfile.GENERIC : profile;
+    }
+
+    /** A spec without state-dependent intervals (one interval whatever the state). */
+    public TargetSpec(String id, String group, String address, int port, Protocol protocol,
+                      int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
+                      boolean enabled, int weight, Map<String, String> labels,
+                      HttpSpec http, UdpSpec udp, TcpSpec tcp,
+                      List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
+        this(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold,
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null, null);
     }
 
     /** A {@link TargetProfile#GENERIC} spec (the shape before profiles existed). */
@@ -53,7 +68,8 @@ public record TargetSpec(String id, String group, String address, int port, Prot
 
     public TargetSpec withProfile(TargetProfile newProfile) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile,
+                fastIntervalMs, downIntervalMs);
     }
 
     /** A spec with every default of SPEC section 5, for tests and the demo. */
@@ -65,17 +81,20 @@ public record TargetSpec(String id, String group, String address, int port, Prot
 
     public TargetSpec withTiming(int intervalMs, int timeoutMs) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withThresholds(int healthy, int unhealthy) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
-                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     /**
@@ -86,32 +105,64 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withSharedText(UnaryOperator<String> share) {
         return new TargetSpec(id, share.apply(group), share.apply(address), port, protocol, intervalMs, timeoutMs,
                 healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum,
-                quorumAtLeast, profile);
+                quorumAtLeast, profile, fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withGroup(String newGroup) {
         return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withHttp(HttpSpec newHttp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withUdp(UdpSpec newUdp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withTcp(TcpSpec newTcp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs);
     }
 
     public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile,
+                fastIntervalMs, downIntervalMs);
+    }
+
+    /** The same target with these state-dependent intervals ({@code null}: absent). */
+    public TargetSpec withIntervals(Integer fast, Integer down) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fast, down);
+    }
+
+    /** True when either state-dependent interval is set. */
+    public boolean hasStateIntervals() {
+        return fastIntervalMs != null || downIntervalMs != null;
+    }
+
+    /** The interval while a change of state is pending: {@code fastIntervalMs}, else {@code intervalMs}. */
+    public int fastIntervalOrDefault() {
+        return fastIntervalMs != null ? fastIntervalMs : intervalMs;
+    }
+
+    /** The interval while UNHEALTHY and no success is in sight: {@code downIntervalMs}, else {@code intervalMs}. */
+    public int downIntervalOrDefault() {
+        return downIntervalMs != null ? downIntervalMs : intervalMs;
+    }
+
+    /** The longest wait between two probes of one region's prober: what staleness must allow for. */
+    public int longestIntervalMs() {
+        return Math.max(intervalMs, Math.max(fastIntervalOrDefault(), downIntervalOrDefault()));
     }
 
     /** True when this target should be probed by a prober of {@code region}. */

@@ -118,8 +118,9 @@ public final class ProbeScheduler implements AutoCloseable {
 
     /**
      * Starts probing a target, or applies a new definition of a target already scheduled. A definition with
-     * the same generation, interval and timeout keeps the running schedule (only thresholds, group, weight
-     * or labels changed: nothing to do for a prober); any other change cancels it and starts a new one.
+     * the same generation, intervals (all three) and timeout keeps the running schedule and its pace (only
+     * thresholds, group, weight or labels changed); any other change cancels it and starts a new one, which starts
+     * from {@link io.healthmesh.core.target.IntervalState#START} at {@code intervalMs}.
      */
     public void schedule(TargetSpec spec) {
         requireNonNull(spec, "spec");
@@ -153,6 +154,12 @@ public final class ProbeScheduler implements AutoCloseable {
         for (String id : targetIds) {
             remove(id);
         }
+    }
+
+    /** The phase a scheduled target is paced by (BEHAVIOUR.md section 5b), or {@code null} when it is not scheduled. */
+    public io.healthmesh.core.target.IntervalState.Phase phaseOf(String targetId) {
+        ScheduledTarget t = targets.get(targetId);
+        return t == null ? null : t.phase();
     }
 
     /** Ids of the targets scheduled now. */

@@ -2,6 +2,7 @@ package io.healthmesh.prober.schedule;
 
 import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.IntervalState;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.ProbeReport;
@@ -10,6 +11,7 @@ import io.netty.util.TimerTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -27,6 +29,13 @@ import java.util.function.BiConsumer;
  * is reported as {@code INCONCLUSIVE} ({@code queue-full}); a timeout or error of a probe that started later than
  * the bound ({@code lateFraction x min(interval, timeout)}) is {@code INCONCLUSIVE} ({@code late-start}); an engine
  * that throws or fails its future gives {@code INCONCLUSIVE} ({@code internal-error}).
+ *
+ * <p>The interval in force follows the target's {@link IntervalState}, updated by each conclusive verdict (BEHAVIOUR.md
+ * section 5b). A change applies from the verdict that caused it and never adds a probe: at a fixed delay the next start
+ * is the new interval after this probe ended; at a fixed rate the grid is re-anchored at this probe's planned start, so
+ * the next slot is the new interval after it (or at once, if a verdict came later than that). Each target keeps its
+ * own phase (its jittered first start, moved by its own verdicts), so targets that change pace together, e.g. when a
+ * network fails, do not line up.
  */
 final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwable> {
 
@@ -34,15 +43,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
 
     private final ProbeScheduler owner;
     private final long generation;
-    private final long intervalNanos;
     private final boolean fixedRate;
-    private final long lateBoundNanos;
-    /**
-     * The timeout asked for a fixed-delay start: the wheel runs a task at the end of its deadline's tick, so asked half
-     * a tick early the start lands on the tick nearest its plan, instead of half a tick late on average, which a fixed
-     * delay would add up probe after probe (2 x 5 ms over an L7 window of 3 at the default 10 ms tick).
-     */
-    private final long delayAskNanos;
 
     private volatile TargetSpec spec;
     private boolean cancelled;
@@ -53,6 +54,11 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     private long runningPlannedNanos;
     private long runningStartNanos;
     private long runningStartWallMs;
+    private long runningLateBoundNanos;
+    /** The interval in force: the one {@link #pacing} gives. */
+    private long intervalNanos;
+    /** This prober's view of the target's state, from its own verdicts only. */
+    private IntervalState pacing = IntervalState.START;
     /** Verdicts of one kind in a row, this one included (0 after an INCONCLUSIVE); see {@link #runAfter}. */
     private int run;
     /** Whether the current run is of successes (else of failures). */
@@ -62,11 +68,8 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         this.owner = owner;
         this.spec = spec;
         this.generation = ProbeFingerprint.of(spec);
-        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(spec.intervalMs());
         this.fixedRate = !spec.fixedDelay();
-        this.delayAskNanos = intervalNanos - Math.min(owner.halfTickNanos(), intervalNanos / 2);
-        this.lateBoundNanos = TimeUnit.MILLISECONDS.toNanos(
-                InconclusiveCause.boundMs(owner.lateFraction(), spec.intervalMs(), spec.timeoutMs()));
+        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(pacing.intervalMs(spec));
     }
 
     /** True when {@code next} probes the same thing on the same timing, so the running schedule stays. */
@@ -74,11 +77,20 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         TargetSpec current = spec;
         return ProbeFingerprint.of(next) == generation
                 && next.intervalMs() == current.intervalMs()
-                && next.timeoutMs() == current.timeoutMs();
+                && next.timeoutMs() == current.timeoutMs()
+                && Objects.equals(next.fastIntervalMs(), current.fastIntervalMs())
+                && Objects.equals(next.downIntervalMs(), current.downIntervalMs());
     }
 
-    void update(TargetSpec next) {
+    /** A definition that keeps the schedule: new thresholds re-judge the counts (the pace follows at the next verdict). */
+    synchronized void update(TargetSpec next) {
         spec = next;
+        pacing = pacing.rethreshold(next.healthyThreshold(), next.unhealthyThreshold());
+    }
+
+    /** The phase this target is paced by now. */
+    synchronized IntervalState.Phase phase() {
+        return pacing.phase();
     }
 
     synchronized void start(long firstDelayNanos) {
@@ -180,6 +192,8 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         runningPlannedNanos = planned;
         runningStartNanos = now;
         runningStartWallMs = owner.wallMillis();
+        runningLateBoundNanos = TimeUnit.MILLISECONDS.toNanos(InconclusiveCause.boundMs(owner.lateFraction(),
+                (int) TimeUnit.NANOSECONDS.toMillis(intervalNanos), spec.timeoutMs()));
         CompletableFuture<ProbeReport> probe;
         try {
             probe = owner.engine().probe(spec);
@@ -207,7 +221,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
             if (!cancelled) {
                 long lagNanos = Math.max(0, runningStartNanos - runningPlannedNanos);
                 long lagMicros = TimeUnit.NANOSECONDS.toMicros(lagNanos);
-                if (lagNanos > lateBoundNanos && verdict.outcome().mayBeProberTrouble()) {
+                if (lagNanos > runningLateBoundNanos && verdict.outcome().mayBeProberTrouble()) {
                     verdict = late(verdict, lagNanos);
                 }
                 Outcome outcome = verdict.outcome();
@@ -215,9 +229,16 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
                 runSucceeds = outcome.isSuccess();
                 done = new CompletedProbe(spec, generation, runningStartWallMs, lagMicros, verdict,
                         mayDecide(run, outcome, spec));
+                long before = intervalNanos;
+                if (outcome.isConclusive()) {
+                    pacing = pacing.after(outcome.isSuccess(), spec.healthyThreshold(), spec.unhealthyThreshold());
+                    intervalNanos = TimeUnit.MILLISECONDS.toNanos(pacing.intervalMs(spec));
+                }
                 if (!fixedRate) {
                     plannedNanos = end + intervalNanos;
-                    pending = owner.timer().newTimeout(this, delayAskNanos, TimeUnit.NANOSECONDS);
+                    pending = owner.timer().newTimeout(this, delayAsk(intervalNanos), TimeUnit.NANOSECONDS);
+                } else if (intervalNanos != before) {
+                    reanchor(end);
                 }
             }
         }
@@ -225,6 +246,29 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
         if (done != null) {
             owner.listener().completed(done);
         }
+    }
+
+    /**
+     * The timeout asked for a fixed-delay start: the wheel runs a task at the end of its deadline's tick, so asked half
+     * a tick early the start lands on the tick nearest its plan, instead of half a tick late on average, which a fixed
+     * delay would add up probe after probe (2 x 5 ms over an L7 window of 3 at the default 10 ms tick).
+     */
+    private long delayAsk(long interval) {
+        return interval - Math.min(owner.halfTickNanos(), interval / 2);
+    }
+
+    /**
+     * A fixed-rate target whose interval changed with the verdict that ended at {@code now}: the next slot is the new
+     * interval after that probe's planned start, or {@code now} when that has passed (a verdict that came later than a
+     * fast interval, at most by the timer's tick since the timeout fits the interval). The slot already planned on the
+     * old grid is dropped, not run as well, so a change of pace never adds a probe.
+     */
+    private void reanchor(long now) {
+        if (pending != null) {
+            pending.cancel();
+        }
+        plannedNanos = Math.max(runningPlannedNanos + intervalNanos, now);
+        pending = owner.timer().newTimeout(this, plannedNanos - now, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -257,7 +301,7 @@ final class ScheduledTarget implements TimerTask, BiConsumer<ProbeReport, Throwa
     /** A timeout or error of a probe that started too late to be fair: the prober's trouble, not the target's. */
     private ProbeReport late(ProbeReport verdict, long lagNanos) {
         String detail = InconclusiveCause.LATE_START.detail("started " + TimeUnit.NANOSECONDS.toMillis(lagNanos)
-                + " ms late (bound " + TimeUnit.NANOSECONDS.toMillis(lateBoundNanos) + " ms); " + verdict.outcome()
+                + " ms late (bound " + TimeUnit.NANOSECONDS.toMillis(runningLateBoundNanos) + " ms); " + verdict.outcome()
                 + (verdict.detail() == null ? "" : ": " + verdict.detail()));
         return new ProbeReport(Outcome.INCONCLUSIVE, verdict.latencyMicros(), verdict.connectMicros(),
                 verdict.tlsMicros(), verdict.firstByteMicros(), verdict.httpStatus(), detail, verdict.bytesRead());

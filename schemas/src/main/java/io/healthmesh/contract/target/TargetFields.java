@@ -63,6 +63,15 @@ final class TargetFields {
         return fallback;
     }
 
+    /** An integer that may be absent ({@code null}); no profile default stands in for it. */
+    Integer optionalInteger(String name) {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        return integer(name, 0);
+    }
+
     int integer(String name, int fallback) {
         JsonNode v = node.get(name);
         if (v == null || v.isNull()) {

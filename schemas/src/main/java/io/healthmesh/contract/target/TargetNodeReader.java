@@ -74,7 +74,9 @@ final class TargetNodeReader {
                 f.strings("regions", List.of()),
                 f.enumValue("quorum", QuorumPolicy.class, QuorumPolicy.MAJORITY),
                 f.integer("quorumAtLeast", 1),
-                profile);
+                profile,
+                f.optionalInteger("fastIntervalMs"),
+                f.optionalInteger("downIntervalMs"));
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.isLayer7()) {

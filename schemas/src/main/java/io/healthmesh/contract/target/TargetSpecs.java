@@ -40,7 +40,7 @@ public final class TargetSpecs {
                 d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
                 QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
-                TargetProfile.valueOf(d.getProfile().name()));
+                TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs());
     }
 
     /**
@@ -100,6 +100,8 @@ public final class TargetSpecs {
                 .setQuorum(io.healthmesh.schema.QuorumPolicy.valueOf(s.quorum().name()))
                 .setQuorumAtLeast(s.quorumAtLeast())
                 .setProfile(io.healthmesh.schema.TargetProfile.valueOf(s.profile().name()))
+                .setFastIntervalMs(s.fastIntervalMs())
+                .setDownIntervalMs(s.downIntervalMs())
                 .build();
     }
 

@@ -92,7 +92,7 @@ class TargetFileReaderTest {
         assertThat(batch.errors()).containsExactly(
                 "t.yaml: target a: intervall: unknown field (expected one of: id, group, address, port, protocol, "
                         + "intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, "
-                        + "udp, tcp, regions, quorum, quorumAtLeast, profile)",
+                        + "udp, tcp, regions, quorum, quorumAtLeast, profile, fastIntervalMs, downIntervalMs)",
                 "t.yaml: target a: http.paht: unknown field (expected one of: method, path, host, expectedStatuses, "
                         + "followRedirects, headers, bodyContains, tlsVerify)");
     }
