@@ -41,6 +41,8 @@ public final class TargetValidator {
     private static final Pattern ZONE_ID = Pattern.compile("[A-Za-z0-9_.\\-]+");
     private static final int MAX_HOST_NAME_LENGTH = 253;
     private static final int SHOWN_CHARS = 40;
+    private static final String PROTOCOL_NAMES = String.join(", ",
+            java.util.Arrays.stream(Protocol.values()).map(Enum::name).toList());
 
     private TargetValidator() {
     }
@@ -53,7 +55,7 @@ public final class TargetValidator {
         checkKey(out, "group", spec.group());
         checkAddress(out, spec.address());
         if (spec.protocol() == null) {
-            out.add(Violation.of("protocol", "null", "one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC"));
+            out.add(Violation.of("protocol", "null", "one of " + PROTOCOL_NAMES));
         } else if (spec.protocol() != Protocol.ICMP) {
             range(out, "port", spec.port(), 1, 65_535);
         }
