@@ -25,7 +25,7 @@ import static java.util.Objects.requireNonNull;
 public record ProberTls(Map<String, Path> trustBundles, Map<String, Path> clientCertificates,
                         Map<String, Path> clientKeys) {
 
-    private static final Pattern ENTRY = Pattern.compile("([A-Za-z0-9._-]{1,64})=(\\S.*)");
+    private static final Pattern ENTRY = Pattern.compile("([A-Za-z0-9._-]{1,64})\\s*=\\s*(\\S.*)");
     private static final String FORMAT = "comma-separated id=path, ids 1-64 of [A-Za-z0-9._-]; empty = none";
 
     static final Setting<String> TRUST_BUNDLES = Setting.text("tls.trust.bundles", "", FORMAT,

@@ -34,6 +34,10 @@ final class GrpcCallHandler extends ChannelInboundHandlerAdapter {
     /** The framed answer is 7 bytes; room for fields a newer server may add, and nothing like a body. */
     static final int MAX_MESSAGE_BYTES = 1024;
 
+    /** The detail when the server never sent HTTP/2's first frame: what an HTTP/1-only server does. */
+    static final String NOT_HTTP2 = "no HTTP/2 SETTINGS frame from the server: not an HTTP/2 server (an HTTP/1-only"
+            + " server?)";
+
     static final AsciiString PATH = AsciiString.cached("/grpc.health.v1.Health/Check");
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
     private static final AsciiString TRAILERS = AsciiString.cached("trailers");
@@ -208,8 +212,8 @@ final class GrpcCallHandler extends ChannelInboundHandlerAdapter {
             if (call.tls() && !handshakeDone) {
                 probe.fail(new SSLHandshakeException("connection closed during the TLS handshake"));
             } else if (!settingsSeen) {
-                probe.finish(Outcome.UNEXPECTED_RESPONSE,
-                        "connection closed without an HTTP/2 SETTINGS frame: not an HTTP/2 server");
+                // the codec answered a first frame that is not SETTINGS with a GOAWAY and closed the connection
+                probe.finish(Outcome.UNEXPECTED_RESPONSE, NOT_HTTP2);
             } else {
                 probe.finish(Outcome.UNEXPECTED_RESPONSE, "connection closed before the call's grpc-status");
             }
@@ -232,8 +236,7 @@ final class GrpcCallHandler extends ChannelInboundHandlerAdapter {
             probe.fail(cause);
         } else if (!settingsSeen) {
             // the codec's text quotes the first bytes received: only the kind of failure is said
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "the server's first bytes are not an HTTP/2 SETTINGS frame:"
-                    + " not an HTTP/2 server (an HTTP/1-only server?)");
+            probe.finish(Outcome.UNEXPECTED_RESPONSE, NOT_HTTP2);
         } else {
             probe.finish(Outcome.UNEXPECTED_RESPONSE, "HTTP/2 protocol error (" + h2.error().name() + ")");
         }

@@ -157,7 +157,7 @@ class GrpcHealthIT {
         try {
             ProbeReport report = run(grpc(http1.getAddress().getPort(), ""));
             assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
-            assertThat(report.detail()).contains("not an HTTP/2 server").doesNotContain("HTTP/1.1");
+            assertThat(report.detail()).isEqualTo(GrpcCallHandler.NOT_HTTP2);
         } finally {
             http1.stop(0);
         }
