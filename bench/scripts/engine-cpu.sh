@@ -5,7 +5,7 @@
 # Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
 # time (on a shared or noisy machine only such interleaved figures compare).
 #
-#   bash bench/scripts/engine-cpu.sh [-p tcp|http] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
+#   bash bench/scripts/engine-cpu.sh [-p tcp|http|grpc] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
 #
 # JAR defaults to bench/target/bench.jar. Prints one line per run and the median of each jar.
 set -euo pipefail
@@ -22,7 +22,7 @@ while getopts "p:t:n:r:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-case $PROTO in tcp | http) ;; *) echo "-p: tcp or http, not $PROTO" >&2; exit 2 ;; esac
+case $PROTO in tcp | http | grpc) ;; *) echo "-p: tcp, http or grpc, not $PROTO" >&2; exit 2 ;; esac
 [[ $N =~ ^[0-9]+$ && $N -ge 1000 && $N -le 10000000 ]] || { echo "-n: 1000..10000000 probes, not $N" >&2; exit 2; }
 [[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -ge 1 && $ROUNDS -le 50 ]] || { echo "-r: 1..50 rounds, not $ROUNDS" >&2; exit 2; }
 JARS=("$@")
@@ -43,7 +43,7 @@ trap cleanup EXIT
 # shellcheck source=bench/scripts/syscall-driver.sh
 . bench/scripts/syscall-driver.sh
 start_servers "${JARS[0]}"
-TARGET=$TCP_TARGET; [ "$PROTO" = http ] && TARGET=$HTTP_TARGET
+TARGET=$TCP_TARGET; [ "$PROTO" = http ] && TARGET=$HTTP_TARGET; [ "$PROTO" = grpc ] && TARGET=$GRPC_TARGET
 TICK=$(getconf CLK_TCK)
 
 # one run: prints "user sys" in µs per probe

@@ -61,6 +61,7 @@ import static java.util.Objects.requireNonNull;
  * @param http the HTTP servers' token, separate ops listener and limits
  * @param transport the probe engine's Netty transport ({@code auto}: epoll, else NIO; io_uring when forced)
  * @param publish how the producer batches and compresses the results ({@code publish.*})
+ * @param tls the trust bundles and client keys that HTTPS and GRPC definitions name by id ({@code tls.*})
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
@@ -68,7 +69,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
                            List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
-                           HttpOptions http, ProbeTransport transport, PublishTuning publish) {
+                           HttpOptions http, ProbeTransport transport, PublishTuning publish, ProberTls tls) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -131,7 +132,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     CREDENTIALS_SOURCE, USER_INFO, REGION_SETTING, PROBER_ID_SETTING, TOPIC_PREFIX_SETTING, HTTP_HOST,
                     HTTP_PORT, MAX_IN_FLIGHT, JITTER_FRACTION, TIMER_TICK_MS, USER_AGENT, DENY_LIST, ALLOW_LIST,
                     DENY_ENDPOINTS, BUFFER_CAPACITY, EVENT_LOOP_THREADS, PROBE_SOURCE_ADDRESS, L4_MARKER, TRANSPORT),
-            ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS)
+            ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS, ProberTls.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();
 
     public ProberConfig {
@@ -152,6 +153,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         requireNonNull(http, "http");
         transport = transport == null ? ProbeTransport.AUTO : transport;
         publish = publish == null ? PublishTuning.defaults() : publish;
+        tls = tls == null ? ProberTls.NONE : tls;
     }
 
     /** A config without a probe source address or L4 marker, with the default resilience and egress settings. */
@@ -163,7 +165,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
                 eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of(), Map.of(),
-                HttpOptions.defaults(), ProbeTransport.AUTO, PublishTuning.defaults());
+                HttpOptions.defaults(), ProbeTransport.AUTO, PublishTuning.defaults(), ProberTls.NONE);
     }
 
     /**
@@ -214,6 +216,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = HttpOptions.read(r);
+        ProberTls tls = ProberTls.read(r);
         try {
             ProbeEngineConfig.defaults().withDenyList(deny);
         } catch (IllegalArgumentException e) {
@@ -232,7 +235,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost, httpPort, maxInFlight, jitter, tick, userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints, registryClient, http, transport, publish);
+                source, resilience, allow, endpoints, registryClient, http, transport, publish, tls);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */
@@ -260,7 +263,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 + ", jitterFraction=" + jitterFraction + ", timerTickMs=" + timerTickMs + ", denyList=" + denyList + ", allowList=" + allowList
                 + ", deniedEndpoints=" + deniedEndpoints
                 + ", bufferCapacity=" + bufferCapacity + ", eventLoopThreads=" + eventLoopThreads
-                + ", " + resilience + ", " + publish + ", kafka keys=" + kafka.keySet() + "]";
+                + ", " + resilience + ", " + publish + ", " + tls + ", kafka keys=" + kafka.keySet() + "]";
     }
 
     private static List<String> list(String commaSeparated) {

@@ -122,7 +122,7 @@ public final class ProberWorker implements AutoCloseable {
                     .withStallFraction(config.resilience().inconclusiveFraction())
                     .withResolver(config.resilience().dns(), config.resilience().dnsMaxPending())
                     .withTransport(config.transport()), null,
-                    config.probeSource());
+                    config.probeSource(), config.tls().material());
             started.push(engine);
             metrics.transport(engine.transport().kind().settingName());
             HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("healthmesh-prober-timer", true),

@@ -9,10 +9,12 @@ import io.healthmesh.probe.dns.NettyHostResolver;
 import io.healthmesh.probe.egress.AddressGate;
 import io.healthmesh.probe.egress.DiscoveredEndpoints;
 import io.healthmesh.probe.http.HttpProber;
-import io.healthmesh.probe.http.TlsContexts;
+import io.healthmesh.probe.grpc.GrpcProber;
 import io.healthmesh.probe.icmp.IcmpPinger;
 import io.healthmesh.probe.icmp.IcmpProber;
 import io.healthmesh.probe.tcp.TcpProber;
+import io.healthmesh.probe.tls.ClientTlsContexts;
+import io.healthmesh.probe.tls.TlsMaterial;
 import io.healthmesh.probe.transport.ChosenTransport;
 import io.healthmesh.probe.transport.ProbeBootstraps;
 import io.healthmesh.probe.transport.ProbeTransport;
@@ -34,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The {@link ProbeEngine} on Netty: TCP, UDP, HTTP, HTTPS and ICMP probes, each on a fresh channel of the given
+ * The {@link ProbeEngine} on Netty: TCP, UDP, HTTP, HTTPS, GRPC and ICMP probes, each on a fresh channel of the given
  * event-loop group, on the transport {@link ChosenTransport} picks at start (io_uring, epoll or NIO; ICMP keeps its
  * own socket). Thread-safe; {@link #probe} never blocks and its future never
  * completes exceptionally. Build it with {@link #create}.
@@ -79,16 +81,31 @@ public final class NettyProbeEngine implements ProbeEngine {
 
     /** {@link #create(ProbeEngineConfig, EventLoopGroup)} with a source address and an L4 marker. */
     public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, ProbeSource source) {
+        return create(config, group, source, TlsMaterial.NONE);
+    }
+
+    /**
+     * {@link #create(ProbeEngineConfig, EventLoopGroup)} with a source address, an L4 marker and the trust bundles and
+     * client keys that definitions name by id.
+     */
+    public static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, ProbeSource source,
+                                          TlsMaterial tls) {
         return create(config, group, new NettyHostResolver(config.dns(), config.maxPendingResolutions()),
-                source);
+                source, tls);
     }
 
     static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver) {
-        return create(config, group, resolver, ProbeSource.NONE);
+        return create(config, group, resolver, ProbeSource.NONE, TlsMaterial.NONE);
     }
 
     static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver,
                                    ProbeSource source) {
+        return create(config, group, resolver, source, TlsMaterial.NONE);
+    }
+
+    static NettyProbeEngine create(ProbeEngineConfig config, EventLoopGroup group, HostResolver resolver,
+                                   ProbeSource source, TlsMaterial tlsMaterial) {
+        requireNonNull(tlsMaterial, "tlsMaterial");
         requireNonNull(source, "source");
         requireNonNull(config, "config");
         requireNonNull(resolver, "resolver");
@@ -106,9 +123,11 @@ public final class NettyProbeEngine implements ProbeEngine {
         AddressGate gate = AddressGate.of(resolver, config);
         Map<Protocol, Prober> probers = new EnumMap<>(Protocol.class);
         probers.put(Protocol.TCP, new TcpProber(config.maxBodyBytes(), source, bootstraps));
-        HttpProber http = new HttpProber(config, new TlsContexts(), gate, bootstraps);
+        ClientTlsContexts tls = new ClientTlsContexts(tlsMaterial);
+        HttpProber http = new HttpProber(config, tls, gate, bootstraps);
         probers.put(Protocol.HTTP, http);
         probers.put(Protocol.HTTPS, http);
+        probers.put(Protocol.GRPC, new GrpcProber(config, tls, bootstraps));
         IcmpPinger pinger = new IcmpPinger(config.icmpSocket(), config.maxOutstandingEchoes());
         pinger.start(); // native loading here, never on an event loop; sockets still open on first use
         IcmpProber icmp = new IcmpProber(pinger);

@@ -54,6 +54,8 @@ public final class ProbeContext {
     private Long firstByteMicros;
     private Integer httpStatus;
     private long bytesRead;
+    private Long certNotAfterMs;
+    private Long chainNotAfterMs;
 
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
         this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE, null);
@@ -189,6 +191,8 @@ public final class ProbeContext {
         tlsMicros = null;
         firstByteMicros = null;
         httpStatus = null;
+        certNotAfterMs = null;
+        chainNotAfterMs = null;
     }
 
     /** The hop's connection is established: its connect time is recorded. */
@@ -219,6 +223,15 @@ public final class ProbeContext {
     /** The hop's HTTP status, for the report. */
     public void httpStatus(int status) {
         httpStatus = status;
+    }
+
+    /**
+     * The server's certificates: the leaf's expiry and the earliest in its chain, epoch milliseconds (the last TLS
+     * handshake's: a redirect's next hop starts without them).
+     */
+    public void certificates(long leafNotAfterMs, long earliestNotAfterMs) {
+        certNotAfterMs = leafNotAfterMs;
+        chainNotAfterMs = earliestNotAfterMs;
     }
 
     /** The verdict: success. */
@@ -262,7 +275,7 @@ public final class ProbeContext {
             release();
         } finally {
             result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
-                    httpStatus, detail, bytesRead));
+                    httpStatus, detail, bytesRead, certNotAfterMs, chainNotAfterMs));
         }
     }
 

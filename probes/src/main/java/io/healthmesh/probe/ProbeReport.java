@@ -16,9 +16,12 @@ import static java.util.Objects.requireNonNull;
  * @param httpStatus status of the last HTTP response, or {@code null}
  * @param detail short human-readable detail (at most {@value #MAX_DETAIL} characters), or {@code null}
  * @param bytesRead response bytes the probe read from the network (after TLS decryption), all hops together
+ * @param certNotAfterMs TLS probes: the server's leaf certificate's expiry, epoch milliseconds, or {@code null}
+ * @param chainNotAfterMs TLS probes: the earliest expiry of the chain the server sent, or {@code null}
  */
 public record ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
-                          Long firstByteMicros, Integer httpStatus, String detail, long bytesRead) {
+                          Long firstByteMicros, Integer httpStatus, String detail, long bytesRead,
+                          Long certNotAfterMs, Long chainNotAfterMs) {
 
     public static final int MAX_DETAIL = 200;
 
@@ -29,13 +32,20 @@ public record ProbeReport(Outcome outcome, long latencyMicros, Long connectMicro
         }
     }
 
+    /** A report without certificate facts: every probe without a TLS handshake. */
+    public ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
+                       Long firstByteMicros, Integer httpStatus, String detail, long bytesRead) {
+        this(outcome, latencyMicros, connectMicros, tlsMicros, firstByteMicros, httpStatus, detail, bytesRead, null,
+                null);
+    }
+
     /** A report without a byte count, kept for callers written before {@code bytesRead} existed. */
     public ProbeReport(Outcome outcome, long latencyMicros, Long connectMicros, Long tlsMicros,
                        Long firstByteMicros, Integer httpStatus, String detail) {
-        this(outcome, latencyMicros, connectMicros, tlsMicros, firstByteMicros, httpStatus, detail, 0);
+        this(outcome, latencyMicros, connectMicros, tlsMicros, firstByteMicros, httpStatus, detail, 0, null, null);
     }
 
     public static ProbeReport of(Outcome outcome, long latencyMicros, String detail) {
-        return new ProbeReport(outcome, latencyMicros, null, null, null, null, detail, 0);
+        return new ProbeReport(outcome, latencyMicros, null, null, null, null, detail, 0, null, null);
     }
 }

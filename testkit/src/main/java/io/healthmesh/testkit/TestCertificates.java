@@ -31,14 +31,26 @@ public record TestCertificates(Path keyStore, Path trustStore, Path certificateP
 
     /** Creates the files in {@code dir}. */
     public static TestCertificates create(Path dir) {
+        return create(dir, "server", 2);
+    }
+
+    /**
+     * Creates an identity named {@code name} (files {@code <name>.p12}, {@code <name>-trust.p12},
+     * {@code <name>.crt.pem}, {@code <name>.key.pem} in {@code dir}; {@code server} keeps the names of
+     * {@link #create(Path)}) whose certificate expires {@code validityDays} days from now: several identities (a
+     * server and a client, certificates with chosen expiries) side by side.
+     */
+    public static TestCertificates create(Path dir, String name, int validityDays) {
         String password = "test-" + Long.toHexString(System.nanoTime());
-        Path keyStore = dir.resolve("server.p12");
-        Path trustStore = dir.resolve("trust.p12");
+        boolean server = name.equals("server");
+        Path keyStore = dir.resolve(name + ".p12");
+        Path trustStore = dir.resolve(server ? "trust.p12" : name + "-trust.p12");
         try {
             Files.createDirectories(dir);
             Files.deleteIfExists(keyStore);
             keytool(List.of("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                    "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2",
+                    "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity",
+                    Integer.toString(validityDays),
                     "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", password, "-keypass", password));
             KeyStore store = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(keyStore)) {
@@ -52,8 +64,8 @@ public record TestCertificates(Path keyStore, Path trustStore, Path certificateP
             try (OutputStream out = Files.newOutputStream(trustStore)) {
                 trust.store(out, password.toCharArray());
             }
-            Path certPem = dir.resolve("server.crt.pem");
-            Path keyPem = dir.resolve("server.key.pem");
+            Path certPem = dir.resolve(name + ".crt.pem");
+            Path keyPem = dir.resolve(name + ".key.pem");
             Files.writeString(certPem, pem("CERTIFICATE", certificate.getEncoded()), StandardCharsets.US_ASCII);
             Files.writeString(keyPem, pem("PRIVATE KEY", key.getEncoded()), StandardCharsets.US_ASCII);
             return new TestCertificates(keyStore, trustStore, certPem, keyPem, password);

@@ -1,5 +1,9 @@
 package io.healthmesh.bench.syscalls;
 
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
@@ -13,6 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
@@ -29,9 +36,11 @@ import java.util.concurrent.TimeUnit;
  * syscalls for exactly those probes. {@code bench/scripts/syscalls.sh} and {@code engine-cpu.sh} drive it.
  *
  * <pre>
- * syscalls serve                                            one TCP and one HTTP target of the loopback farm;
- *                                                           prints TARGETS tcp-endpoint http-endpoint
- * syscalls probe tcp|http ENDPOINT N CONCURRENCY [TRANSPORT] warm up, print READY, on "go" run N probes,
+ * syscalls serve                                            one TCP and one HTTP target of the loopback farm and
+ *                                                           grpc-java's health service; prints
+ *                                                           TARGETS tcp-endpoint http-endpoint grpc-endpoint
+ * syscalls probe tcp|http|grpc ENDPOINT N CONCURRENCY [TRANSPORT]
+ *                                                           warm up, print READY, on "go" run N probes,
  *                                                           print DONE, on a line exit
  * </pre>
  */
@@ -45,17 +54,22 @@ public final class SyscallDriver {
 
     /** {@code serve}: the targets, in their own process so that they do not count. */
     @Command(name = "serve", mixinStandardHelpOptions = true, description = "One TCP and one HTTP target of the "
-            + "loopback farm (one event-loop thread); prints TARGETS <tcp endpoint> <http endpoint>, runs until "
-            + "killed.")
+            + "loopback farm (one event-loop thread) and grpc-java's health service (SERVING); prints TARGETS"
+            + " <tcp endpoint> <http endpoint> <grpc endpoint>, runs until killed.")
     static final class Serve implements Callable<Integer> {
 
         @Override
-        public Integer call() throws InterruptedException {
+        public Integer call() throws InterruptedException, IOException {
+            Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    InsecureServerCredentials.create()).addService(new HealthStatusManager().getHealthService())
+                    .build().start();
             try (TargetFarm farm = TargetFarm.start(new FarmLayout(1, 1, 1, 0, "127.0.0.1"), 1)) {
                 System.out.println("TARGETS " + farm.targets(Protocol.TCP).get(0).endpoint() + " "
-                        + farm.targets(Protocol.HTTP).get(0).endpoint());
+                        + farm.targets(Protocol.HTTP).get(0).endpoint() + " 127.0.0.1:" + grpc.getPort());
                 System.out.flush();
                 new CountDownLatch(1).await();
+            } finally {
+                grpc.shutdownNow();
             }
             return 0;
         }
@@ -66,7 +80,7 @@ public final class SyscallDriver {
             + "probes, print DONE, exit on the next line.")
     static final class Probe implements Callable<Integer> {
 
-        @Parameters(index = "0", description = "tcp or http.")
+        @Parameters(index = "0", description = "tcp, http or grpc.")
         String protocol;
         @Parameters(index = "1", description = "ADDRESS:PORT[/PATH], as serve prints it.")
         String endpoint;

@@ -130,7 +130,7 @@ public final class DemoBackends implements AutoCloseable {
     /** One line per target for the banner: what it probes and when it fails. */
     public List<String> describe() {
         return targets().stream().map(t -> String.format("  %-13s %-5s 127.0.0.1:%-5d %-9s group %-14s %s",
-                t.id(), t.protocol(), t.port(), t.protocol().isLayer7() ? t.http().path() : "",
+                t.id(), t.protocol(), t.port(), t.protocol().usesHttpSection() ? t.http().path() : "",
                 t.group(), schedule(t.id()))).toList();
     }
 

@@ -50,7 +50,14 @@ public final class ProbeFingerprint {
                         .text(spec.udp().request()).text(spec.udp().expectedResponse())
                         .number(spec.udp().hex() ? 1 : 0).number(spec.udp().exactMatch() ? 1 : 0);
                 case TCP -> c.text(spec.tcp().send()).text(spec.tcp().expect());
+                case GRPC -> c.text(spec.grpc().service()).number(spec.grpc().tls() ? 1 : 0);
                 case ICMP -> { }
+            }
+            if (spec.usesTls() && !spec.tls().equals(TlsSpec.DEFAULTS)) {
+                // only when set: a definition written before the tls section existed keeps its generation
+                TlsSpec t = spec.tls();
+                c.text("tls").number(t.insecureSkipVerify() ? 1 : 0).text(t.trustId()).text(t.clientKeyId())
+                        .number(t.minCertDaysLeft());
             }
         }
         // a profile changes how the probe is made and scheduled

@@ -18,7 +18,7 @@ public record TargetSpec(String id, String group, String address, int port, Prot
                          boolean enabled, int weight, Map<String, String> labels,
                          HttpSpec http, UdpSpec udp, TcpSpec tcp,
                          List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile,
-                         Integer fastIntervalMs, Integer downIntervalMs) {
+                         Integer fastIntervalMs, Integer downIntervalMs, GrpcSpec grpc, TlsSpec tls) {
 
     public static final String DEFAULT_GROUP = "default";
     public static final int DEFAULT_PORT = 80;
@@ -36,16 +36,18 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         tcp = tcp == null ? TcpSpec.CONNECT_ONLY : tcp;
         quorum = quorum == null ? QuorumPolicy.MAJORITY : quorum;
         profile = profile == null ? TargetProfile.GENERIC : profile;
+        grpc = grpc == null ? GrpcSpec.DEFAULTS : grpc;
+        tls = tls == null ? TlsSpec.DEFAULTS : tls;
     }
 
-    /** A spec without state-dependent intervals (one interval whatever the state). */
+    /** A spec without state-dependent intervals, GRPC or TLS settings (the shape before they existed). */
     public TargetSpec(String id, String group, String address, int port, Protocol protocol,
                       int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                       boolean enabled, int weight, Map<String, String> labels,
                       HttpSpec http, UdpSpec udp, TcpSpec tcp,
                       List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
         this(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold,
-                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null, null);
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null, null, null, null);
     }
 
     /** A {@link TargetProfile#GENERIC} spec (the shape before profiles existed). */
@@ -69,7 +71,7 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withProfile(TargetProfile newProfile) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     /** A spec with every default of SPEC section 5, for tests and the demo. */
@@ -82,19 +84,19 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withTiming(int intervalMs, int timeoutMs) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withThresholds(int healthy, int unhealthy) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
                 enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     /**
@@ -105,44 +107,56 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withSharedText(UnaryOperator<String> share) {
         return new TargetSpec(id, share.apply(group), share.apply(address), port, protocol, intervalMs, timeoutMs,
                 healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum,
-                quorumAtLeast, profile, fastIntervalMs, downIntervalMs);
+                quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withGroup(String newGroup) {
         return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withHttp(HttpSpec newHttp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withUdp(UdpSpec newUdp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withTcp(TcpSpec newTcp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile,
-                fastIntervalMs, downIntervalMs);
+                fastIntervalMs, downIntervalMs, grpc, tls);
     }
 
     /** The same target with these state-dependent intervals ({@code null}: absent). */
     public TargetSpec withIntervals(Integer fast, Integer down) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fast, down);
+                fast, down, grpc, tls);
+    }
+
+    public TargetSpec withGrpc(GrpcSpec newGrpc) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs, newGrpc, tls);
+    }
+
+    public TargetSpec withTls(TlsSpec newTls) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs, grpc, newTls);
     }
 
     /** True when either state-dependent interval is set. */
@@ -169,4 +183,22 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public boolean probedFrom(String region) {
         return regions.isEmpty() || regions.contains(region);
     }
+
+    /** True when the probe runs over TLS: HTTPS, and GRPC with {@code grpc.tls}. */
+    public boolean usesTls() {
+        return protocol == Protocol.HTTPS || protocol == Protocol.GRPC && grpc.tls();
+    }
+
+    /**
+     * True when the probe verifies the server's certificate chain and name. GRPC over TLS verifies unless
+     * {@code tls.insecureSkipVerify}; HTTPS keeps its documented default, {@code http.tlsVerify} (off, as the load
+     * balancers it stands in for do), so that existing definitions keep their verdicts.
+     */
+    public boolean verifiesTls() {
+        if (tls.insecureSkipVerify()) {
+            return false;
+        }
+        return protocol == Protocol.GRPC || http.tlsVerify();
+    }
+
 }

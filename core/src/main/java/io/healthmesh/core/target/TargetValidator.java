@@ -16,7 +16,8 @@ import static java.util.Objects.requireNonNull;
  * an address is checked for syntax only (IP literal or host name).
  *
  * <p>Protocol sections are checked only for the protocol that uses them ({@code http} for HTTP/HTTPS,
- * {@code udp} for UDP, {@code tcp} for TCP): the contract mapper drops the others, so they can never reach a prober.
+ * {@code udp} for UDP, {@code tcp} for TCP, {@code grpc} for GRPC; {@code tls} for HTTPS and GRPC over TLS): the
+ * contract mapper drops the others, so they can never reach a prober.
  */
 public final class TargetValidator {
 
@@ -40,6 +41,8 @@ public final class TargetValidator {
     private static final Pattern ZONE_ID = Pattern.compile("[A-Za-z0-9_.\\-]+");
     private static final int MAX_HOST_NAME_LENGTH = 253;
     private static final int SHOWN_CHARS = 40;
+    private static final String PROTOCOL_NAMES = String.join(", ",
+            java.util.Arrays.stream(Protocol.values()).map(Enum::name).toList());
 
     private TargetValidator() {
     }
@@ -52,7 +55,7 @@ public final class TargetValidator {
         checkKey(out, "group", spec.group());
         checkAddress(out, spec.address());
         if (spec.protocol() == null) {
-            out.add(Violation.of("protocol", "null", "one of TCP, UDP, HTTP, HTTPS, ICMP"));
+            out.add(Violation.of("protocol", "null", "one of " + PROTOCOL_NAMES));
         } else if (spec.protocol() != Protocol.ICMP) {
             range(out, "port", spec.port(), 1, 65_535);
         }
@@ -64,8 +67,10 @@ public final class TargetValidator {
                 case HTTP, HTTPS -> checkHttp(out, spec.http(), spec.profile());
                 case UDP -> checkUdp(out, spec.udp());
                 case TCP -> checkTcp(out, spec.tcp());
+                case GRPC -> GrpcRules.check(out, spec.grpc());
                 case ICMP -> { }
             }
+            TlsRules.check(out, spec);
             // the product's own rules (protocols, methods, statuses, payloads): none beyond these under GENERIC
             ProfileRules.checkProduct(out, spec);
         }

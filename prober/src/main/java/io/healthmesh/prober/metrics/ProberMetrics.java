@@ -30,6 +30,9 @@ public final class ProberMetrics {
 
     private static final double[] LATENCY_BOUNDS =
             {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+    /** Days until a TLS chain's earliest expiry: the thresholds a rule or a dashboard picks from. */
+    private static final double[] CERT_DAYS_BOUNDS = {0, 1, 7, 14, 30, 90, 365};
+    private static final long DAY_MS = 86_400_000L;
     private static final double[] LAG_BOUNDS =
             {0.0001, 0.0005, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 5};
 
@@ -37,6 +40,7 @@ public final class ProberMetrics {
     private final Map<Protocol, Map<Outcome, CounterDataPoint>> probes = new EnumMap<>(Protocol.class);
     private final Map<Protocol, DistributionDataPoint> latency = new EnumMap<>(Protocol.class);
     private final DistributionDataPoint schedulingLag;
+    private final DistributionDataPoint certDaysLeft;
     private final Map<SkipReason, CounterDataPoint> skipped = new EnumMap<>(SkipReason.class);
     private final CounterDataPoint delayed;
     private final Map<InconclusiveCause, CounterDataPoint> inconclusive = new EnumMap<>(InconclusiveCause.class);
@@ -68,6 +72,11 @@ public final class ProberMetrics {
         schedulingLag = Histogram.builder().name("healthmesh_prober_scheduling_lag_seconds")
                 .help("How late probes started against their plan (timer tick, in-flight bound, load).")
                 .classicOnly().classicUpperBounds(LAG_BOUNDS).withoutExemplars().register(registry);
+        // per probe, not per target: a million targets add no series, and the rule reads the buckets' increase
+        certDaysLeft = Histogram.builder().name("healthmesh_prober_tls_cert_days_left")
+                .help("TLS probes (HTTPS, GRPC over TLS) by whole days until the earliest expiry in the server's"
+                        + " chain; negative once expired.")
+                .classicOnly().classicUpperBounds(CERT_DAYS_BOUNDS).withoutExemplars().register(registry);
         Counter skippedCounter = Counter.builder().name("healthmesh_prober_probes_skipped")
                 .help("Fixed-rate slots that passed without a probe, by reason.")
                 .labelNames("reason").register(registry);
@@ -165,6 +174,10 @@ public final class ProberMetrics {
         }
         latency.get(protocol).observe(probe.report().latencyMicros() / 1e6);
         schedulingLag.observe(probe.schedulingLagMicros() / 1e6);
+        Long chainNotAfterMs = probe.report().chainNotAfterMs();
+        if (chainNotAfterMs != null) {
+            certDaysLeft.observe(Math.floorDiv(chainNotAfterMs - probe.startedAtMs(), DAY_MS));
+        }
     }
 
     public void skipped(SkipReason reason) {

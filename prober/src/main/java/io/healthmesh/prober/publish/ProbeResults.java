@@ -37,7 +37,9 @@ public final class ProbeResults {
                 report.firstByteMicros(),
                 report.httpStatus(),
                 report.detail(),
-                probe.schedulingLagMicros());
+                probe.schedulingLagMicros(),
+                report.certNotAfterMs(),
+                report.chainNotAfterMs());
     }
 
     /** The contract's constant of each engine constant, by ordinal; fails at class load if one has no namesake. */

@@ -64,6 +64,28 @@ class ProberMetricsTest {
     }
 
     @Test
+    void tlsProbesCountByDaysLeftOfTheirChainAndOthersAreNotCounted() throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ProberMetrics metrics = new ProberMetrics(registry);
+        TargetSpec spec = TargetSpec.of("t", "g", "127.0.0.1", 443, Protocol.HTTPS);
+        long start = 1_000L * 86_400_000L;
+        long day = 86_400_000L;
+        for (long chainNotAfter : new long[] {start + 10 * day + 5, start + 100 * day, start - day}) {
+            metrics.completed(new CompletedProbe(spec, 1L, start, 0, new ProbeReport(Outcome.SUCCESS, 1_000, 10L, 20L,
+                    30L, 200, null, 0, start + 400 * day, chainNotAfter)));
+        }
+        metrics.completed(new CompletedProbe(spec, 1L, start, 0, ProbeReport.of(Outcome.TLS_FAILURE, 1_000, "TLS: x")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, registry.scrape());
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("healthmesh_prober_tls_cert_days_left_bucket{le=\"0.0\"} 1")
+                .contains("healthmesh_prober_tls_cert_days_left_bucket{le=\"7.0\"} 1")
+                .contains("healthmesh_prober_tls_cert_days_left_bucket{le=\"14.0\"} 2")
+                .contains("healthmesh_prober_tls_cert_days_left_bucket{le=\"365.0\"} 3")
+                .contains("healthmesh_prober_tls_cert_days_left_count 3");
+    }
+
+    @Test
     void theChosenTransportIsAnInfoSeries() throws IOException {
         PrometheusRegistry registry = new PrometheusRegistry();
         new ProberMetrics(registry).transport("epoll");

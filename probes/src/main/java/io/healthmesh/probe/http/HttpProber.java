@@ -9,6 +9,7 @@ import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.Prober;
 import io.healthmesh.probe.egress.AddressGate;
+import io.healthmesh.probe.tls.ClientTlsContexts;
 import io.healthmesh.probe.transport.ProbeBootstraps;
 import io.netty.handler.codec.http.FullHttpRequest;
 
@@ -34,12 +35,12 @@ public final class HttpProber implements Prober {
     /** Plain HTTP's: without a channel where the transport allows it. */
     private final HttpExchange plain;
 
-    HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate) {
+    HttpProber(ProbeEngineConfig config, ClientTlsContexts tls, AddressGate gate) {
         this(config, tls, gate, ProbeBootstraps.NIO);
     }
 
     /** {@code bootstraps}: the engine's, built with its transport and the source address. */
-    public HttpProber(ProbeEngineConfig config, TlsContexts tls, AddressGate gate, ProbeBootstraps bootstraps) {
+    public HttpProber(ProbeEngineConfig config, ClientTlsContexts tls, AddressGate gate, ProbeBootstraps bootstraps) {
         this.config = config;
         this.gate = gate;
         this.overChannel = new ChannelHttpExchange(config, tls, bootstraps, this);

@@ -2,12 +2,14 @@ package io.healthmesh.probe.http;
 
 import io.healthmesh.core.target.ExpectedStatuses;
 import io.healthmesh.probe.ProbeContext;
+import io.healthmesh.probe.tls.HandshakeFacts;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 import javax.net.ssl.SSLHandshakeException;
@@ -49,7 +51,9 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
             if (done.isSuccess()) {
                 handshakeDone = true;
                 probe.tlsDone();
-                send(ctx);
+                if (HandshakeFacts.record(probe, ctx.pipeline().get(SslHandler.class))) {
+                    send(ctx);
+                }
             } else {
                 probe.fail(done.cause());
             }

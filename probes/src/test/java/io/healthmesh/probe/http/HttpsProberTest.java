@@ -5,6 +5,7 @@ import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
@@ -66,6 +67,23 @@ class HttpsProberTest {
             assertThat(report.firstByteMicros()).isGreaterThan(report.connectMicros() + report.tlsMicros() - 1);
             assertThat(sni.names).containsExactly("app.example.test");
             assertThat(server.requests().get(0)).containsIgnoringCase("host: app.example.test:" + server.port());
+            // keytool's two days, from when the certificate was made
+            assertThat(report.certNotAfterMs()).isGreaterThan(System.currentTimeMillis() + TimeUnit.DAYS.toMillis(1))
+                    .isLessThan(System.currentTimeMillis() + TimeUnit.DAYS.toMillis(2) + 60_000);
+            assertThat(report.chainNotAfterMs()).isEqualTo(report.certNotAfterMs());
+        }
+    }
+
+    @Test
+    void aCertificateThatExpiresSoonerThanTheDefinitionAllowsFailsTheCheckBeforeTheRequest() throws Exception {
+        SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
+        try (ScriptedServer server = okServer(sni)) {
+            ProbeReport report = run(https(server.port(), null, false).withTls(new TlsSpec(false, null, null, 5)));
+            assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
+            assertThat(report.detail()).isEqualTo("TLS: the certificate expires in 1 days (minCertDaysLeft 5)");
+            assertThat(report.certNotAfterMs()).isNotNull();
+            // the handshake completed, so the server saw a connection; no request came over it
+            assertThat(server.requests()).allSatisfy(request -> assertThat(request).doesNotContain("HEAD"));
         }
     }
 
@@ -76,6 +94,7 @@ class HttpsProberTest {
             ProbeReport report = run(https(server.port(), "localhost", true));
             assertThat(report.outcome()).isEqualTo(Outcome.TLS_FAILURE);
             assertThat(report.detail()).isEqualTo("TLS: certificate not trusted (no path to a trusted issuer)");
+            assertThat(report.certNotAfterMs()).isNull();
             assertThat(server.requests()).isEmpty();
         }
     }

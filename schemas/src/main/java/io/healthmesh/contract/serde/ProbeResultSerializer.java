@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
 final class ProbeResultSerializer implements Serializer<ProbeResult> {
 
     /** {@code SchemaNormalization.parsingFingerprint64} of the {@code ProbeResult} schema this class writes. */
-    static final long LAYOUT_FINGERPRINT = 0x18e0f7a04012a7e4L;
+    static final long LAYOUT_FINGERPRINT = 0x69ae76b2611fcbacL;
 
     private final AvroSerializer<ProbeResult> ids;
     /**
@@ -80,6 +80,8 @@ final class ProbeResultSerializer implements Serializer<ProbeResult> {
             String detail = r.getDetail();
             pos = detail == null ? varLong(buf, pos, 0) : string(buf, varLong(buf, pos, 1), detail);
             pos = varLong(buf, pos, r.getSchedulingLagMicros());
+            pos = optionalLong(buf, pos, r.getCertNotAfterMs());
+            pos = optionalLong(buf, pos, r.getChainNotAfterMs());
             return Arrays.copyOf(buf, pos);
         } catch (RuntimeException e) {
             // a required field left null, as the generic writer reports it
@@ -88,13 +90,13 @@ final class ProbeResultSerializer implements Serializer<ProbeResult> {
     }
 
     /**
-     * The most bytes {@code r} can take: the header, ten for each of its 15 varints (six longs and enums, five union
-     * branches, four optional values) and, per string, five for its length and three per UTF-16 unit (a surrogate
+     * The most bytes {@code r} can take: the header, ten for each of its 19 varints (six longs and enums, seven union
+     * branches, six optional values) and, per string, five for its length and three per UTF-16 unit (a surrogate
      * pair makes four bytes, an unpaired one a single {@code ?}).
      */
     private static int mostBytes(ProbeResult r) {
         String detail = r.getDetail();
-        return WireFormat.HEADER_SIZE + 15 * 10 + mostBytes(r.getTargetId()) + mostBytes(r.getRegion())
+        return WireFormat.HEADER_SIZE + 19 * 10 + mostBytes(r.getTargetId()) + mostBytes(r.getRegion())
                 + mostBytes(r.getProberId()) + (detail == null ? 0 : mostBytes(detail));
     }
 

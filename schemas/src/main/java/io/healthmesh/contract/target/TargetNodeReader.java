@@ -1,6 +1,7 @@
 package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.ProfileTable;
@@ -9,12 +10,15 @@ import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
+import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
+import io.healthmesh.schema.TlsCheck;
 import io.healthmesh.schema.UdpCheck;
 import org.apache.avro.Schema;
 
@@ -26,7 +30,7 @@ import java.util.Set;
 
 /**
  * Turns one target object of a file into a {@link TargetSpec}: the field names of the Avro contract (read from the
- * schemas of {@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the defaults of the
+ * schemas of {@code TargetDefinition} and its sections), the defaults of the
  * target's {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong
  * types reported, never guessed.
  */
@@ -37,6 +41,8 @@ final class TargetNodeReader {
     static final Set<String> HTTP_FIELDS = fieldNames(HttpCheck.getClassSchema());
     static final Set<String> UDP_FIELDS = fieldNames(UdpCheck.getClassSchema());
     static final Set<String> TCP_FIELDS = fieldNames(TcpCheck.getClassSchema());
+    static final Set<String> GRPC_FIELDS = fieldNames(GrpcCheck.getClassSchema());
+    static final Set<String> TLS_FIELDS = fieldNames(TlsCheck.getClassSchema());
 
     private TargetNodeReader() {
     }
@@ -76,10 +82,12 @@ final class TargetNodeReader {
                 f.integer("quorumAtLeast", 1),
                 profile,
                 f.optionalInteger("fastIntervalMs"),
-                f.optionalInteger("downIntervalMs"));
+                f.optionalInteger("downIntervalMs"),
+                grpc(f.section("grpc")),
+                tls(f.section("tls")));
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
-            if (f.has("http") && !protocol.isLayer7()) {
+            if (f.has("http") && !protocol.usesHttpSection()) {
                 problems.add(misplaced("http", protocol, "HTTP or HTTPS"));
             }
             if (f.has("udp") && protocol != Protocol.UDP) {
@@ -87,6 +95,12 @@ final class TargetNodeReader {
             }
             if (f.has("tcp") && protocol != Protocol.TCP) {
                 problems.add(misplaced("tcp", protocol, "TCP"));
+            }
+            if (f.has("grpc") && protocol != Protocol.GRPC) {
+                problems.add(misplaced("grpc", protocol, "GRPC"));
+            }
+            if (f.has("tls") && !protocol.mayUseTls()) {
+                problems.add(misplaced("tls", protocol, "HTTPS or GRPC"));
             }
         }
         return new Read(spec, problems);
@@ -128,6 +142,23 @@ final class TargetNodeReader {
         return new UdpSpec(f.enumValue("mode", UdpMode.class, p.defaultUdpMode()),
                 f.string("request", null), f.string("expectedResponse", null), f.bool("hex", false),
                 f.bool("exactMatch", false));
+    }
+
+    private static GrpcSpec grpc(TargetFields f) {
+        if (f == null) {
+            return GrpcSpec.DEFAULTS;
+        }
+        f.rejectUnknown(GRPC_FIELDS);
+        return new GrpcSpec(f.string("service", ""), f.bool("tls", false));
+    }
+
+    private static TlsSpec tls(TargetFields f) {
+        if (f == null) {
+            return TlsSpec.DEFAULTS;
+        }
+        f.rejectUnknown(TLS_FIELDS);
+        return new TlsSpec(f.bool("insecureSkipVerify", false), f.string("trustId", null),
+                f.string("clientKeyId", null), f.integer("minCertDaysLeft", 0));
     }
 
     private static TcpSpec tcp(TargetFields f) {

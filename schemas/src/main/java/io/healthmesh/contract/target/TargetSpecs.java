@@ -1,5 +1,6 @@
 package io.healthmesh.contract.target;
 
+import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
@@ -7,11 +8,14 @@ import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
+import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
+import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
+import io.healthmesh.schema.TlsCheck;
 import io.healthmesh.schema.UdpCheck;
 
 import org.apache.avro.io.BinaryEncoder;
@@ -40,7 +44,8 @@ public final class TargetSpecs {
                 d.getHealthyThreshold(), d.getUnhealthyThreshold(), d.getEnabled(), d.getWeight(),
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
                 QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
-                TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs());
+                TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs(),
+                grpc(d.getGrpc()), tls(d.getTls()));
     }
 
     /**
@@ -76,7 +81,7 @@ public final class TargetSpecs {
                 .setEnabled(s.enabled())
                 .setWeight(s.weight())
                 .setLabels(new LinkedHashMap<>(s.labels()))
-                .setHttp(s.protocol().isLayer7() ? HttpCheck.newBuilder()
+                .setHttp(s.protocol().usesHttpSection() ? HttpCheck.newBuilder()
                         .setMethod(io.healthmesh.schema.HttpMethod.valueOf(s.http().method().name()))
                         .setPath(s.http().path())
                         .setHost(s.http().host())
@@ -102,6 +107,16 @@ public final class TargetSpecs {
                 .setProfile(io.healthmesh.schema.TargetProfile.valueOf(s.profile().name()))
                 .setFastIntervalMs(s.fastIntervalMs())
                 .setDownIntervalMs(s.downIntervalMs())
+                .setGrpc(s.protocol() == Protocol.GRPC && !s.grpc().equals(GrpcSpec.DEFAULTS) ? GrpcCheck.newBuilder()
+                        .setService(s.grpc().service())
+                        .setTls(s.grpc().tls())
+                        .build() : null)
+                .setTls(s.protocol().mayUseTls() && !s.tls().equals(TlsSpec.DEFAULTS) ? TlsCheck.newBuilder()
+                        .setInsecureSkipVerify(s.tls().insecureSkipVerify())
+                        .setTrustId(s.tls().trustId())
+                        .setClientKeyId(s.tls().clientKeyId())
+                        .setMinCertDaysLeft(s.tls().minCertDaysLeft())
+                        .build() : null)
                 .build();
     }
 
@@ -112,6 +127,15 @@ public final class TargetSpecs {
         return new HttpSpec(HttpMethod.valueOf(h.getMethod().name()), h.getPath(), h.getHost(),
                 h.getExpectedStatuses(), h.getFollowRedirects(), h.getHeaders(), h.getBodyContains(),
                 h.getTlsVerify());
+    }
+
+    private static GrpcSpec grpc(GrpcCheck g) {
+        return g == null ? GrpcSpec.DEFAULTS : new GrpcSpec(g.getService(), g.getTls());
+    }
+
+    private static TlsSpec tls(TlsCheck t) {
+        return t == null ? TlsSpec.DEFAULTS
+                : new TlsSpec(t.getInsecureSkipVerify(), t.getTrustId(), t.getClientKeyId(), t.getMinCertDaysLeft());
     }
 
     private static UdpSpec udp(UdpCheck u) {

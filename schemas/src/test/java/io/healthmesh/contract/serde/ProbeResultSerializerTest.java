@@ -84,7 +84,7 @@ class ProbeResultSerializerTest {
             for (int detailLength = 600; detailLength <= 800; detailLength += 7) {   // across the 4 KiB buffer
                 ProbeResult r = new ProbeResult("監".repeat(255), Long.MIN_VALUE, "監".repeat(64), "監".repeat(255),
                         Protocol.HTTPS, Long.MIN_VALUE, ProbeOutcome.INCONCLUSIVE, Long.MIN_VALUE, Long.MIN_VALUE,
-                        Long.MAX_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, "監".repeat(detailLength), Long.MIN_VALUE);
+                        Long.MAX_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, "監".repeat(detailLength), Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE);
                 assertThat(serde.serializer().serialize(TOPIC, r)).isEqualTo(generic.serialize(TOPIC, r));
             }
         }
@@ -115,7 +115,8 @@ class ProbeResultSerializerTest {
                 random.nextBoolean() ? null : someLong(random), random.nextBoolean() ? null : someLong(random),
                 random.nextBoolean() ? null : someLong(random),
                 random.nextBoolean() ? null : (int) someLong(random),
-                random.nextBoolean() ? null : text(random, random.nextInt(220)), someLong(random));
+                random.nextBoolean() ? null : text(random, random.nextInt(220)), someLong(random),
+                random.nextBoolean() ? null : someLong(random), random.nextBoolean() ? null : someLong(random));
     }
 
     /** Longs of every varint length and sign, the extremes included. */

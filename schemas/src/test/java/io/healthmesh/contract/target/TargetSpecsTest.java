@@ -1,11 +1,14 @@
 package io.healthmesh.contract.target;
 
+import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
+import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.schema.HttpCheck;
@@ -87,14 +90,16 @@ class TargetSpecsTest {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("X-Probe", "healthmesh");
         headers.put("Accept", "text/plain");
-        HttpSpec http = protocol.isLayer7()
+        HttpSpec http = protocol.usesHttpSection()
                 ? new HttpSpec(HttpMethod.GET, "/health/deep", "api.example.com", List.of("2xx", "301"), true, headers,
                 "ok", true)
                 : HttpSpec.DEFAULTS;
         UdpSpec udp = protocol == Protocol.UDP ? new UdpSpec(UdpMode.PAYLOAD, "ping", "pong") : UdpSpec.DEFAULTS;
         TcpSpec tcp = protocol == Protocol.TCP ? new TcpSpec("HELLO\r\n", "+OK") : TcpSpec.CONNECT_ONLY;
+        GrpcSpec grpc = protocol == Protocol.GRPC ? new GrpcSpec("pkg.Api", true) : GrpcSpec.DEFAULTS;
+        TlsSpec tls = protocol.mayUseTls() ? new TlsSpec(false, "internal-ca", "probe-1", 14) : TlsSpec.DEFAULTS;
         return new TargetSpec("api-7", "edge", "10.1.2.3", 8443, protocol, 7_000, 1_500, 2, 4, false, 0,
                 Map.of("team", "payments", "tier", "1"), http, udp, tcp, List.of("eu-west", "us-east"),
-                QuorumPolicy.AT_LEAST, 2);
+                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, grpc, tls);
     }
 }

@@ -26,8 +26,21 @@ import static java.util.Objects.requireNonNull;
  */
 public final class StatusBoard {
 
-    /** A target with everything the page shows about it. */
-    public record TargetEntry(TargetRow row, Map<String, String> labels, List<LatencyPoint> history) {
+    /**
+     * A target with everything the page shows about it.
+     *
+     * @param tls what the page says about the target's TLS verification: {@link #INSECURE_SKIP_VERIFY} when its
+     *            definition turns verification off, else {@code null}
+     */
+    public record TargetEntry(TargetRow row, Map<String, String> labels, List<LatencyPoint> history, String tls) {
+
+        /** The definition says {@code tls.insecureSkipVerify: true}. */
+        public static final String INSECURE_SKIP_VERIFY = "insecure-skip-verify";
+
+        /** An entry without a TLS note. */
+        public TargetEntry(TargetRow row, Map<String, String> labels, List<LatencyPoint> history) {
+            this(row, labels, history, null);
+        }
     }
 
     /** The whole board, sorted by id. */
@@ -57,6 +70,7 @@ public final class StatusBoard {
     private static final class Target {
         private TargetRow row;
         private Map<String, String> labels;
+        private String tls;
         private LatencyRing history;
         private List<LatencyPoint> pending;
         private boolean changed;
@@ -115,6 +129,14 @@ public final class StatusBoard {
 
     /** A target's labels, from its definition; {@code null} when the definition was deleted. */
     public synchronized void putLabels(String id, Map<String, String> newLabels) {
+        putDefinition(id, newLabels, null);
+    }
+
+    /**
+     * What the page shows of a target's definition: its labels and its TLS note ({@link TargetEntry#tls()});
+     * {@code null} labels when the definition was deleted.
+     */
+    public synchronized void putDefinition(String id, Map<String, String> newLabels, String tlsNote) {
         requireNonNull(id, "id");
         Map<String, String> value = newLabels == null ? null : Map.copyOf(new TreeMap<>(newLabels));
         Target target = value == null ? targets.get(id) : targets.computeIfAbsent(id, k -> new Target());
@@ -122,12 +144,14 @@ public final class StatusBoard {
             return;
         }
         Map<String, String> before = target.labels;
+        String tlsBefore = target.tls;
         target.labels = value;
+        target.tls = value == null ? null : tlsNote;
         if (target.row == null) {
             if (value == null) {
                 targets.remove(id);   // neither a state event nor a definition: forgotten, history included
             }
-        } else if (!Objects.equals(before, value)) {
+        } else if (!Objects.equals(before, value) || !Objects.equals(tlsBefore, target.tls)) {
             markChanged(id, target);
         }
     }
@@ -297,7 +321,7 @@ public final class StatusBoard {
 
     private static TargetEntry entry(Target target) {
         return new TargetEntry(target.row, target.labels == null ? Map.of() : target.labels,
-                target.history == null ? List.of() : target.history.toList());
+                target.history == null ? List.of() : target.history.toList(), target.tls);
     }
 
     private Map<String, GroupRow> groupRows() {

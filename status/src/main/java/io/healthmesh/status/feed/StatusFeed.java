@@ -340,12 +340,18 @@ public final class StatusFeed implements AutoCloseable {
                 TargetDefinition d = definitionSerde.deserializer().deserialize(topic, r.value());
                 Map<String, String> labels = new HashMap<>();
                 d.getLabels().forEach((k, v) -> labels.put(k.toString(), v.toString()));
-                board.putLabels(r.key(), labels);
+                board.putDefinition(r.key(), labels, tlsNote(d));
             }
         } else if (r.value() != null) {
             ProbeSample p = samples.deserialize(topic, r.value());
             board.addResult(r.key(), new LatencyPoint(p.startedAtMs(), p.latencyMicros(), p.success()));
         }
+    }
+
+    /** The page's note on a definition's TLS: whether it turns verification off. */
+    static String tlsNote(TargetDefinition d) {
+        return d.getTls() != null && d.getTls().getInsecureSkipVerify()
+                ? StatusBoard.TargetEntry.INSECURE_SKIP_VERIFY : null;
     }
 
     /** The page's row of a state event. */

@@ -223,6 +223,7 @@
     tr.appendChild(spark);
     const labels = el('td');
     for (const [k, v] of Object.entries(t.labels)) labels.appendChild(el('span', 'label', k + '=' + v));
+    if (t.tls === 'insecure-skip-verify') labels.appendChild(el('span', 'label insecure', 'TLS not verified'));
     tr.appendChild(labels);
     return tr;
   }

@@ -154,6 +154,19 @@ class StatusBoardTest {
     }
 
     @Test
+    void aDefinitionThatSkipsTlsVerificationShowsItAndAChangeOfItIsAChange() {
+        StatusBoard board = new StatusBoard(10);
+        board.putTarget(row("a", "g", "HEALTHY", false));
+        board.drain();
+        board.putDefinition("a", Map.of("team", "x"), StatusBoard.TargetEntry.INSECURE_SKIP_VERIFY);
+        assertThat(board.drain().targets()).extracting(StatusBoard.TargetEntry::tls)
+                .containsExactly(StatusBoard.TargetEntry.INSECURE_SKIP_VERIFY);
+        board.putDefinition("a", Map.of("team", "x"), null);
+        assertThat(board.drain().targets()).extracting(StatusBoard.TargetEntry::tls).containsExactly((String) null);
+        assertThat(board.snapshot().targets().get(0).tls()).isNull();
+    }
+
+    @Test
     void votesFollowTheStateMachinesRule() {
         assertThat(RegionRow.vote("HEALTHY", 3, 0, false)).isEqualTo("HEALTHY");
         assertThat(RegionRow.vote("HEALTHY", 0, 1, false)).isEqualTo("DETECTING");

@@ -180,4 +180,15 @@ class StatusFeedTest {
             offline.close();
         }
     }
+
+    @Test
+    void onlyAnExplicitInsecureSkipVerifyIsNoted() {
+        io.healthmesh.schema.TargetDefinition.Builder d = io.healthmesh.schema.TargetDefinition.newBuilder()
+                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.GRPC);
+        assertThat(StatusFeed.tlsNote(d.build())).isNull();
+        assertThat(StatusFeed.tlsNote(d.setTls(io.healthmesh.schema.TlsCheck.newBuilder().setMinCertDaysLeft(3)
+                .build()).build())).isNull();
+        assertThat(StatusFeed.tlsNote(d.setTls(io.healthmesh.schema.TlsCheck.newBuilder().setInsecureSkipVerify(true)
+                .build()).build())).isEqualTo("insecure-skip-verify");
+    }
 }

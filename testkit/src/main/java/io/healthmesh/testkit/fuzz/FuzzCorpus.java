@@ -5,6 +5,7 @@ import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
+import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.HttpMethod;
 import io.healthmesh.schema.ProbeOutcome;
@@ -13,6 +14,7 @@ import io.healthmesh.schema.Protocol;
 import io.healthmesh.schema.QuorumPolicy;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
+import io.healthmesh.schema.TlsCheck;
 import io.healthmesh.schema.UdpCheck;
 import io.healthmesh.schema.UdpMode;
 import org.apache.avro.io.EncoderFactory;
@@ -77,7 +79,12 @@ public final class FuzzCorpus {
             case UDP -> b.setUdp(UdpCheck.newBuilder().setMode(UdpMode.PAYLOAD).setRequest("ping")
                     .setExpectedResponse("pong").build());
             case TCP -> b.setTcp(TcpCheck.newBuilder().setSend("PING\r\n").setExpect("PONG").build());
+            case GRPC -> b.setGrpc(GrpcCheck.newBuilder().setService("pkg.Api").setTls(random.nextBoolean()).build());
             default -> { }
+        }
+        if (protocol == Protocol.HTTPS || protocol == Protocol.GRPC && b.getGrpc().getTls()) {
+            b.setTls(TlsCheck.newBuilder().setTrustId(random.nextBoolean() ? "internal-ca" : null)
+                    .setMinCertDaysLeft(random.nextInt(31)).build());
         }
         return b.build();
     }
@@ -153,7 +160,7 @@ public final class FuzzCorpus {
 
     private TargetDefinition structured(TargetDefinition base, String[] kind) {
         TargetDefinition d = TargetDefinition.newBuilder(base).build();
-        int field = random.nextInt(16);
+        int field = random.nextInt(20);
         int n;
         switch (field) {
             case 0 -> {
@@ -264,6 +271,38 @@ public final class FuzzCorpus {
                 d.setId(d.getId() + (random.nextBoolean() ? "\uD800" : "\n"));
                 kind[0] = "id.characters";
             }
+            case 15 -> {
+                n = around(200);
+                d.setProtocol(Protocol.GRPC);
+                d.setHttp(null);
+                d.setGrpc(GrpcCheck.newBuilder().setService(random.nextInt(4) == 0 ? "a b" : text(n)).build());
+                kind[0] = "grpc.service=" + n;
+            }
+            case 16 -> {
+                n = around(64);
+                d.setProtocol(Protocol.HTTPS);
+                d.setHttp(HttpCheck.newBuilder().setMethod(HttpMethod.GET).setPath("/").build());
+                d.setTls(TlsCheck.newBuilder().setTrustId(random.nextInt(4) == 0 ? "../ca.pem" : text(n))
+                        .setClientKeyId(random.nextBoolean() ? null : text(n)).build());
+                kind[0] = "tls.ids=" + n;
+            }
+            case 17 -> {
+                int[] days = {-1, 0, 3_650, 3_651, Integer.MIN_VALUE, Integer.MAX_VALUE};
+                int v = days[random.nextInt(days.length)];
+                d.setProtocol(Protocol.GRPC);
+                d.setHttp(null);
+                d.setGrpc(GrpcCheck.newBuilder().setTls(true).build());
+                d.setTls(TlsCheck.newBuilder().setMinCertDaysLeft(v).setInsecureSkipVerify(random.nextBoolean())
+                        .build());
+                kind[0] = "tls.minCertDaysLeft=" + v;
+            }
+            case 18 -> {
+                // TLS settings where no TLS is spoken: plaintext GRPC, TCP
+                d.setProtocol(random.nextBoolean() ? Protocol.GRPC : Protocol.TCP);
+                d.setHttp(null);
+                d.setTls(TlsCheck.newBuilder().setInsecureSkipVerify(true).setTrustId("ca").build());
+                kind[0] = "tls.misplaced";
+            }
             default -> {
                 d.setQuorum(QuorumPolicy.AT_LEAST);
                 d.setQuorumAtLeast(random.nextInt(4));
@@ -283,7 +322,7 @@ public final class FuzzCorpus {
                 .setLatencyMicros(random.nextInt(2_000_000));
         String key = target.id();
         String kind;
-        switch (random.nextInt(12)) {
+        switch (random.nextInt(13)) {
             case 0 -> {
                 b.setRegion(text(around(64)));
                 kind = "region.length";
@@ -325,6 +364,12 @@ public final class FuzzCorpus {
                 byte[] bytes = encode(b.build());
                 return new FuzzInput("result.truncate", true, utf8(key),
                         Arrays.copyOf(bytes, random.nextInt(bytes.length)));
+            }
+            case 10 -> {
+                long[] times = {nowMs + 86_400_000L, nowMs - 1, 0, -1, Long.MAX_VALUE, Long.MIN_VALUE};
+                b.setCertNotAfterMs(times[random.nextInt(times.length)]);
+                b.setChainNotAfterMs(random.nextBoolean() ? null : times[random.nextInt(times.length)]);
+                kind = "certNotAfterMs";
             }
             default -> kind = "result.valid";
         }

@@ -1,0 +1,35 @@
+package io.healthmesh.probe.tls;
+
+import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.probe.ProbeContext;
+import io.netty.handler.ssl.SslHandler;
+
+/**
+ * What every TLS probe does once its handshake succeeded, in one place for HTTPS and GRPC: records the certificate
+ * facts on the probe (they go into its result) and applies the definition's {@code minCertDaysLeft}.
+ */
+public final class HandshakeFacts {
+
+    private HandshakeFacts() {
+    }
+
+    /**
+     * Records the facts of {@code ssl}'s session on {@code probe}; ends the probe ({@code TLS_FAILURE}) when its chain
+     * expires sooner than the definition allows.
+     *
+     * @return true when the probe goes on, false when it has ended here
+     */
+    public static boolean record(ProbeContext probe, SslHandler ssl) {
+        CertificateFacts facts = CertificateFacts.of(ssl.engine().getSession());
+        if (facts == null) {
+            return true;
+        }
+        probe.certificates(facts.leafNotAfterMs(), facts.chainNotAfterMs());
+        String tooSoon = facts.belowMinimum(probe.target().tls().minCertDaysLeft(), System.currentTimeMillis());
+        if (tooSoon != null) {
+            probe.finish(Outcome.TLS_FAILURE, tooSoon);
+            return false;
+        }
+        return true;
+    }
+}
