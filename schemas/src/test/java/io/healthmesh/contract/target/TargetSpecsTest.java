@@ -100,6 +100,6 @@ class TargetSpecsTest {
         TlsSpec tls = protocol.mayUseTls() ? new TlsSpec(false, "internal-ca", "probe-1", 14) : TlsSpec.DEFAULTS;
         return new TargetSpec("api-7", "edge", "10.1.2.3", 8443, protocol, 7_000, 1_500, 2, 4, false, 0,
                 Map.of("team", "payments", "tier", "1"), http, udp, tcp, List.of("eu-west", "us-east"),
-                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, grpc, tls);
+                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, null, null, grpc, tls);
     }
 }
