@@ -64,13 +64,15 @@ class PanicThresholdIT {
                      "all"), new StringSerializer(), policies.serializer())) {
             StatusBoard board = new StatusBoard(10);
             String policyTopic = pipeline.aggregatorConfig().topics().groups();
-            try (StatusFeed feed = new StatusFeed(Map.of("bootstrap.servers", kafka.bootstrapServers()),
+            try (StatusFeed ignored = new StatusFeed(Map.of("bootstrap.servers", kafka.bootstrapServers()),
                     kafka.serdeConfig(), pipeline.aggregatorConfig().topics(), board, Clock.systemUTC()).start()) {
                 List<TargetSpec> specs = new ArrayList<>();
                 for (int i = 1; i <= 4; i++) {
                     specs.add(TargetSpec.of("m" + i, GROUP, "192.0.2." + i, 80, Protocol.TCP));
                 }
                 pipeline.defineAll(specs);
+                // results of a target the aggregator does not know yet are rejected: wait for the four members
+                awaitGroup(pipeline, "four members", g -> g.getMembers() == 4);
                 for (TargetSpec spec : specs) {
                     threeResults(pipeline, results, spec, ProbeOutcome.SUCCESS);
                 }
@@ -104,6 +106,14 @@ class PanicThresholdIT {
         return board.groups().stream().filter(g -> g.id().equals(GROUP)).findFirst();
     }
 
+    private static long lastStartMs;
+
+    /** A probe start after every earlier one: the aggregator applies a region's results in start order, once each. */
+    private static long nextStartMs() {
+        lastStartMs = Math.max(System.currentTimeMillis(), lastStartMs + 1);
+        return lastStartMs;
+    }
+
     /** Three results of {@code outcome} for {@code spec} (its thresholds are 3), as a prober would publish them. */
     private static void threeResults(Pipeline pipeline, AvroSerde<ProbeResult> serde, TargetSpec spec,
                                      ProbeOutcome outcome) {
@@ -111,7 +121,7 @@ class PanicThresholdIT {
         for (int i = 0; i < 3; i++) {
             ProbeResult r = ProbeResult.newBuilder().setTargetId(spec.id()).setGeneration(ProbeFingerprint.of(spec))
                     .setRegion("default").setProberId("it").setProtocol(io.healthmesh.schema.Protocol.TCP)
-                    .setStartedAtMs(System.currentTimeMillis()).setOutcome(outcome).setLatencyMicros(1_000)
+                    .setStartedAtMs(nextStartMs()).setOutcome(outcome).setLatencyMicros(1_000)
                     .setDetail(outcome == ProbeOutcome.SUCCESS ? null : outcome.name()).build();
             pipeline.sendRaw(true, spec.id().getBytes(StandardCharsets.UTF_8), serde.serializer().serialize(topic, r));
         }
