@@ -62,6 +62,31 @@ class StateBookTest {
     }
 
     @Test
+    void aGroupBelowItsPanicThresholdIsServedWhollyLikeAGroupWithoutHealthyMember() {
+        // one of four HEALTHY, below the group's threshold: the aggregator's event fails open and names every member
+        define("a", "pool", 1);
+        define("b", "pool", 2);
+        define("c", "pool", 3);
+        define("d", "pool", 4);
+        health("a", io.healthmesh.schema.HealthStatus.HEALTHY);
+        for (String id : List.of("b", "c", "d")) {
+            health(id, io.healthmesh.schema.HealthStatus.UNHEALTHY);
+        }
+        GroupHealth panic = groupEvent("pool", true, List.of("a", "b", "c", "d"), false);
+        panic.setFailOpenReason("BELOW_MIN_HEALTHY");
+        book.applyGroup("pool", panic);
+        GroupView whole = book.update().state().group("pool").orElseThrow();
+        assertThat(whole.failOpen()).isTrue();
+        assertThat(whole.served()).extracting(Member::targetId).containsExactly("a", "b", "c", "d");
+
+        // the same with a truncated list: the rule over the flag serves every member, whatever their states
+        GroupHealth truncated = groupEvent("pool", true, List.of("a"), true);
+        truncated.setFailOpenReason("BELOW_MIN_HEALTHY");
+        book.applyGroup("pool", truncated);
+        assertThat(book.update().state().group("pool").orElseThrow().served()).hasSize(4);
+    }
+
+    @Test
     void aTruncatedListFallsBackToTheRuleOverTheMembersStates() {
         define("a", "big", 1);
         define("b", "big", 2);

@@ -55,6 +55,21 @@ final class StateDecoder {
         String counts = g.getHealthy() + "/" + g.getMembers() + " healthy, " + g.getUnhealthy() + " unhealthy, "
                 + g.getDetecting() + " detecting, " + g.getDisabled() + " disabled";
         return new Observation(key, position, id, Map.of(), g.getFailOpen() ? Observation.FAIL_OPEN : Observation.ROUTING,
-                g.getUpdatedAtMs(), counts, g.getFailOpen() ? "every member routable (fail-open)" : null);
+                g.getUpdatedAtMs(), counts, g.getFailOpen() ? failOpenDetail(g.getFailOpenReason()) : null);
+    }
+
+    /**
+     * What an alert says of a group in fail-open: that every member is routed to, and why (the event's reason; an
+     * event written before reasons existed failed open only with no healthy member).
+     */
+    static String failOpenDetail(String reason) {
+        if ("BELOW_MIN_HEALTHY".equals(reason)) {
+            return "every member routable (fail-open: BELOW_MIN_HEALTHY, fewer members HEALTHY or DISABLED than the"
+                    + " group's panic threshold)";
+        }
+        if (reason == null || "NO_HEALTHY_MEMBER".equals(reason)) {
+            return "every member routable (fail-open: NO_HEALTHY_MEMBER, no member HEALTHY or DISABLED)";
+        }
+        return "every member routable (fail-open: " + reason + ")";
     }
 }

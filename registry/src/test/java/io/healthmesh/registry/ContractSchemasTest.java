@@ -16,9 +16,10 @@ class ContractSchemasTest {
         ContractSchemas.register(registry, List.of("healthmesh.", "other."));
         assertThat(registry.subjects(false)).containsExactlyInAnyOrder("healthmesh.targets-value",
                 "healthmesh.probe-results-value", "healthmesh.health-state-value", "healthmesh.group-state-value",
-                "other.targets-value", "other.probe-results-value", "other.health-state-value", "other.group-state-value");
+                "healthmesh.groups-value", "other.targets-value", "other.probe-results-value",
+                "other.health-state-value", "other.group-state-value", "other.groups-value");
         ContractSchemas.register(registry, List.of("healthmesh."));
         assertThat(registry.versions("healthmesh.targets-value", false)).containsExactly(1);
-        assertThat(ContractSchemas.of(new Topics("x.")).keySet()).hasSize(4);
+        assertThat(ContractSchemas.of(new Topics("x.")).keySet()).hasSize(5);
     }
 }

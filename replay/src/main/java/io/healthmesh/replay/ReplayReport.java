@@ -1,6 +1,8 @@
 package io.healthmesh.replay;
 
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.core.health.HealthStatus;
 
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The figures of a replay, per target and in total, "as configured" next to "with the alternatives".
@@ -20,7 +23,8 @@ import java.util.TreeMap;
  *   <li>An outage's <em>detection delay</em> runs from its first failed probe to the change to UNHEALTHY (0 when the
  *       target was UNHEALTHY already; {@code null} when it never turned UNHEALTHY before the outage ended).</li>
  *   <li><em>Fail-open time</em> per group is how long the group (its replayed members) had no routable member, computed
- *       with the aggregator's group rule, {@link GroupCounts}.</li>
+ *       with the aggregator's group rule ({@link GroupState}: the group's panic threshold, recorded or given with
+ *       {@code --panic}, included).</li>
  * </ul>
  */
 public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Totals totals, long flapSpanMs) {
@@ -46,7 +50,7 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
                          Long meanDelayAlternativeMs) {
     }
 
-    static ReplayReport of(ReplayResult r, long flapSpanMs) {
+    static ReplayReport of(ReplayResult r, long flapSpanMs, GroupThresholds thresholds) {
         if (flapSpanMs < 0) {
             throw new IllegalArgumentException("--flap-span: " + flapSpanMs + " ms (expected: 0 or more)");
         }
@@ -86,8 +90,10 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
             avoided += Math.max(0, pc - pa);
             added += Math.max(0, pa - pc);
         }
-        Map<String, Long> failOpenC = failOpen(r.configuredStart(), r.configuredChanges(), r.window());
-        Map<String, Long> failOpenA = failOpen(r.alternativeStart(), r.alternativeChanges(), r.window());
+        Map<String, Long> failOpenC = failOpen(r.configuredStart(), r.configuredChanges(), r.window(),
+                thresholds::configured);
+        Map<String, Long> failOpenA = failOpen(r.alternativeStart(), r.alternativeChanges(), r.window(),
+                thresholds::alternative);
         TreeMap<String, GroupRow> groups = new TreeMap<>();
         for (String g : failOpenC.keySet()) {
             groups.put(g, new GroupRow(g, failOpenC.get(g), failOpenA.getOrDefault(g, 0L)));
@@ -153,30 +159,33 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
 
     /**
      * Time each group spent fail-open within the window, its members' statuses replayed in time order through the
-     * group rule the aggregator keeps ({@link GroupCounts}).
+     * group rule the aggregator keeps ({@link GroupState}, with each group's panic threshold from {@code thresholds}
+     * and its hysteresis). A group's state at the start is decided by the rule alone (no history before it).
      */
     static Map<String, Long> failOpen(Map<String, StartState> starts, Map<String, List<StatusChange>> changes,
-                                      ReplayWindow window) {
+                                      ReplayWindow window, Function<String, PanicThreshold> thresholds) {
         List<StatusChange> all = new ArrayList<>();
         changes.values().forEach(all::addAll);
         all.sort(Comparator.comparingLong(StatusChange::atMs));
         long begin = window.fromBeginning()
                 ? (all.isEmpty() ? window.toMs() : all.get(0).atMs()) : window.fromMs();
-        Map<String, GroupCounts> groups = new HashMap<>();
+        Map<String, GroupCounts> startCounts = new HashMap<>();
         Map<String, String> groupOf = new HashMap<>();
         Map<String, HealthStatus> statusOf = new HashMap<>();
         starts.forEach((id, s) -> {
             if (s.status() != null) {
-                groups.put(s.group(), groups.getOrDefault(s.group(), GroupCounts.EMPTY).move(null, s.status()));
+                startCounts.put(s.group(), startCounts.getOrDefault(s.group(), GroupCounts.EMPTY).move(null, s.status()));
                 groupOf.put(id, s.group());
                 statusOf.put(id, s.status());
             }
         });
+        Map<String, GroupState> groups = new HashMap<>();
+        startCounts.forEach((g, counts) -> groups.put(g, GroupState.of(counts, thresholds.apply(g))));
         Map<String, Long> total = new TreeMap<>();
         Map<String, Long> openSince = new HashMap<>();
-        groups.forEach((g, counts) -> {
+        groups.forEach((g, state) -> {
             total.put(g, 0L);
-            if (counts.failOpen()) {
+            if (state.failOpen()) {
                 openSince.put(g, begin);
             }
         });
@@ -189,8 +198,9 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
                 settle(old, groups.get(old), at, openSince, total);
             }
             if (c.to() != null) {
-                GroupCounts counts = groups.getOrDefault(c.group(), GroupCounts.EMPTY);
-                groups.put(c.group(), counts.move(statusOf.put(c.targetId(), c.to()), c.to()));
+                GroupState state = groups.getOrDefault(c.group(),
+                        GroupState.EMPTY.withThreshold(thresholds.apply(c.group())));
+                groups.put(c.group(), state.move(statusOf.put(c.targetId(), c.to()), c.to()));
                 groupOf.put(c.targetId(), c.group());
                 total.putIfAbsent(c.group(), 0L);
                 settle(c.group(), groups.get(c.group()), at, openSince, total);
@@ -200,9 +210,9 @@ public record ReplayReport(List<TargetRow> targets, List<GroupRow> groups, Total
         return total;
     }
 
-    private static void settle(String group, GroupCounts counts, long at, Map<String, Long> openSince,
+    private static void settle(String group, GroupState state, long at, Map<String, Long> openSince,
                                Map<String, Long> total) {
-        boolean open = counts.failOpen();
+        boolean open = state.failOpen();
         Long since = openSince.get(group);
         if (open && since == null) {
             openSince.put(group, at);

@@ -30,6 +30,11 @@ public record ReplayResult(ReplayWindow window, Alternatives alternatives, long 
 
     /** The figures: flips, flaps (a flip reversed within {@code flapSpanMs}), detection delays, fail-open time. */
     public ReplayReport report(long flapSpanMs) {
-        return ReplayReport.of(this, flapSpanMs);
+        return ReplayReport.of(this, flapSpanMs, GroupThresholds.NONE);
+    }
+
+    /** As {@link #report(long)}, with the groups' panic thresholds of each run. */
+    public ReplayReport report(long flapSpanMs, GroupThresholds thresholds) {
+        return ReplayReport.of(this, flapSpanMs, thresholds);
     }
 }

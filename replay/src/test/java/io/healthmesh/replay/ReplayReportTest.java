@@ -1,6 +1,7 @@
 package io.healthmesh.replay;
 
 import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.core.health.PanicThreshold;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -33,7 +34,8 @@ class ReplayReportTest {
                 "c", List.of(change("c", "g2", UNHEALTHY, HEALTHY, 7_000), change("c", "g2", HEALTHY, UNHEALTHY, 9_000)),
                 "e", List.of(change("e", "g3", null, DISABLED, 8_000)));
 
-        Map<String, Long> failOpen = ReplayReport.failOpen(starts, changes, new ReplayWindow(1_000, 1_000, 10_000));
+        Map<String, Long> failOpen = ReplayReport.failOpen(starts, changes, new ReplayWindow(1_000, 1_000, 10_000),
+                g -> PanicThreshold.NONE);
 
         // g1: open when its last HEALTHY member goes down (2 s) until it is empty (6 s), moving b out changes nothing
         // g2: open from the window's start until d joins HEALTHY (1-3 s), from d leaving until c recovers (5-7 s),
@@ -50,9 +52,36 @@ class ReplayReportTest {
                 "b", List.of(change("b", "h", null, UNHEALTHY, 1_000)));
 
         Map<String, Long> failOpen = ReplayReport.failOpen(starts, changes,
-                new ReplayWindow(Long.MIN_VALUE, Long.MIN_VALUE, 5_000));
+                new ReplayWindow(Long.MIN_VALUE, Long.MIN_VALUE, 5_000), g -> PanicThreshold.NONE);
 
         assertThat(failOpen).containsExactly(Map.entry("g", 2_000L), Map.entry("h", 4_000L));
+    }
+
+    /**
+     * With a panic threshold the group is open below it and, once open, until it is back at the threshold plus the
+     * margin: the same rule and hysteresis as the aggregator ({@code replay --panic 50%}, margin 10).
+     */
+    @Test
+    void aPanicThresholdOpensTheGroupBelowItAndKeepsItOpenWithinTheMargin() {
+        Map<String, StartState> starts = Map.of(
+                "a", new StartState("g", HEALTHY), "b", new StartState("g", HEALTHY),
+                "c", new StartState("g", HEALTHY), "d", new StartState("g", UNHEALTHY));
+        Map<String, List<StatusChange>> changes = Map.of(
+                "a", List.of(change("a", "g", HEALTHY, UNHEALTHY, 2_000), change("a", "g", UNHEALTHY, HEALTHY, 6_000)),
+                "b", List.of(change("b", "g", HEALTHY, UNHEALTHY, 3_000), change("b", "g", UNHEALTHY, HEALTHY, 4_000)));
+        ReplayWindow window = new ReplayWindow(1_000, 1_000, 10_000);
+        PanicThreshold half = new PanicThreshold(50, null, 10, 0);
+
+        // 3 of 4, then 2 of 4 (50 %: not below) at 2 s, 1 of 4 at 3 s: open; 2 of 4 at 4 s is within the margin;
+        // 3 of 4 at 6 s (75 % >= 60 %) closes it
+        assertThat(ReplayReport.failOpen(starts, changes, window, g -> half)).containsExactly(Map.entry("g", 3_000L));
+        assertThat(ReplayReport.failOpen(starts, changes, window, g -> PanicThreshold.NONE))
+                .containsExactly(Map.entry("g", 0L));
+        GroupThresholds whatIf = new GroupThresholds(Map.of(), half);
+        assertThat(whatIf.configured("g")).isEqualTo(PanicThreshold.NONE);
+        assertThat(whatIf.alternative("g")).isEqualTo(half);
+        GroupThresholds recorded = new GroupThresholds(Map.of("g", half), null);
+        assertThat(recorded.alternative("g")).isEqualTo(half);
     }
 
     private static StatusChange change(String id, String group, HealthStatus from, HealthStatus to, long atMs) {

@@ -63,7 +63,8 @@ public final class TopicSetup {
                 new Expected(topics.probeResults(), partitions, false, null),
                 new Expected(topics.healthState(), partitions, true, READABLE_CODEC),
                 new Expected(topics.groupState(), partitions, true, READABLE_CODEC),
-                new Expected(topics.rejected(), 1, false, READABLE_CODEC));
+                new Expected(topics.rejected(), 1, false, READABLE_CODEC),
+                new Expected(topics.groups(), partitions, true, READABLE_CODEC));
     }
 
     /**

@@ -16,6 +16,7 @@ class TopicsTest {
         assertThat(topics.healthState()).isEqualTo("acme.health-state");
         assertThat(topics.groupState()).isEqualTo("acme.group-state");
         assertThat(topics.rejected()).isEqualTo("acme.rejected");
+        assertThat(topics.groups()).isEqualTo("acme.groups");
         assertThat(Topics.DEFAULT.targets()).isEqualTo("healthmesh.targets");
     }
 

@@ -2,6 +2,7 @@ package io.healthmesh.aggregator.query;
 
 import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,27 +10,29 @@ import java.util.Map;
 
 /**
  * The JSON shape of a group: counts, fail-open, the first page of its routable set and of its members' statuses
- * ({@code next*} name the cursor of the following page, null when the page holds the rest).
+ * ({@code next*} name the cursor of the following page, null when the page holds the rest), and why it fails open
+ * ({@code failOpenReason}, null when it does not).
  */
 public record GroupView(String groupId, boolean failOpen, List<String> routable, int routableTotal,
                         String routableNext, int members, int healthy, int unhealthy, int detecting, int disabled,
-                        Map<String, String> statuses, String statusesNext) {
+                        Map<String, String> statuses, String statusesNext, String failOpenReason) {
 
-    public static GroupView of(String groupId, GroupCounts counts, RoutableList.Page routable,
+    public static GroupView of(String groupId, GroupState state, RoutableList.Page routable,
                                RoutableList.Page members) {
+        GroupCounts counts = state.counts();
         Map<String, String> statuses = new LinkedHashMap<>();
         for (int i = 0; i < members.ids().size(); i++) {
             statuses.put(members.ids().get(i), members.statuses().get(i).name());
         }
-        return new GroupView(groupId, counts.failOpen(), routable.ids(), counts.routable(), routable.next(),
+        return new GroupView(groupId, state.failOpen(), routable.ids(), state.routable(), routable.next(),
                 counts.members(), counts.healthy(), counts.unhealthy(), counts.detecting(), counts.disabled(), statuses,
-                members.next());
+                members.next(), state.failOpen() ? state.failOpenReason().name() : null);
     }
 
     /** One page of what a load balancer needs: {@code GET /groups/{id}/routable?after=&limit=}. */
     public record Routable(String groupId, boolean failOpen, List<String> routable, int routableTotal, String next) {
-        public static Routable of(String groupId, GroupCounts counts, RoutableList.Page page) {
-            return new Routable(groupId, counts.failOpen(), page.ids(), counts.routable(), page.next());
+        public static Routable of(String groupId, GroupState state, RoutableList.Page page) {
+            return new Routable(groupId, state.failOpen(), page.ids(), state.routable(), page.next());
         }
     }
 
@@ -39,12 +42,12 @@ public record GroupView(String groupId, boolean failOpen, List<String> routable,
 
     /** One page of members: {@code GET /groups/{id}/members?after=&limit=}. */
     public record Members(String groupId, int members, List<Member> page, String next) {
-        public static Members of(String groupId, GroupCounts counts, RoutableList.Page page) {
+        public static Members of(String groupId, GroupState counts, RoutableList.Page page) {
             List<Member> list = new java.util.ArrayList<>(page.ids().size());
             for (int i = 0; i < page.ids().size(); i++) {
                 list.add(new Member(page.ids().get(i), page.statuses().get(i).name()));
             }
-            return new Members(groupId, counts.members(), list, page.next());
+            return new Members(groupId, counts.counts().members(), list, page.next());
         }
     }
 }

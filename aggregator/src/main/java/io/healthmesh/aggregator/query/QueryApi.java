@@ -9,7 +9,7 @@ import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.aggregator.topology.HistoryRows;
 import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.aggregator.topology.StoredTarget;
-import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import io.healthmesh.ops.OpsServer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -165,11 +165,13 @@ public final class QueryApi {
 
     /** Reads a group's counters and rows (both stores are partitioned by group id, like the repartition topic). */
     private interface GroupRead {
-        Object view(GroupCounts counts, ReadOnlyKeyValueStore<Bytes, byte[]> rows);
+        Object view(GroupState counts, ReadOnlyKeyValueStore<Bytes, byte[]> rows);
     }
 
     private Answer group(HttpExchange exchange, String id, GroupRead read) throws IOException, InterruptedException {
-        return byKey(exchange, AggregatorTopology.GROUP_STORE, id, (GroupCounts counts) -> read.view(counts,
+        // a group without members that has a threshold keeps a row: it is not a group yet
+        return byKey(exchange, AggregatorTopology.GROUP_STORE, id, (GroupState counts) -> counts.counts().isEmpty()
+                ? null : read.view(counts,
                 streams.store(StoreQueryParameters.fromNameAndType(AggregatorTopology.GROUP_MEMBERS_STORE,
                         QueryableStoreTypes.<Bytes, byte[]>keyValueStore()))));
     }
@@ -197,7 +199,8 @@ public final class QueryApi {
         ReadOnlyKeyValueStore<String, V> local = streams.store(
                 StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<String, V>keyValueStore()));
         V value = local.get(key);
-        return value == null ? Answer.error(404, "not found: " + key) : new Answer(200, view.apply(value));
+        Object shown = value == null ? null : view.apply(value);
+        return shown == null ? Answer.error(404, "not found: " + key) : new Answer(200, shown);
     }
 
     private Answer targetsOfGroup(String group) throws IOException, InterruptedException {

@@ -2,9 +2,10 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
-import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.aggregator.topology.AggregatorOutput.GroupChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
@@ -33,10 +34,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * The aggregator topology, from one factory:
  * <pre>
- * targets + probe-results (bytes, co-partitioned) -> target-health-processor [store target-health]
+ * targets + probe-results (bytes, co-partitioned) + groups (policies) -> target-health-processor [store target-health]
  *     -> health-state (TargetHealth, tombstone on delete)
  *     -> rejected (original bytes, reason headers)
- *     -> repartition by group -> group-health-processor [stores group-summary, group-members]
+ *     -> repartition by group (membership and threshold changes)
+ *        -> group-health-processor [stores group-summary, group-members]
  *     -> group-state (GroupHealth, routable list bounded by group.routable.max)
  * </pre>
  * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
@@ -54,7 +56,10 @@ public final class AggregatorTopology {
      * target): its changelog is not read any more.
      */
     public static final String HISTORY_STORE = "target-history-rows";
-    /** Per-group counters ({@code group-summary}: group id to {@link io.healthmesh.core.health.GroupCounts}). */
+    /**
+     * Per-group state ({@code group-summary}: group id to {@link io.healthmesh.core.health.GroupState}: counters,
+     * panic threshold, fail-open reason).
+     */
     public static final String GROUP_STORE = "group-summary";
     /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
     public static final String GROUP_MEMBERS_STORE = "group-members";
@@ -89,6 +94,8 @@ public final class AggregatorTopology {
         AvroSerde<TargetDefinition> definitions = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
         AvroSerde<TargetHealth> targetHealth = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         AvroSerde<GroupHealth> groupHealth = AvroSerde.forValues(GroupHealth.class, serdeConfig);
+        GroupPolicyDecoder groupPolicies = new GroupPolicyDecoder(
+                AvroSerde.forValues(GroupPolicy.class, serdeConfig).deserializer());
         InputDecoder decoder = new InputDecoder(definitionsWrapper.apply(definitions.deserializer()),
                 ResultFieldsDeserializer.fromConfig(serdeConfig));
         long maxRejectedBytes = RecordSafeHandlers.maxRejectedBytes(config.kafka());
@@ -99,7 +106,7 @@ public final class AggregatorTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
-                Serdes.String(), new GroupCountsSerde()));
+                Serdes.String(), new GroupStateSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
         RoutableList routableList = new RoutableList(config.groupRoutableMax());
@@ -109,15 +116,15 @@ public final class AggregatorTopology {
                 ? new CommitPacer(true, config.commitInterval(), config.commitPacerTick()) : CommitPacer.OFF;
 
         Map<String, KStream<byte[], AggregatorOutput>> outputs = builder
-                .stream(List.of(topics.targets(), topics.probeResults()),
+                .stream(List.of(topics.targets(), topics.probeResults(), topics.groups()),
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
-                .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
+                .process(() -> new TargetHealthProcessor(topics, decoder, groupPolicies, config.staleness(),
                         config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength(),
                         earlyCommits, pacer),
                         Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
-                .branch((key, out) -> out instanceof MembershipChange, Branched.as("membership"))
+                .branch((key, out) -> out instanceof GroupChange, Branched.as("membership"))
                 .defaultBranch(Branched.as("rejected"));
 
         outputs.get("output-health")
@@ -127,8 +134,8 @@ public final class AggregatorTopology {
                 .mapValues(out -> ((Rejected) out).value(), Named.as("rejected-bytes"))
                 .to(topics.rejected(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("rejected-sink"));
         outputs.get("output-membership")
-                .mapValues(out -> (MembershipChange) out, Named.as("membership-change"))
-                .repartition(Repartitioned.<byte[], MembershipChange>as(GROUP_REPARTITION)
+                .mapValues(out -> (GroupChange) out, Named.as("membership-change"))
+                .repartition(Repartitioned.<byte[], GroupChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
                 .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)

@@ -1,6 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -75,7 +75,7 @@ final class FirstPages {
      * it, the counters having moved from {@code before} to {@code after}; {@code rows} already hold the change.
      */
     RoutableList.Page afterChange(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, String memberId,
-                                  boolean entering, GroupCounts before, GroupCounts after) {
+                                  boolean entering, GroupState before, GroupState after) {
         Kept kept = groups.get(groupId);
         if (kept != null && before.failOpen() == after.failOpen()
                 && patch(rows, groupId, kept, memberId, entering, after)) {
@@ -84,6 +84,15 @@ final class FirstPages {
         forget(groupId);
         reads++;
         RoutableList.Page page = list.first(rows, groupId, after);
+        keep(groupId, page);
+        return page;
+    }
+
+    /** The first page read afresh: the whole routable set changed at once (the group's threshold changed). */
+    RoutableList.Page reread(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, GroupState state) {
+        forget(groupId);
+        reads++;
+        RoutableList.Page page = list.first(rows, groupId, state);
         keep(groupId, page);
         return page;
     }
@@ -118,7 +127,7 @@ final class FirstPages {
     }
 
     private boolean patch(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, Kept kept, String memberId,
-                          boolean entering, GroupCounts after) {
+                          boolean entering, GroupState after) {
         if (kept.next != null && compareCodePoints(memberId, kept.next) > 0) {
             // beyond the page: its ids stay the first ones; more follow unless the page now holds them all
             if (after.routable() <= kept.ids.size()) {

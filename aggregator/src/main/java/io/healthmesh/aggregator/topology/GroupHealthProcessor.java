@@ -1,8 +1,12 @@
 package io.healthmesh.aggregator.topology;
 
+import io.healthmesh.aggregator.topology.AggregatorOutput.GroupChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.aggregator.topology.AggregatorOutput.ThresholdChange;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.schema.GroupHealth;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -16,12 +20,14 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Per group (after the repartition by group id): keeps one row per member in the {@code group-members} store and
- * the group's counters in {@code group-summary}, both updated incrementally (a member change writes its own rows and
- * the counters, never the whole group), and forwards a {@link GroupHealth} event when the routable set or the
- * fail-open flag changes, a tombstone when the last member leaves. The event's routable list is the first page of
- * the rows ({@link RoutableList}), kept per group and patched by each change ({@link FirstPages}).
+ * the group's {@link GroupState} (counters, panic threshold, fail-open reason) in {@code group-summary}, both updated
+ * incrementally (a member change writes its own rows and the counters, never the whole group), and forwards a
+ * {@link GroupHealth} event when the routable set, the fail-open flag or its reason changes, a tombstone when the last
+ * member leaves. A threshold change (the group's policy record) re-decides fail-open from the stored state. The
+ * event's routable list is the first page of the rows ({@link RoutableList}), kept per group and patched by each
+ * change ({@link FirstPages}). A group without members keeps its summary row only while it has a threshold.
  */
-final class GroupHealthProcessor implements Processor<byte[], MembershipChange, byte[], GroupHealth> {
+final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[], GroupHealth> {
 
     private final FirstPages pages;
     private final EarlyCommits earlyCommits;
@@ -29,7 +35,7 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
     private final CommitPacer pacer;
     private CommitPacer.Registration paced = CommitPacer.Registration.NONE;
     private ProcessorContext<byte[], GroupHealth> context;
-    private KeyValueStore<String, GroupCounts> summaries;
+    private KeyValueStore<String, GroupState> summaries;
     private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
 
@@ -62,39 +68,65 @@ final class GroupHealthProcessor implements Processor<byte[], MembershipChange, 
     }
 
     @Override
-    public void process(Record<byte[], MembershipChange> record) {
+    public void process(Record<byte[], GroupChange> record) {
         paced.processed();
         // the key was written by the target processor from a validated group id: always UTF-8
         String groupId = new String(record.key(), StandardCharsets.UTF_8);
-        MembershipChange change = record.value();
+        if (record.value() instanceof ThresholdChange threshold) {
+            onThreshold(record, groupId, threshold.threshold());
+            return;
+        }
+        MembershipChange change = (MembershipChange) record.value();
         Bytes memberKey = GroupRows.key(groupId, GroupRows.MEMBER, change.targetId());
         HealthStatus before = GroupRows.decodeStatus(rows.get(memberKey));
         HealthStatus after = change.status();
         if (before == after) {
             return; // not a member and leaving, or the same status again: nothing changes
         }
-        GroupCounts stored = summaries.get(groupId);
-        GroupCounts counts = stored == null ? GroupCounts.EMPTY : stored;
-        GroupCounts next = counts.move(before, after);
-        boolean routingChanges = stored == null || counts.routingChangesWhen(before, after);
+        GroupState stored = summaries.get(groupId);
+        GroupState state = stored == null ? GroupState.EMPTY : stored;
+        GroupState next = state.move(before, after);
+        boolean routingChanges = state.counts().isEmpty() || state.routingChangesTo(next, before, after);
         writeRows(groupId, change.targetId(), memberKey, before, after);
-        if (next.isEmpty()) {
+        if (next.counts().isEmpty()) {
             pages.forget(groupId);
-            summaries.delete(groupId);
-            context.forward(record.withValue((GroupHealth) null));
-            metrics.groupEvent();
-            commits.eventWritten(record.timestamp());
+            keep(groupId, next);
+            forward(record, null);
             return;
         }
         summaries.put(groupId, next);
         if (routingChanges) {
             boolean entering = GroupCounts.served(after, next.failOpen());
-            RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, counts, next);
-            context.forward(record.withValue(StateEvents.groupHealth(groupId, next, page,
-                    context.currentSystemTimeMs())));
-            metrics.groupEvent();
-            commits.eventWritten(record.timestamp());
+            RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, state, next);
+            forward(record, StateEvents.groupHealth(groupId, next, page, context.currentSystemTimeMs()));
         }
+    }
+
+    /** The group's policy changed: fail-open is decided again from the stored state, and announced if it changed. */
+    private void onThreshold(Record<byte[], GroupChange> record, String groupId, PanicThreshold threshold) {
+        GroupState stored = summaries.get(groupId);
+        GroupState state = stored == null ? GroupState.EMPTY : stored;
+        GroupState next = state.withThreshold(threshold);
+        keep(groupId, next);
+        if (!next.counts().isEmpty() && state.routingChangesTo(next, null, null)) {
+            RoutableList.Page page = pages.reread(rows, groupId, next);
+            forward(record, StateEvents.groupHealth(groupId, next, page, context.currentSystemTimeMs()));
+        }
+    }
+
+    /** Stores a group's state; a group without members or threshold has no row. */
+    private void keep(String groupId, GroupState state) {
+        if (state.counts().isEmpty() && state.threshold().isNone()) {
+            summaries.delete(groupId);
+        } else {
+            summaries.put(groupId, state);
+        }
+    }
+
+    private void forward(Record<byte[], GroupChange> record, GroupHealth event) {
+        context.forward(record.withValue(event));
+        metrics.groupEvent();
+        commits.eventWritten(record.timestamp());
     }
 
     private void writeRows(String groupId, String memberId, Bytes memberKey, HealthStatus before, HealthStatus after) {

@@ -117,7 +117,7 @@ public final class InputDecoder {
                 r.startedAtMs(), r.latencyMicros(), r.detail()));
     }
 
-    private static <T> Decoded<T> decode(Deserializer<T> deserializer, String topic, byte[] value) {
+    static <T> Decoded<T> decode(Deserializer<T> deserializer, String topic, byte[] value) {
         try {
             T decoded = deserializer.deserialize(topic, value);
             if (decoded == null) {

@@ -25,6 +25,8 @@ public record Rejection(String reason, String detail) {
     static final String FUTURE_RESULT = "FUTURE_RESULT";
     /** A result from a region the target does not list. */
     static final String UNLISTED_REGION = "UNLISTED_REGION";
+    /** A group policy that decodes but breaks a rule (bounds, neither threshold set, key and group id differ). */
+    static final String INVALID_GROUP_POLICY = "INVALID_GROUP_POLICY";
 
     public Rejection {
         requireNonNull(reason, "reason");

@@ -1,6 +1,6 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import io.healthmesh.core.health.HealthStatus;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -54,8 +54,8 @@ public final class RoutableList {
     }
 
     /** The first page of a group's routable ids, for its event. */
-    Page first(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, GroupCounts counts) {
-        return routable(rows, groupId, counts.failOpen(), null, maxIds);
+    Page first(ReadOnlyKeyValueStore<Bytes, byte[]> rows, String groupId, GroupState state) {
+        return routable(rows, groupId, state.failOpen(), null, maxIds);
     }
 
     /**

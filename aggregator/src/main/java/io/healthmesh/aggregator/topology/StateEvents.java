@@ -4,6 +4,7 @@ import io.healthmesh.aggregator.domain.LastResult;
 import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.ProbeOutcome;
@@ -64,13 +65,14 @@ public final class StateEvents {
     }
 
     /**
-     * The routing event of a group from its counters and the first page of its routable ids (the whole list unless
-     * the page says it is truncated).
+     * The routing event of a group from its state (counters and fail-open decision) and the first page of its
+     * routable ids (the whole list unless the page says it is truncated).
      */
-    public static GroupHealth groupHealth(String groupId, GroupCounts counts, RoutableList.Page routable, long nowMs) {
+    public static GroupHealth groupHealth(String groupId, GroupState state, RoutableList.Page routable, long nowMs) {
+        GroupCounts counts = state.counts();
         return GroupHealth.newBuilder()
                 .setGroupId(groupId)
-                .setFailOpen(counts.failOpen())
+                .setFailOpen(state.failOpen())
                 .setMembers(counts.members())
                 .setHealthy(counts.healthy())
                 .setUnhealthy(counts.unhealthy())
@@ -78,6 +80,7 @@ public final class StateEvents {
                 .setDisabled(counts.disabled())
                 .setRoutable(new ArrayList<>(routable.ids()))
                 .setRoutableTruncated(routable.truncated())
+                .setFailOpenReason(state.failOpen() ? state.failOpenReason().name() : null)
                 .setUpdatedAtMs(nowMs)
                 .build();
     }

@@ -9,6 +9,8 @@ import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.domain.TargetUpdate;
 import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.aggregator.topology.AggregatorOutput.ThresholdChange;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.contract.RejectedHeaders;
@@ -51,6 +53,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
 
     private final Topics topics;
     private final InputDecoder decoder;
+    private final GroupPolicyDecoder groupPolicies;
     private final StalenessRule staleness;
     private final Duration punctuateInterval;
     private final ResultTrust trust;
@@ -73,11 +76,12 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     /** The punctuation draining a backlog of due targets, or {@code null} when there is none. */
     private Cancellable draining;
 
-    TargetHealthProcessor(Topics topics, InputDecoder decoder, StalenessRule staleness, Duration punctuateInterval,
+    TargetHealthProcessor(Topics topics, InputDecoder decoder, GroupPolicyDecoder groupPolicies, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits,
                           CommitPacer pacer) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
+        this.groupPolicies = requireNonNull(groupPolicies, "groupPolicies");
         this.staleness = requireNonNull(staleness, "staleness");
         this.punctuateInterval = requireNonNull(punctuateInterval, "punctuateInterval");
         this.trust = requireNonNull(trust, "trust");
@@ -147,9 +151,21 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             reject(record, key.rejection());
         } else if (topic.equals(topics.targets())) {
             onDefinition(record, topic, key.value());
+        } else if (topic.equals(topics.groups())) {
+            onGroupPolicy(record, topic, key.value());
         } else {
             onResult(record, topic, key.value());
         }
+    }
+
+    /** A group's policy: passed on, keyed by group id, to the group processor (after the repartition by group). */
+    private void onGroupPolicy(Record<byte[], byte[]> record, String topic, String groupId) {
+        Decoded<PanicThreshold> threshold = groupPolicies.threshold(topic, groupId, record.value());
+        if (threshold.isRejected()) {
+            reject(record, threshold.rejection()); // the policy in force (if any) stays
+            return;
+        }
+        context.forward(new Record<>(record.key(), new ThresholdChange(threshold.value()), record.timestamp()));
     }
 
     private void onDefinition(Record<byte[], byte[]> record, String topic, String id) {

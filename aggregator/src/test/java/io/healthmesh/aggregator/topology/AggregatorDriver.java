@@ -7,6 +7,9 @@ import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.GroupPolicy;
+import io.healthmesh.contract.group.GroupPolicies;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.Protocol;
@@ -54,6 +57,8 @@ final class AggregatorDriver implements AutoCloseable {
     final TestInputTopic<String, ProbeResult> results;
     final TestInputTopic<byte[], byte[]> rawTargets;
     final TestInputTopic<byte[], byte[]> rawResults;
+    final TestInputTopic<String, GroupPolicy> policies;
+    final TestInputTopic<byte[], byte[]> rawPolicies;
     final TestOutputTopic<String, TargetHealth> health;
     final TestOutputTopic<String, GroupHealth> groups;
     final TestOutputTopic<byte[], byte[]> rejected;
@@ -95,6 +100,10 @@ final class AggregatorDriver implements AutoCloseable {
         rawTargets = driver.createInputTopic(config.topics().targets(), new ByteArraySerializer(), new ByteArraySerializer());
         rawResults = driver.createInputTopic(config.topics().probeResults(), new ByteArraySerializer(),
                 new ByteArraySerializer());
+        policies = driver.createInputTopic(config.topics().groups(), new StringSerializer(),
+                AvroSerde.forValues(GroupPolicy.class, serdeConfig).serializer());
+        rawPolicies = driver.createInputTopic(config.topics().groups(), new ByteArraySerializer(),
+                new ByteArraySerializer());
         health = driver.createOutputTopic(config.topics().healthState(), new StringDeserializer(),
                 AvroSerde.forValues(TargetHealth.class, serdeConfig).deserializer());
         groups = driver.createOutputTopic(config.topics().groupState(), new StringDeserializer(),
@@ -123,6 +132,12 @@ final class AggregatorDriver implements AutoCloseable {
 
     void define(TargetSpec spec) {
         targets.pipeInput(spec.id(), TargetSpecs.toAvro(spec), Instant.ofEpochMilli(nowMs));
+    }
+
+    /** Sets {@code group}'s panic threshold ({@link PanicThreshold#NONE}: deletes its policy with a tombstone). */
+    void policy(String group, PanicThreshold threshold) {
+        policies.pipeInput(group, threshold.isNone() ? null : GroupPolicies.toAvro(group, threshold),
+                Instant.ofEpochMilli(nowMs));
     }
 
     void delete(String id) {

@@ -1,6 +1,8 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
@@ -115,8 +117,8 @@ class GroupFirstPagesTest {
             rows.put(GroupRows.key("p", GroupRows.MEMBER, m), GroupRows.encodeStatus(HealthStatus.HEALTHY));
             rows.put(GroupRows.key("p", GroupRows.ROUTABLE, m), GroupRows.PRESENT);
         }
-        GroupCounts five = new GroupCounts(6, 5, 1, 0, 0);
-        GroupCounts six = five.move(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
+        GroupState five = GroupState.of(new GroupCounts(6, 5, 1, 0, 0), PanicThreshold.NONE);
+        GroupState six = five.move(HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
         FirstPages pages = new FirstPages(new RoutableList(3), 100);
 
         // m4 comes up: the first read, a page cut after m5
@@ -167,8 +169,8 @@ class GroupFirstPagesTest {
                 rows.put(GroupRows.key(group, GroupRows.ROUTABLE, "m" + i), GroupRows.PRESENT);
             }
         }
-        GroupCounts five = new GroupCounts(5, 5, 0, 0, 0);
-        GroupCounts four = five.move(HealthStatus.HEALTHY, HealthStatus.UNHEALTHY);
+        GroupState five = GroupState.of(new GroupCounts(5, 5, 0, 0, 0), PanicThreshold.NONE);
+        GroupState four = five.move(HealthStatus.HEALTHY, HealthStatus.UNHEALTHY);
         FirstPages pages = new FirstPages(new RoutableList(1_000), 8);
 
         // m2 goes down in p: the first change reads the page, the way back is patched
@@ -191,7 +193,7 @@ class GroupFirstPagesTest {
 
         // counters that disagree with the kept page make it read again, not trusted
         rows.put(GroupRows.key("q", GroupRows.ROUTABLE, "m0"), GroupRows.PRESENT);
-        assertThat(pages.afterChange(rows, "q", "m0", true, four, new GroupCounts(6, 6, 0, 0, 0)).ids())
+        assertThat(pages.afterChange(rows, "q", "m0", true, four, GroupState.of(new GroupCounts(6, 6, 0, 0, 0), PanicThreshold.NONE)).ids())
                 .containsExactly("m0", "m1", "m2", "m3", "m4");
         assertThat(pages.reads()).isEqualTo(3);
     }

@@ -2,6 +2,7 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
@@ -96,7 +97,8 @@ class HugeGroupTest {
         long joinNanos = System.nanoTime() - start;
         List<GroupHealth> joined = groupRecords(raw, decoder);
         assertThat(joined).as("only the first member changed the routable set").hasSize(1);
-        GroupCounts counts = d.driver.<String, GroupCounts>getKeyValueStore(AggregatorTopology.GROUP_STORE).get("huge");
+        GroupCounts counts = d.driver.<String, GroupState>getKeyValueStore(AggregatorTopology.GROUP_STORE).get("huge")
+                .counts();
         assertThat(counts).isEqualTo(new GroupCounts(size, 0, 0, size - 1, 1));
 
         // 3,000 members turn healthy (requires size > 3,000), one result each: each changes the routable set, so each makes an event
@@ -189,7 +191,7 @@ class HugeGroupTest {
         }
         List<TestRecord<String, byte[]>> tail = raw.readRecordsToList();
         assertThat(tail.get(tail.size() - 1).value()).isNull();
-        assertThat(d.driver.<String, GroupCounts>getKeyValueStore(AggregatorTopology.GROUP_STORE).get("open")).isNull();
+        assertThat(d.driver.<String, GroupState>getKeyValueStore(AggregatorTopology.GROUP_STORE).get("open")).isNull();
         assertThat(d.driver.getKeyValueStore(AggregatorTopology.GROUP_MEMBERS_STORE).approximateNumEntries())
                 .isZero();
     }

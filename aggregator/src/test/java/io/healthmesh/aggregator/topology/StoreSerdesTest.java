@@ -7,7 +7,10 @@ import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.Thresholds;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
+import io.healthmesh.core.health.FailOpenReason;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.QuorumPolicy;
@@ -94,16 +97,35 @@ class StoreSerdesTest {
 
     @Test
     void groupsAndMembershipChangesSurviveARoundTrip() {
-        GroupCountsSerde groups = new GroupCountsSerde();
-        GroupCounts g = GroupCounts.EMPTY.move(null, HealthStatus.HEALTHY).move(null, HealthStatus.DISABLED)
+        GroupStateSerde groups = new GroupStateSerde();
+        GroupState g = GroupState.EMPTY.move(null, HealthStatus.HEALTHY).move(null, HealthStatus.DISABLED)
                 .move(null, HealthStatus.UNHEALTHY).move(null, HealthStatus.DETECTING);
         assertThat(groups.deserializer().deserialize("t", groups.serializer().serialize("t", g))).isEqualTo(g);
+        GroupState panic = GroupState.EMPTY.withThreshold(new PanicThreshold(60, 2, 7, 3))
+                .move(null, HealthStatus.HEALTHY).move(null, HealthStatus.UNHEALTHY);
+        assertThat(panic.failOpenReason()).isEqualTo(FailOpenReason.BELOW_MIN_HEALTHY);
+        assertThat(groups.deserializer().deserialize("t", groups.serializer().serialize("t", panic))).isEqualTo(panic);
+        GroupState policyOnly = GroupState.EMPTY.withThreshold(new PanicThreshold(null, 4, 0, 1));
+        assertThat(groups.deserializer().deserialize("t", groups.serializer().serialize("t", policyOnly)))
+                .isEqualTo(policyOnly);
+        // a row written before thresholds existed: the five counters behind version 1
+        byte[] countsOnly = {1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0};
+        assertThat(groups.deserializer().deserialize("t", countsOnly)).isEqualTo(
+                new GroupState(new GroupCounts(2, 0, 2, 0, 0), PanicThreshold.NONE, FailOpenReason.NO_HEALTHY_MEMBER));
+        MembershipChangeSerde changes = new MembershipChangeSerde();
+        for (AggregatorOutput.GroupChange change : List.of(new AggregatorOutput.ThresholdChange(PanicThreshold.NONE),
+                new AggregatorOutput.ThresholdChange(new PanicThreshold(30, null, 5, 1)),
+                new AggregatorOutput.ThresholdChange(new PanicThreshold(null, 3, 0, 2)),
+                new AggregatorOutput.MembershipChange("web-1", HealthStatus.DISABLED),
+                new AggregatorOutput.MembershipChange("web-1", null))) {
+            assertThat(changes.deserializer().deserialize("t", changes.serializer().serialize("t", change)))
+                    .isEqualTo(change);
+        }
         for (HealthStatus status : HealthStatus.values()) {
             assertThat(GroupRows.decodeStatus(GroupRows.encodeStatus(status))).isEqualTo(status);
         }
         assertThatThrownBy(() -> GroupRows.decodeStatus(new byte[] {1, 9}))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("status code 0..3");
-        MembershipChangeSerde changes = new MembershipChangeSerde();
         for (MembershipChange c : List.of(new MembershipChange("a", HealthStatus.UNHEALTHY), new MembershipChange("a", null))) {
             assertThat(changes.deserializer().deserialize("t", changes.serializer().serialize("t", c))).isEqualTo(c);
         }
@@ -154,7 +176,7 @@ class StoreSerdesTest {
                 .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
         byte[] negativeCounts = {1, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0, 0};
-        assertThatThrownBy(() -> new GroupCountsSerde().deserializer().deserialize("t", negativeCounts))
+        assertThatThrownBy(() -> new GroupStateSerde().deserializer().deserialize("t", negativeCounts))
                 .isInstanceOf(SerializationException.class).hasMessageContaining("truncated or corrupt");
     }
 }

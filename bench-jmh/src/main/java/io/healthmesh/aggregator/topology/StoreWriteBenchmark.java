@@ -5,6 +5,8 @@ import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.bench.jmh.NanosPerOperation;
 import io.healthmesh.core.health.GroupCounts;
+import io.healthmesh.core.health.GroupState;
+import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
@@ -28,7 +30,7 @@ import org.openjdk.jmh.infra.Blackhole;
 public class StoreWriteBenchmark extends NanosPerOperation {
 
     private final StoredTargetSerde stateSerde = new StoredTargetSerde();
-    private final GroupCountsSerde countsSerde = new GroupCountsSerde();
+    private final GroupStateSerde countsSerde = new GroupStateSerde();
     private byte[] state;
     private byte[] counts;
     private long clockMs = 1_700_000_000_000L;
@@ -38,7 +40,8 @@ public class StoreWriteBenchmark extends NanosPerOperation {
         TargetSpec spec = TargetSpec.of("web-000001", "pool-0001", "127.1.0.1", 8080, Protocol.TCP);
         state = stateSerde.serializer().serialize("", new StoredTarget(TargetHealthState.create(
                 TargetEssentials.of(spec), clockMs, clockMs).after(), 17));
-        counts = countsSerde.serializer().serialize("", new GroupCounts(100_000, 60_000, 20_000, 19_999, 1));
+        counts = countsSerde.serializer().serialize("", GroupState.of(new GroupCounts(100_000, 60_000, 20_000, 19_999, 1),
+                PanicThreshold.NONE));
     }
 
     @Benchmark
@@ -59,9 +62,10 @@ public class StoreWriteBenchmark extends NanosPerOperation {
     public void groupMember(Blackhole bh) {
         bh.consume(GroupRows.key("pool-0001", GroupRows.MEMBER, "web-000001"));
         HealthStatus before = GroupRows.decodeStatus(GroupRows.encodeStatus(HealthStatus.HEALTHY));
-        GroupCounts c = countsSerde.deserializer().deserialize("", counts);
-        bh.consume(c.routingChangesWhen(before, HealthStatus.UNHEALTHY));
+        GroupState c = countsSerde.deserializer().deserialize("", counts);
+        GroupState next = c.move(before, HealthStatus.UNHEALTHY);
+        bh.consume(c.routingChangesTo(next, before, HealthStatus.UNHEALTHY));
         bh.consume(GroupRows.encodeStatus(HealthStatus.UNHEALTHY));
-        bh.consume(countsSerde.serializer().serialize("", c.move(before, HealthStatus.UNHEALTHY)));
+        bh.consume(countsSerde.serializer().serialize("", next));
     }
 }

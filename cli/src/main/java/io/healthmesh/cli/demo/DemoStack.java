@@ -12,6 +12,7 @@ import io.healthmesh.registry.RegistrySecurity;
 import io.healthmesh.registry.RegistryUsers;
 import io.healthmesh.registry.SchemaRegistryServer;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -170,6 +171,7 @@ public final class DemoStack implements AutoCloseable {
         subjects.put(t.probeResults() + "-value", ProbeResult.getClassSchema());
         subjects.put(t.healthState() + "-value", TargetHealth.getClassSchema());
         subjects.put(t.groupState() + "-value", GroupHealth.getClassSchema());
+        subjects.put(t.groups() + "-value", GroupPolicy.getClassSchema());
         try (SchemaRegistryClient client = RegistryClients.fromConfig(Map.of(RegistryClients.URL, registry.url(),
                 RegistryClients.CREDENTIALS_SOURCE, "USER_INFO", RegistryClients.USER_INFO, ADMIN + ":" + adminPassword,
                 RegistryClients.ALLOW_INSECURE_HTTP, "true"))) {

@@ -16,6 +16,10 @@ import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.replay.Alternatives;
+import io.healthmesh.replay.GroupThresholds;
+import io.healthmesh.aggregator.topology.GroupPolicyDecoder;
+import io.healthmesh.core.health.PanicThreshold;
+import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.replay.DefinitionRecord;
 import io.healthmesh.replay.EmittedEvent;
 import io.healthmesh.replay.ReplayEngine;
@@ -132,6 +136,11 @@ public final class ReplayCommand implements Callable<Integer> {
             defaultValue = "1s", description = "The aggregator's punctuate.interval.ms (default: ${DEFAULT-VALUE}).")
     Duration punctuateInterval;
 
+    @Option(names = "--panic", paramLabel = "P%|N", description = "Alternative panic threshold for every group: a "
+            + "percentage (30%) or a count (2) of HEALTHY or DISABLED members, default margins; without it both runs "
+            + "use the groups' recorded policies.")
+    String panic;
+
     @Option(names = "--no-check", description = "Do not compare the run as configured with the aggregator's events.")
     boolean noCheck;
 
@@ -154,6 +163,7 @@ public final class ReplayCommand implements Callable<Integer> {
         long readFromMs = fromMs == Long.MIN_VALUE ? Long.MIN_VALUE : fromMs - warmup.toMillis();
         ReplayWindow window = new ReplayWindow(readFromMs, fromMs, toMs);
         Alternatives alternatives = alternatives();
+        PanicThreshold panicOverride = panic == null ? null : panicThreshold(panic);
         StalenessRule staleness;
         try {
             staleness = new StalenessRule(stalenessFactor);
@@ -214,7 +224,8 @@ public final class ReplayCommand implements Callable<Integer> {
                         + topics.probeResults() + ", none for " + String.join(", ", selected) + ")");
             }
             ReplayResult result = engine.finish();
-            ReplayReport report = result.report(flapSpan.toMillis());
+            GroupThresholds thresholds = new GroupThresholds(recordedPolicies(consumer, topics, toMs), panicOverride);
+            ReplayReport report = result.report(flapSpan.toMillis(), thresholds);
             if (json) {
                 out.println(json(result, report, progress));
             } else {
@@ -223,6 +234,52 @@ public final class ReplayCommand implements Callable<Integer> {
             out.flush();
             return noCheck || result.check().matches() ? 0 : MISMATCH;
         }
+    }
+
+    /** {@code --panic}: {@code P%} is a percentage (1..100), {@code N} a count of members, with the default margins. */
+    static PanicThreshold panicThreshold(String text) {
+        String t = text.strip();
+        try {
+            if (t.endsWith("%")) {
+                return PanicThreshold.of(Integer.parseInt(t.substring(0, t.length() - 1).strip()), null);
+            }
+            return PanicThreshold.of(null, Integer.parseInt(t));
+        } catch (NumberFormatException e) {
+            throw new BadInputException("--panic: " + text + " (expected: a percentage such as 30% or a count such as 2)");
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--panic: " + text + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * The group policies in force at the end of the range, read from the groups topic as the aggregator reads them
+     * (a record it would reject is skipped; a tombstone deletes). No topic (a cluster older than group policies): none.
+     */
+    private Map<String, PanicThreshold> recordedPolicies(KafkaConsumer<String, byte[]> consumer, Topics topics,
+                                                         long toMs) {
+        List<org.apache.kafka.common.PartitionInfo> partitions = consumer.partitionsFor(topics.groups(), TIMEOUT);
+        if (partitions == null || partitions.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, PanicThreshold> out = new TreeMap<>();
+        try (AvroSerde<GroupPolicy> serde = AvroSerde.forValues(GroupPolicy.class, kafka.serdeConfig())) {
+            GroupPolicyDecoder decoder = new GroupPolicyDecoder(serde.deserializer());
+            TopicRange.of(consumer, topics.groups(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT, r -> {
+                if (r.key() == null) {
+                    return;
+                }
+                Decoded<PanicThreshold> t = decoder.threshold(r.topic(), r.key(), r.value());
+                if (t.isRejected()) {
+                    return; // the aggregator rejects it too and keeps the policy in force
+                }
+                if (t.value().isNone()) {
+                    out.remove(r.key());
+                } else {
+                    out.put(r.key(), t.value());
+                }
+            });
+        }
+        return out;
     }
 
     private Alternatives alternatives() {

@@ -46,6 +46,7 @@ final class RoleAcls {
                 allow(user, TOPIC, t.prefix(), PREFIXED, DESCRIBE_CONFIGS),
                 allow(user, TOPIC, t.targets(), LITERAL, READ),
                 allow(user, TOPIC, t.probeResults(), LITERAL, READ),
+                allow(user, TOPIC, t.groups(), LITERAL, READ),
                 allow(user, TOPIC, t.healthState(), LITERAL, WRITE),
                 allow(user, TOPIC, t.groupState(), LITERAL, WRITE),
                 // the status page's board reads what the aggregator wrote (docs/SECURITY.md)

@@ -12,8 +12,9 @@ package io.healthmesh.core.health;
  * group of any size is updated in constant time. The member ids are not held here.
  *
  * <p>The decision is a pure function of the counters, kept apart from the per-target state machine like Envoy's panic
- * threshold: a threshold (fail open below a share or a number of routable members) would be a further input to
- * {@link #failOpen()}, and every caller above would follow it unchanged.
+ * threshold. A group's {@link PanicThreshold} (fail open below a share or a number of routable members, with
+ * hysteresis) is a further input to {@link #failOpenReason}; {@link GroupState} carries the counters, the threshold
+ * and the previous decision, and is what the aggregator stores and replay rebuilds.
  */
 public record GroupCounts(int members, int healthy, int unhealthy, int detecting, int disabled) {
 
@@ -79,9 +80,33 @@ public record GroupCounts(int members, int healthy, int unhealthy, int detecting
         return healthy + disabled;
     }
 
-    /** True when the group has members and none is routable by status: every member is then routed to. */
+    /**
+     * True when the group has members and none is routable by status: every member is then routed to. This is the
+     * decision without a panic threshold ({@link #failOpenReason} with {@link PanicThreshold#NONE}).
+     */
     public boolean failOpen() {
-        return members > 0 && routableByStatus() == 0;
+        return failOpenReason(PanicThreshold.NONE, false) != null;
+    }
+
+    /**
+     * The fail-open rule: why a group with these counters fails open under {@code threshold}, or {@code null} when it
+     * routes to its HEALTHY and DISABLED members only. {@link FailOpenReason#NO_HEALTHY_MEMBER} when it has members
+     * and none is routable by status; {@link FailOpenReason#BELOW_MIN_HEALTHY} when the routable ones are below the
+     * threshold, or when the group was failing open ({@code wasFailOpen}) and they are not yet at or above the
+     * threshold plus its margin (hysteresis). With {@link PanicThreshold#NONE} the previous decision plays no part.
+     */
+    public FailOpenReason failOpenReason(PanicThreshold threshold, boolean wasFailOpen) {
+        if (members == 0) {
+            return null;
+        }
+        int routable = routableByStatus();
+        if (routable == 0) {
+            return FailOpenReason.NO_HEALTHY_MEMBER;
+        }
+        if (threshold.below(routable, members) || (wasFailOpen && !threshold.clearOf(routable, members))) {
+            return FailOpenReason.BELOW_MIN_HEALTHY;
+        }
+        return null;
     }
 
     /** How many members are routed to: every member when failing open, else the routable ones. */
@@ -94,11 +119,7 @@ public record GroupCounts(int members, int healthy, int unhealthy, int detecting
      * routable set or the fail-open flag of a group whose counters were these (what makes a group event).
      */
     public boolean routingChangesWhen(HealthStatus before, HealthStatus after) {
-        boolean open = failOpen();
-        if (open != move(before, after).failOpen()) {
-            return true;
-        }
-        // the flag stays: the set changes when the member was served and no longer is, or the other way round
-        return served(before, open) != served(after, open);
+        GroupState state = GroupState.of(this, PanicThreshold.NONE);
+        return state.routingChangesTo(state.move(before, after), before, after);
     }
 }

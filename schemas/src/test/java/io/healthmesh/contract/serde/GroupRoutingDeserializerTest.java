@@ -51,10 +51,16 @@ class GroupRoutingDeserializerTest {
                 .setRoutable(routable).setRoutableTruncated(truncated).setUpdatedAtMs(1_700_000_000_000L).build();
     }
 
+    private static GroupHealth withReason(GroupHealth event, String reason) {
+        event.setFailOpenReason(reason);
+        return event;
+    }
+
     /** What the full decoder reads, as a {@link GroupRouting}. */
     private GroupRouting fully(byte[] bytes) {
         GroupHealth g = serde.deserializer().deserialize(TOPIC, bytes);
-        return new GroupRouting(g.getGroupId(), g.getFailOpen(), g.getMembers(), g.getHealthy(), g.getDisabled());
+        return new GroupRouting(g.getGroupId(), g.getFailOpen(), g.getMembers(), g.getHealthy(), g.getDisabled(),
+                g.getFailOpenReason());
     }
 
     @Test
@@ -67,8 +73,9 @@ class GroupRoutingDeserializerTest {
                 event("web", false, 2, 1, 1, List.of("a", "b", "d"), false),
                 event("down", true, 0, 4, 0, List.of("e", "f", "g", "h"), false),
                 event("huge-ü-" + "x".repeat(300), false, 5_000, 10, 0, ids, true),
-                event("", false, 0, 0, 0, List.of(), false)};
-        int[] routed = {3, 4, 5_000, 0};
+                event("", false, 0, 0, 0, List.of(), false),
+                withReason(event("panic", true, 1, 3, 0, List.of("i", "j", "k", "l"), false), "BELOW_MIN_HEALTHY")};
+        int[] routed = {3, 4, 5_000, 0, 4};
         for (int i = 0; i < events.length; i++) {
             byte[] bytes = serde.serializer().serialize(TOPIC, events[i]);
             GroupRouting read = routing.deserialize(TOPIC, bytes);
@@ -84,7 +91,7 @@ class GroupRoutingDeserializerTest {
     void aCompatibleWriterWithReorderedExtraAndMissingFieldsDecodesLikeTheFullDecoder() throws IOException {
         // reversed fields, routableTruncated absent (the reader has a default), one field the reader does not know
         Schema writer = writer(fields -> {
-            fields.removeIf(f -> f.name().equals("routableTruncated"));
+            fields.removeIf(f -> f.name().equals("routableTruncated") || f.name().equals("failOpenReason"));
             fields.add(new Schema.Field("zone", Schema.createArray(Schema.create(Schema.Type.STRING)), null, null));
             Collections.reverse(fields);
             return fields;
@@ -148,7 +155,8 @@ class GroupRoutingDeserializerTest {
         byte[] body = serde.serializer().serialize(TOPIC, event("web", false, 1, 0, 0, List.of(), false));
         // the body up to the routable list (an empty list is its end marker, 0), then a block of 2^62 ids
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int listAt = body.length - 1 - 6 - 1; // routable's 0, updatedAtMs (6 bytes here), routableTruncated
+        // routable's 0, updatedAtMs (6 bytes here), routableTruncated, failOpenReason's null branch
+        int listAt = body.length - 1 - 1 - 6 - 1;
         out.write(body, 0, listAt);
         out.write(new byte[] {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
                 (byte) 0x80, (byte) 0x80, 0x40});

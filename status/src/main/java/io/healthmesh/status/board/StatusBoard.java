@@ -60,7 +60,7 @@ public final class StatusBoard {
     }
 
     /** A group's last state event. */
-    private record GroupEvent(boolean failOpen, int routable) {
+    private record GroupEvent(boolean failOpen, int routable, String failOpenReason) {
     }
 
     /**
@@ -186,7 +186,13 @@ public final class StatusBoard {
 
     /** A group's new state event. */
     public synchronized void putGroup(String id, boolean failOpen, int routable) {
-        groupEvents.put(requireNonNull(id, "id"), new GroupEvent(failOpen, routable));
+        putGroup(id, failOpen, routable, null);
+    }
+
+    /** A group's new state event, with why it fails open ({@code null}: it does not, or the event does not say). */
+    public synchronized void putGroup(String id, boolean failOpen, int routable, String failOpenReason) {
+        groupEvents.put(requireNonNull(id, "id"), new GroupEvent(failOpen, routable,
+                failOpen && failOpenReason == null ? "NO_HEALTHY_MEMBER" : failOpen ? failOpenReason : null));
     }
 
     /** A group's tombstone: its last member left. */
@@ -350,7 +356,8 @@ public final class StatusBoard {
         counts.forEach((id, c) -> {
             GroupEvent event = groupEvents.get(id);
             result.put(id, new GroupRow(id, event == null ? null : event.failOpen(), event == null ? 0
-                    : event.routable(), c[0], c[1], c[2], c[3], c[4], c[5]));
+                    : event.routable(), c[0], c[1], c[2], c[3], c[4], c[5], event == null ? null
+                    : event.failOpenReason()));
         });
         return result;
     }

@@ -331,7 +331,7 @@ public final class StatusFeed implements AutoCloseable {
             } else {
                 // the counts say how many members are routed to; the ids are not decoded (up to group.routable.max)
                 GroupRouting g = groups.deserialize(topic, r.value());
-                board.putGroup(g.groupId(), g.failOpen(), g.routable());
+                board.putGroup(g.groupId(), g.failOpen(), g.routable(), g.failOpenReason());
             }
         } else if (topic.equals(topics.targets())) {
             if (r.value() == null) {

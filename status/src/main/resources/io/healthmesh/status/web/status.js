@@ -136,9 +136,14 @@
     box.replaceChildren();
     for (const g of groups.values()) {
       if (g.failOpen === true) {
+        const healthyOrDisabled = g.healthy + g.disabled;
         const b = el('div', 'banner', 'Group ' + g.id + ' is FAIL-OPEN: '
-          + (g.members === 1 ? 'its only member is not healthy, so traffic still goes to it.'
+          + (g.failOpenReason === 'BELOW_MIN_HEALTHY'
+            ? 'only ' + healthyOrDisabled + ' of its ' + g.members + ' members are healthy, below the group\'s minimum'
+              + ' (panic threshold), so traffic goes to all of them.'
+            : g.members === 1 ? 'its only member is not healthy, so traffic still goes to it.'
             : 'none of its ' + g.members + ' members is healthy, so traffic goes to all of them.'));
+        b.dataset.reason = g.failOpenReason || 'NO_HEALTHY_MEMBER';
         b.dataset.group = g.id;
         box.appendChild(b);
       }
@@ -156,7 +161,9 @@
       const card = el('div', 'group' + (g.failOpen === true ? ' fail-open' : (g.unhealthy + g.detecting > 0 ? ' degraded' : '')));
       card.dataset.group = id;
       card.appendChild(el('div', 'name', id));
-      if (g.failOpen === true) card.appendChild(el('div', 'flag', 'FAIL-OPEN'));
+      if (g.failOpen === true) {
+        card.appendChild(el('div', 'flag', g.failOpenReason === 'BELOW_MIN_HEALTHY' ? 'FAIL-OPEN (below minimum)' : 'FAIL-OPEN'));
+      }
       card.appendChild(el('div', 'counts', 'routable ' + (g.failOpen === null ? '?' : g.routable) + ' of ' + g.members));
       card.appendChild(el('div', 'counts', g.healthy + ' healthy, ' + g.unhealthy + ' unhealthy, ' + g.detecting
         + ' detecting, ' + g.disabled + ' disabled' + (g.stale ? ', ' + g.stale + ' stale' : '')));

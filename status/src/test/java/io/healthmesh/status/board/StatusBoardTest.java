@@ -116,7 +116,12 @@ class StatusBoardTest {
         assertThat(board.groups()).containsExactly(
                 new GroupRow("db", null, 0, 1, 0, 0, 0, 1, 0),
                 new GroupRow("empty", false, 0, 0, 0, 0, 0, 0, 0),
-                new GroupRow("web", true, 2, 2, 0, 1, 1, 0, 1));
+                new GroupRow("web", true, 2, 2, 0, 1, 1, 0, 1, "NO_HEALTHY_MEMBER"));
+
+        board.putGroup("db", true, 1, "BELOW_MIN_HEALTHY");
+        assertThat(board.groups().get(0)).isEqualTo(new GroupRow("db", true, 1, 1, 0, 0, 0, 1, 0, "BELOW_MIN_HEALTHY"));
+        board.putGroup("db", false, 1, null);
+        assertThat(board.groups().get(0).failOpenReason()).isNull();
 
         board.removeGroup("empty");
         board.drain();
