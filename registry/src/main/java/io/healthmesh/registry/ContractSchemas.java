@@ -1,6 +1,7 @@
 package io.healthmesh.registry;
 
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -34,6 +35,7 @@ final class ContractSchemas {
         subjects.put(topics.probeResults() + "-value", ProbeResult.getClassSchema().toString());
         subjects.put(topics.healthState() + "-value", TargetHealth.getClassSchema().toString());
         subjects.put(topics.groupState() + "-value", GroupHealth.getClassSchema().toString());
+        subjects.put(topics.maintenance() + "-value", Maintenance.getClassSchema().toString());
         return subjects;
     }
 

@@ -25,6 +25,7 @@ public final class Topics {
     private final String healthState;
     private final String groupState;
     private final String rejected;
+    private final String maintenance;
 
     public Topics(String prefix) {
         this.prefix = requireNonNull(prefix, "prefix");
@@ -33,6 +34,7 @@ public final class Topics {
         this.healthState = prefix + "health-state";
         this.groupState = prefix + "group-state";
         this.rejected = prefix + "rejected";
+        this.maintenance = prefix + "maintenance";
     }
 
     /** The prefix every name starts with. */
@@ -63,6 +65,11 @@ public final class Topics {
     /** Records that could not be decoded or validated, original bytes, reason in headers. */
     public String rejected() {
         return rejected;
+    }
+
+    /** Maintenance windows, compacted, key = maintenance id; read whole by every aggregator, any partition count. */
+    public String maintenance() {
+        return maintenance;
     }
 
     @Override

@@ -16,6 +16,7 @@ class TopicsTest {
         assertThat(topics.healthState()).isEqualTo("acme.health-state");
         assertThat(topics.groupState()).isEqualTo("acme.group-state");
         assertThat(topics.rejected()).isEqualTo("acme.rejected");
+        assertThat(topics.maintenance()).isEqualTo("acme.maintenance");
         assertThat(Topics.DEFAULT.targets()).isEqualTo("healthmesh.targets");
     }
 

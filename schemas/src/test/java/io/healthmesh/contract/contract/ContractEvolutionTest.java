@@ -1,6 +1,7 @@
 package io.healthmesh.contract.contract;
 
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -31,7 +32,7 @@ class ContractEvolutionTest {
 
     static Stream<Schema> records() {
         return Stream.of(TargetDefinition.getClassSchema(), ProbeResult.getClassSchema(),
-                TargetHealth.getClassSchema(), GroupHealth.getClassSchema());
+                TargetHealth.getClassSchema(), GroupHealth.getClassSchema(), Maintenance.getClassSchema());
     }
 
     @ParameterizedTest
