@@ -70,7 +70,8 @@ public final class TopicSetup {
                 new Expected(topics.healthState(), partitions, true, READABLE_CODEC),
                 new Expected(topics.groupState(), partitions, true, READABLE_CODEC),
                 new Expected(topics.rejected(), 1, false, READABLE_CODEC, true),
-                new Expected(topics.maintenance(), 1, true, READABLE_CODEC, true));
+                new Expected(topics.maintenance(), 1, true, READABLE_CODEC, true),
+                new Expected(topics.maintenanceAccepted(), 1, true, null, true));
     }
 
     /**

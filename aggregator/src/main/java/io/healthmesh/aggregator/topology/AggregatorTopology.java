@@ -5,6 +5,7 @@ import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
@@ -38,6 +39,8 @@ import static java.util.Objects.requireNonNull;
  *     -> rejected (original bytes, reason headers)
  *     -> repartition by group -> group-health-processor [stores group-summary, group-members]
  *     -> group-state (GroupHealth, routable list bounded by group.routable.max)
+ * maintenance (bytes) -> maintenance-check -> maintenance-accepted | rejected
+ * maintenance-accepted -> global store maintenance-windows (every instance; matched when an event is produced)
  * </pre>
  * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
  * exact original bytes and processing goes on; a registry outage, in contrast, fails the task so the record is
@@ -58,6 +61,10 @@ public final class AggregatorTopology {
     public static final String GROUP_STORE = "group-summary";
     /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
     public static final String GROUP_MEMBERS_STORE = "group-members";
+    /** Per target: its group and labels, and the maintenance window its last event carried ({@link MaintenanceRow}). */
+    public static final String TARGET_MAINTENANCE_STORE = "target-maintenance";
+    /** The accepted maintenance windows, a global store (every instance holds all of them). */
+    public static final String MAINTENANCE_STORE = "maintenance-windows";
     /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
     public static final String GROUP_REPARTITION = "group-membership";
 
@@ -98,11 +105,17 @@ public final class AggregatorTopology {
                 Serdes.String(), new StoredTargetSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_MAINTENANCE_STORE),
+                Serdes.String(), new MaintenanceRowSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
                 Serdes.String(), new GroupCountsSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
         RoutableList routableList = new RoutableList(config.groupRoutableMax());
+        MaintenanceWindows maintenanceWindows = new MaintenanceWindows();
+        MaintenanceDecoder maintenanceDecoder = new MaintenanceDecoder(
+                AvroSerde.forValues(Maintenance.class, serdeConfig).deserializer());
+        MaintenanceTopology.add(builder, topics, maintenanceDecoder, maintenanceWindows, maxRejectedBytes);
         EarlyCommits earlyCommits = config.commitOnChange()
                 ? new EarlyCommits(true, config.commitInterval()) : EarlyCommits.NEVER;
         CommitPacer pacer = config.commitPaced()
@@ -113,8 +126,8 @@ public final class AggregatorTopology {
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, config.staleness(),
                         config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength(),
-                        earlyCommits, pacer),
-                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE)
+                        earlyCommits, pacer, maintenanceWindows),
+                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE, TARGET_MAINTENANCE_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
                 .branch((key, out) -> out instanceof MembershipChange, Branched.as("membership"))
