@@ -115,7 +115,6 @@ public final class AggregatorTopology {
         MaintenanceWindows maintenanceWindows = new MaintenanceWindows();
         MaintenanceDecoder maintenanceDecoder = new MaintenanceDecoder(
                 AvroSerde.forValues(Maintenance.class, serdeConfig).deserializer());
-        MaintenanceTopology.add(builder, topics, maintenanceDecoder, maintenanceWindows, maxRejectedBytes);
         EarlyCommits earlyCommits = config.commitOnChange()
                 ? new EarlyCommits(true, config.commitInterval()) : EarlyCommits.NEVER;
         CommitPacer pacer = config.commitPaced()
@@ -146,6 +145,8 @@ public final class AggregatorTopology {
                 .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
+        // added last, so that the sub-topologies above keep their numbers (and their tasks their ids)
+        MaintenanceTopology.add(builder, topics, maintenanceDecoder, maintenanceWindows, maxRejectedBytes);
         return builder.build();
     }
 }
