@@ -11,6 +11,7 @@ import io.healthmesh.cli.roles.ProberCommand;
 import io.healthmesh.cli.roles.RegistryCommand;
 import io.healthmesh.cli.roles.StatusCommand;
 import io.healthmesh.cli.targets.TargetsCommand;
+import io.healthmesh.cli.maint.MaintCommand;
 import io.healthmesh.cli.watch.WatchCommand;
 import io.healthmesh.cli.window.WindowCommand;
 import picocli.CommandLine;
@@ -30,7 +31,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "healthmesh", mixinStandardHelpOptions = true, versionProvider = Healthmesh.Version.class,
         description = "A Kafka-native active health checker.",
-        subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
+        subcommands = {DemoCommand.class, TargetsCommand.class, MaintCommand.class, WatchCommand.class,
+                WindowCommand.class,
                 ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
                 HaproxyCommand.class, DnsCommand.class, RegistryCommand.class, XdsCommand.class,
                 StatusCommand.class, CommandLine.HelpCommand.class},
