@@ -27,6 +27,8 @@ public final class MaintenanceRules {
     public static final Duration MIN_WINDOW = Duration.ofMinutes(1);
     /** Longest window: planned work, not a way to switch a target off (that is {@code enabled: false}). */
     public static final Duration MAX_WINDOW = Duration.ofDays(30);
+    /** Latest instant a window may name: every long of the contract is exact in a JavaScript number. */
+    public static final long MAX_EPOCH_MS = (1L << 53) - 1;
     /** Most windows an aggregator holds; a record past it is rejected (a window is matched, never fanned out). */
     public static final int MAX_WINDOWS = 10_000;
 
@@ -46,8 +48,10 @@ public final class MaintenanceRules {
                     + " characters, not blank, no control characters)");
         }
         long length = w.endMs() - w.startMs();
-        if (w.startMs() < 0 || w.endMs() < 0) {
-            out.add("startMs/endMs: " + w.startMs() + "/" + w.endMs() + " (expected: epoch ms, 0 or more)");
+        if (w.startMs() < 0 || w.endMs() < 0 || w.endMs() > MAX_EPOCH_MS || w.createdAtMs() < 0
+                || w.createdAtMs() > MAX_EPOCH_MS) {
+            out.add("startMs/endMs/createdAtMs: " + w.startMs() + "/" + w.endMs() + "/" + w.createdAtMs()
+                    + " (expected: epoch ms, 0.." + MAX_EPOCH_MS + ")");
         } else if (length < MIN_WINDOW.toMillis() || length > MAX_WINDOW.toMillis()) {
             out.add("endMs - startMs: " + length + " ms (expected: " + MIN_WINDOW.toMillis() + ".."
                     + MAX_WINDOW.toMillis() + ")");
