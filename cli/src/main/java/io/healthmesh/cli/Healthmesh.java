@@ -5,6 +5,7 @@ import io.healthmesh.cli.replay.ReplayCommand;
 import io.healthmesh.cli.roles.Roles;
 import io.healthmesh.cli.targets.TargetsCommand;
 import io.healthmesh.cli.groups.GroupsCommand;
+import io.healthmesh.cli.maint.MaintCommand;
 import io.healthmesh.cli.watch.WatchCommand;
 import io.healthmesh.cli.window.WindowCommand;
 import picocli.CommandLine;
@@ -24,8 +25,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "healthmesh", mixinStandardHelpOptions = true, versionProvider = Healthmesh.Version.class,
         description = "A Kafka-native active health checker.",
-        subcommands = {DemoCommand.class, TargetsCommand.class, GroupsCommand.class, WatchCommand.class,
-                WindowCommand.class, ReplayCommand.class},
+        subcommands = {DemoCommand.class, TargetsCommand.class, GroupsCommand.class, MaintCommand.class,
+                WatchCommand.class, WindowCommand.class, ReplayCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

@@ -13,9 +13,17 @@ import static java.util.Objects.requireNonNull;
  *
  * @param region the definition's first region, or null when it names none (probed from every region)
  * @param labels the definition's labels
+ * @param draining true while a DRAIN maintenance window covers the member (its latest state event carries one):
+ *                 a data plane sends it no new work, whatever {@code served} says; its status stays the probes'
  */
 public record Member(String targetId, String address, int port, int weight, String region,
-                     Map<String, String> labels, HealthStatus status, boolean served) {
+                     Map<String, String> labels, HealthStatus status, boolean served, boolean draining) {
+
+    /** A member under no DRAIN window. */
+    public Member(String targetId, String address, int port, int weight, String region, Map<String, String> labels,
+                  HealthStatus status, boolean served) {
+        this(targetId, address, port, weight, region, labels, status, served, false);
+    }
 
     public Member {
         requireNonNull(targetId, "targetId");
@@ -26,6 +34,7 @@ public record Member(String targetId, String address, int port, int weight, Stri
 
     /** This member with another served flag. */
     Member withServed(boolean served) {
-        return served == this.served ? this : new Member(targetId, address, port, weight, region, labels, status, served);
+        return served == this.served ? this
+                : new Member(targetId, address, port, weight, region, labels, status, served, draining);
     }
 }

@@ -2,6 +2,7 @@ package io.healthmesh.follow;
 
 import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.HealthStatus;
+import io.healthmesh.schema.MaintenanceMode;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -48,6 +49,8 @@ public final class StateBook {
 
     private final Map<String, Definition> definitions = new HashMap<>();
     private final Map<String, HealthStatus> statuses = new HashMap<>();
+    /** Targets whose latest state event carries a DRAIN maintenance window. */
+    private final Set<String> draining = new HashSet<>();
     private final Map<String, GroupEvent> events = new HashMap<>();
     private final Map<String, Set<String>> membersByGroup = new HashMap<>();
     private final TreeMap<String, GroupView> views = new TreeMap<>();
@@ -83,8 +86,14 @@ public final class StateBook {
         requireNonNull(targetId, "targetId");
         if (event == null) {
             statuses.remove(targetId);
+            draining.remove(targetId);
         } else {
             statuses.put(targetId, HealthStatus.valueOf(event.getStatus().name()));
+            if (event.getMaintenance() != null && event.getMaintenance().getMode() == MaintenanceMode.DRAIN) {
+                draining.add(targetId);
+            } else {
+                draining.remove(targetId);
+            }
         }
         Definition d = definitions.get(targetId);
         if (d == null) {
@@ -162,7 +171,8 @@ public final class StateBook {
                     ? event.routable().contains(id)
                     : GroupCounts.served(status, failOpen);
             anyServed |= served;
-            members.add(new Member(id, d.address(), d.port(), d.weight(), d.region(), d.labels(), status, served));
+            members.add(new Member(id, d.address(), d.port(), d.weight(), d.region(), d.labels(), status, served,
+                    draining.contains(id)));
         }
         boolean kept = false;
         if (!anyServed && before != null) {

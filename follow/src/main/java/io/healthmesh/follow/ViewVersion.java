@@ -37,6 +37,7 @@ final class ViewVersion {
             });
             put(sha, m.status().name());
             sha.update((byte) (m.served() ? 1 : 0));
+            sha.update((byte) (m.draining() ? 1 : 0));
         }
         byte[] digest = sha.digest();
         return HexFormat.of().formatHex(digest, 0, 16);

@@ -4,6 +4,7 @@ import io.healthmesh.notifier.domain.AlertKey;
 import io.healthmesh.notifier.domain.Observation;
 import io.healthmesh.notifier.domain.Position;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.MaintenanceInForce;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,9 +48,12 @@ final class StateDecoder {
         }
         if (target) {
             TargetHealth t = targets.deserialize(r.topic(), r.value());
+            MaintenanceInForce m = t.getMaintenance();
             return new Observation(key, position, t.getGroup().toString(), labels.apply(id), t.getStatus().name(),
                     t.getSinceMs(), t.getReason() == null ? null : t.getReason().name(),
-                    t.getReasonDetail() == null ? null : t.getReasonDetail().toString());
+                    t.getReasonDetail() == null ? null : t.getReasonDetail().toString(),
+                    m == null ? null : new Observation.MaintenanceMark(m.getId(), m.getMode().name(), m.getUntilMs()),
+                    r.timestamp());
         }
         GroupHealth g = groups.deserialize(r.topic(), r.value());
         String counts = g.getHealthy() + "/" + g.getMembers() + " healthy, " + g.getUnhealthy() + " unhealthy, "

@@ -2,6 +2,7 @@ package io.healthmesh.registry;
 
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.GroupPolicy;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -36,6 +37,7 @@ final class ContractSchemas {
         subjects.put(topics.healthState() + "-value", TargetHealth.getClassSchema().toString());
         subjects.put(topics.groupState() + "-value", GroupHealth.getClassSchema().toString());
         subjects.put(topics.groups() + "-value", GroupPolicy.getClassSchema().toString());
+        subjects.put(topics.maintenance() + "-value", Maintenance.getClassSchema().toString());
         return subjects;
     }
 

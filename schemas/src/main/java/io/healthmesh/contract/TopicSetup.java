@@ -29,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * config and state topics must be compacted (they are the whole config and the latest state). A topic that
  * disagrees is reported, never silently changed: repartitioning would move keys and break co-partitioning.
  * <p>
- * The topics users are told to read ({@code targets}, {@code health-state}, {@code group-state}, {@code rejected})
+ * The topics users are told to read ({@code targets}, {@code health-state}, {@code group-state}, {@code rejected},
+ * {@code maintenance})
  * are stored gzip-compressed whatever codec a producer used ({@code compression.type=gzip} on the topic: the broker
  * recompresses), because gzip is the one codec every common client reads without a plugin (kafkajs has no lz4,
  * snappy or zstd of its own). They are low-volume; the aggregator's producer keeps lz4 for its changelogs and
@@ -53,8 +54,13 @@ public final class TopicSetup {
      * What each topic must look like.
      *
      * @param compression the topic's {@code compression.type}, or null to keep each producer's codec
+     * @param anyPartitions true when the partition count of an existing topic does not matter (topics read whole)
      */
-    record Expected(String name, int partitions, boolean compacted, String compression) {
+    record Expected(String name, int partitions, boolean compacted, String compression, boolean anyPartitions) {
+
+        Expected(String name, int partitions, boolean compacted, String compression) {
+            this(name, partitions, compacted, compression, false);
+        }
     }
 
     static List<Expected> expected(Topics topics, int partitions) {
@@ -63,8 +69,10 @@ public final class TopicSetup {
                 new Expected(topics.probeResults(), partitions, false, null),
                 new Expected(topics.healthState(), partitions, true, READABLE_CODEC),
                 new Expected(topics.groupState(), partitions, true, READABLE_CODEC),
-                new Expected(topics.rejected(), 1, false, READABLE_CODEC),
-                new Expected(topics.groups(), partitions, true, READABLE_CODEC));
+                new Expected(topics.rejected(), 1, false, READABLE_CODEC, true),
+                new Expected(topics.groups(), partitions, true, READABLE_CODEC),
+                new Expected(topics.maintenance(), 1, true, READABLE_CODEC, true),
+                new Expected(topics.maintenanceAccepted(), 1, true, null, true));
     }
 
     /**
@@ -148,8 +156,8 @@ public final class TopicSetup {
         Map<ConfigResource, java.util.Collection<AlterConfigOp>> codecs = new LinkedHashMap<>();
         for (Expected e : expected) {
             int actual = descriptions.get(e.name()).partitions().size();
-            if (e.name().endsWith("rejected")) {
-                // any partition count will do for the dead-letter topic
+            if (e.anyPartitions()) {
+                // any partition count will do for the dead-letter topic and the maintenance windows
             } else if (actual != e.partitions()) {
                 problems.add(e.name() + ": " + actual + " partitions (expected: " + e.partitions() + ")");
             }

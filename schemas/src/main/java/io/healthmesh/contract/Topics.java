@@ -26,6 +26,8 @@ public final class Topics {
     private final String groupState;
     private final String rejected;
     private final String groups;
+    private final String maintenance;
+    private final String maintenanceAccepted;
 
     public Topics(String prefix) {
         this.prefix = requireNonNull(prefix, "prefix");
@@ -35,6 +37,8 @@ public final class Topics {
         this.groupState = prefix + "group-state";
         this.rejected = prefix + "rejected";
         this.groups = prefix + "groups";
+        this.maintenance = prefix + "maintenance";
+        this.maintenanceAccepted = prefix + "maintenance-accepted";
     }
 
     /** The prefix every name starts with. */
@@ -70,6 +74,19 @@ public final class Topics {
     /** Group policies (GroupPolicy: the panic threshold), compacted, key = group id. */
     public String groups() {
         return groups;
+    }
+
+    /** Maintenance windows, compacted, key = maintenance id; read whole by every aggregator, any partition count. */
+    public String maintenance() {
+        return maintenance;
+    }
+
+    /**
+     * The maintenance windows the aggregator accepted (valid ones and tombstones, as written), compacted, key =
+     * maintenance id; its global store reads this, never the users' topic. Internal: write {@link #maintenance()}.
+     */
+    public String maintenanceAccepted() {
+        return maintenanceAccepted;
     }
 
     @Override

@@ -46,7 +46,7 @@ class TopicSetupIT {
         TopicSetup.ensure(admin, topics, 3, (short) 1);
 
         var names = List.of(topics.targets(), topics.probeResults(), topics.healthState(), topics.groupState(),
-                topics.rejected(), topics.groups());
+                topics.rejected(), topics.groups(), topics.maintenance());
         var descriptions = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
         assertThat(descriptions.get(topics.targets()).partitions()).hasSize(3);
         assertThat(descriptions.get(topics.probeResults()).partitions()).hasSize(3);
@@ -56,9 +56,11 @@ class TopicSetupIT {
         assertThat(cleanupPolicy(topics.groupState())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
         assertThat(cleanupPolicy(topics.groups())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
         assertThat(descriptions.get(topics.groups()).partitions()).hasSize(3);
+        assertThat(cleanupPolicy(topics.maintenance())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(descriptions.get(topics.maintenance()).partitions()).hasSize(1);
         assertThat(cleanupPolicy(topics.probeResults())).isEqualTo(TopicConfig.CLEANUP_POLICY_DELETE);
         for (String readByUsers : List.of(topics.targets(), topics.healthState(), topics.groupState(),
-                topics.rejected(), topics.groups())) {
+                topics.rejected(), topics.groups(), topics.maintenance())) {
             assertThat(config(readByUsers, TopicConfig.COMPRESSION_TYPE_CONFIG)).as(readByUsers).isEqualTo("gzip");
         }
         assertThat(config(topics.probeResults(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("producer");

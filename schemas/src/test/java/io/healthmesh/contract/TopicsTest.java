@@ -17,6 +17,8 @@ class TopicsTest {
         assertThat(topics.groupState()).isEqualTo("acme.group-state");
         assertThat(topics.rejected()).isEqualTo("acme.rejected");
         assertThat(topics.groups()).isEqualTo("acme.groups");
+        assertThat(topics.maintenance()).isEqualTo("acme.maintenance");
+        assertThat(topics.maintenanceAccepted()).isEqualTo("acme.maintenance-accepted");
         assertThat(Topics.DEFAULT.targets()).isEqualTo("healthmesh.targets");
     }
 

@@ -6,6 +6,7 @@ import io.healthmesh.aggregator.topology.AggregatorOutput.GroupChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.GroupPolicy;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
@@ -40,6 +41,8 @@ import static java.util.Objects.requireNonNull;
  *     -> repartition by group (membership and threshold changes)
  *        -> group-health-processor [stores group-summary, group-members]
  *     -> group-state (GroupHealth, routable list bounded by group.routable.max)
+ * maintenance (bytes) -> maintenance-check -> maintenance-accepted | rejected
+ * maintenance-accepted -> global store maintenance-windows (every instance; matched when an event is produced)
  * </pre>
  * Inputs are read as bytes and decoded in the processor, so that a bad record reaches the rejected topic with its
  * exact original bytes and processing goes on; a registry outage, in contrast, fails the task so the record is
@@ -63,6 +66,10 @@ public final class AggregatorTopology {
     public static final String GROUP_STORE = "group-summary";
     /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
     public static final String GROUP_MEMBERS_STORE = "group-members";
+    /** Per target: its group and labels, and the maintenance window its last event carried ({@link MaintenanceRow}). */
+    public static final String TARGET_MAINTENANCE_STORE = "target-maintenance";
+    /** The accepted maintenance windows, a global store (every instance holds all of them). */
+    public static final String MAINTENANCE_STORE = "maintenance-windows";
     /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
     public static final String GROUP_REPARTITION = "group-membership";
 
@@ -105,11 +112,16 @@ public final class AggregatorTopology {
                 Serdes.String(), new StoredTargetSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HISTORY_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_MAINTENANCE_STORE),
+                Serdes.String(), new MaintenanceRowSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
                 Serdes.String(), new GroupStateSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),
                 Serdes.Bytes(), Serdes.ByteArray()));
         RoutableList routableList = new RoutableList(config.groupRoutableMax());
+        MaintenanceWindows maintenanceWindows = new MaintenanceWindows();
+        MaintenanceDecoder maintenanceDecoder = new MaintenanceDecoder(
+                AvroSerde.forValues(Maintenance.class, serdeConfig).deserializer());
         EarlyCommits earlyCommits = config.commitOnChange()
                 ? new EarlyCommits(true, config.commitInterval()) : EarlyCommits.NEVER;
         CommitPacer pacer = config.commitPaced()
@@ -120,8 +132,8 @@ public final class AggregatorTopology {
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, groupPolicies, config.staleness(),
                         config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength(),
-                        earlyCommits, pacer),
-                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE)
+                        earlyCommits, pacer, maintenanceWindows),
+                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE, TARGET_MAINTENANCE_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
                 .branch((key, out) -> out instanceof GroupChange, Branched.as("membership"))
@@ -140,6 +152,8 @@ public final class AggregatorTopology {
                 .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
+        // added last, so that the sub-topologies above keep their numbers (and their tasks their ids)
+        MaintenanceTopology.add(builder, topics, maintenanceDecoder, maintenanceWindows, maxRejectedBytes);
         return builder.build();
     }
 }

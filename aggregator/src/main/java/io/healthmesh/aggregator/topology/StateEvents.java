@@ -7,6 +7,7 @@ import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.GroupState;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
+import io.healthmesh.schema.MaintenanceInForce;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.QuorumPolicy;
 import io.healthmesh.schema.RegionHealth;
@@ -28,6 +29,14 @@ public final class StateEvents {
      * @param nowMs when the event is produced (aggregator wall clock)
      */
     public static TargetHealth targetHealth(TargetHealthState s, long nowMs) {
+        return targetHealth(s, nowMs, null);
+    }
+
+    /**
+     * As {@link #targetHealth(TargetHealthState, long)}, carrying the maintenance window in force when the event is
+     * produced ({@code null}: none).
+     */
+    public static TargetHealth targetHealth(TargetHealthState s, long nowMs, MaintenanceInForce maintenance) {
         LastResult last = s.lastResult();
         RegionState lastRegion = last == null ? null : s.regions().get(last.region());
         List<RegionHealth> regions = new ArrayList<>(s.regions().size());
@@ -61,6 +70,7 @@ public final class StateEvents {
                 .setUpdatedAtMs(nowMs)
                 .setQuorum(QuorumPolicy.valueOf(s.spec().quorum().policy().name()))
                 .setRegions(regions)
+                .setMaintenance(maintenance)
                 .build();
     }
 

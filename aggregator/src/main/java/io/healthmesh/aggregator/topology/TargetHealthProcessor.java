@@ -12,11 +12,10 @@ import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.ThresholdChange;
 import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.aggregator.topology.AggregatorOutput.Rejected;
+import io.healthmesh.core.maintenance.MaintenanceWindow;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.contract.RejectedHeaders;
+import io.healthmesh.contract.maintenance.MaintenanceRecords;
 import io.healthmesh.contract.Topics;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -75,10 +74,14 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private StalenessSchedule due;
     /** The punctuation draining a backlog of due targets, or {@code null} when there is none. */
     private Cancellable draining;
+    /** Which maintenance window each event carries, and which targets a window's start or end concerns. */
+    private final MaintenanceTracker maintenance;
+    /** The punctuation going on with a walk of the maintenance rows, or {@code null} when none is under way. */
+    private Cancellable maintenanceWalk;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, GroupPolicyDecoder groupPolicies, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits,
-                          CommitPacer pacer) {
+                          CommitPacer pacer, MaintenanceWindows maintenanceWindows) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.groupPolicies = requireNonNull(groupPolicies, "groupPolicies");
@@ -89,6 +92,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.historyLength = historyLength;
         this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
         this.pacer = requireNonNull(pacer, "pacer");
+        this.maintenance = new MaintenanceTracker(maintenanceWindows);
     }
 
     @Override
@@ -100,6 +104,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.startedAtMs = context.currentSystemTimeMs();
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
+        this.maintenanceWalk = null;
+        maintenance.init(context);
         // once per task start (the store is restored by now): from then on only the targets due are read
         try (KeyValueIterator<String, StoredTarget> all = store.all()) {
             while (all.hasNext()) {
@@ -181,12 +187,17 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         TargetEssentials essentials = TargetEssentials.of(spec.value());
         long now = context.currentSystemTimeMs();
+        maintenance.defined(id, spec.value().group(), spec.value().labels());
         StoredTarget current = store.get(id);
         if (current == null) {
             commit(TargetHealthState.create(essentials, record.timestamp(), now), 0, null, record.timestamp());
         } else {
             commit(current.state().redefine(essentials, record.timestamp(), now), current.historyNext(), null,
                     record.timestamp());
+        }
+        if (maintenance.changed(id, now)) {
+            // new labels (or a group change that emitted nothing) brought the target into or out of a window
+            emitMaintenanceChange(id, now, record.timestamp());
         }
     }
 
@@ -233,6 +244,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         store.delete(id);
         HistoryRows.delete(history, id);
+        maintenance.deleted(id);
         due.remove(id);
         context.forward(new Record<>(bytes(id), new HealthEvent(null), timestamp));
         metrics.healthEvent();
@@ -260,7 +272,9 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         if (update.emits()) {
             long now = context.currentSystemTimeMs();
-            context.forward(new Record<>(bytes(id), new HealthEvent(StateEvents.targetHealth(after, now)), timestamp));
+            MaintenanceWindow window = maintenance.emitting(id, after.spec().group(), now);
+            context.forward(new Record<>(bytes(id), new HealthEvent(StateEvents.targetHealth(after, now,
+                    MaintenanceRecords.inForce(window))), timestamp));
             metrics.healthEvent();
             if (applied != null && update.statusChanged()) {
                 metrics.statusChangeDelay(now - applied.completedAtMs());
@@ -290,6 +304,53 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         if (checkDue(now) && draining == null) {
             draining = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::drain);
         }
+        checkMaintenance(now);
+    }
+
+    /**
+     * Emits an event for every target whose maintenance window in force changed (a window started or ended, or the
+     * windows changed), a bounded number per pass; a walk with rows left goes on at {@link #DRAIN_INTERVAL}.
+     */
+    private void checkMaintenance(long now) {
+        List<MaintenanceTracker.Change> changes = maintenance.pass(now);
+        if (!changes.isEmpty()) {
+            paced.processed();
+        }
+        for (MaintenanceTracker.Change change : changes) {
+            try {
+                emitMaintenanceChange(change.targetId(), now, now);
+            } catch (StreamsException e) {
+                throw e;
+            } catch (RuntimeException | StackOverflowError e) {
+                metrics.punctuationFailed();
+                LOG.warn("maintenance event of target {} failed: {}", RecordSafeHandlers.cut(change.targetId()),
+                        RecordSafeHandlers.describe(e));
+            }
+        }
+        if (maintenance.walking() && maintenanceWalk == null) {
+            maintenanceWalk = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::walkMaintenance);
+        } else if (!maintenance.walking() && maintenanceWalk != null) {
+            maintenanceWalk.cancel();
+            maintenanceWalk = null;
+        }
+    }
+
+    private void walkMaintenance(long now) {
+        checkMaintenance(now);
+    }
+
+    /** The state event of a target whose state did not change but whose maintenance window in force did. */
+    private void emitMaintenanceChange(String id, long now, long timestamp) {
+        StoredTarget stored = store.get(id);
+        if (stored == null) {
+            return;
+        }
+        TargetHealthState state = stored.state();
+        MaintenanceWindow window = maintenance.emitting(id, state.spec().group(), now);
+        context.forward(new Record<>(bytes(id), new HealthEvent(StateEvents.targetHealth(state, now,
+                MaintenanceRecords.inForce(window))), timestamp));
+        metrics.healthEvent();
+        commits.eventWritten(timestamp);
     }
 
     private void drain(long now) {
@@ -352,30 +413,10 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     }
 
     private void reject(Record<byte[], byte[]> record, Rejection rejection) {
-        byte[] key = record.key();
-        byte[] value = record.value();
-        Headers headers = new RecordHeaders(record.headers().toArray());
-        long size = RecordSafeHandlers.size(key, value, headers);
-        if (size > maxRejectedBytes) {
-            // the exact bytes would not fit in one produce request: under exactly-once the failed send would abort
-            // the transaction and the record would come back forever. Say so without the bytes.
-            rejection = new Rejection(Rejection.TOO_LARGE, "record: " + size + " bytes (expected: at most "
-                    + maxRejectedBytes + " to be copied here); was " + rejection.reason() + ": " + rejection.detail());
-            key = key != null && key.length <= RecordSafeHandlers.MAX_KEPT_KEY_BYTES ? key : null;
-            value = null;
-            headers = new RecordHeaders();
-        }
-        RecordMetadata source = context.recordMetadata().orElse(null);
-        headers.add(RejectedHeaders.REASON, bytes(rejection.reason()));
-        headers.add(RejectedHeaders.DETAIL, bytes(RecordSafeHandlers.cut(rejection.detail())));
-        headers.add(RejectedHeaders.REJECTED_BY, bytes("aggregator"));
-        if (source != null) {
-            headers.add(RejectedHeaders.SOURCE_TOPIC, bytes(source.topic()));
-            headers.add(RejectedHeaders.SOURCE_PARTITION, bytes(Integer.toString(source.partition())));
-            headers.add(RejectedHeaders.SOURCE_OFFSET, bytes(Long.toString(source.offset())));
-        }
-        context.forward(new Record<>(key, new Rejected(value), record.timestamp(), headers));
-        metrics.rejected(rejection.reason());
+        RejectedCopy copy = RejectedCopy.of(record.key(), record.value(), record.headers(), rejection,
+                maxRejectedBytes, context.recordMetadata().orElse(null));
+        context.forward(new Record<>(copy.key(), new Rejected(copy.value()), record.timestamp(), copy.headers()));
+        metrics.rejected(copy.reason());
     }
 
     private static byte[] bytes(String s) {

@@ -28,6 +28,16 @@ public final class DesiredRecords {
         return names.stream().map(n -> of(state, n)).toList();
     }
 
+    /**
+     * The served members a name answers with: those not under a DRAIN window, or every served member when all of
+     * them are draining (a drain never empties a name: a resolver with no answer fails harder than one that sends
+     * a client to a draining server, which finishes its work).
+     */
+    static List<Member> answered(List<Member> served) {
+        List<Member> notDraining = served.stream().filter(m -> !m.draining()).toList();
+        return notDraining.isEmpty() ? served : notDraining;
+    }
+
     /** What one name should answer. */
     public static NameTarget of(FollowedState state, NameMapping name) {
         Optional<GroupView> group = state.group(name.group());
@@ -37,7 +47,7 @@ public final class DesiredRecords {
         List<InetAddress> addresses = new ArrayList<>();
         List<String> hostNames = new ArrayList<>();
         List<String> otherFamily = new ArrayList<>();
-        for (Member m : group.get().served()) {
+        for (Member m : answered(group.get().served())) {
             Optional<InetAddress> address = AddressLiteral.parse(m.address());
             if (address.isEmpty()) {
                 hostNames.add(m.targetId());

@@ -10,7 +10,7 @@ import static java.util.Objects.requireNonNull;
  * @param address its address (IP literal or host name)
  * @param port its port
  * @param weight its weight, 0..256
- * @param state READY when served, MAINT otherwise (DRAIN once a drain maintenance exists)
+ * @param state READY when served, DRAIN when served under a DRAIN maintenance window, MAINT otherwise
  */
 public record DesiredServer(String name, String targetId, String address, int port, int weight, ServerState state) {
 

@@ -66,11 +66,15 @@ public final class DesiredServers {
     }
 
     /**
-     * The admin state of a member's server. The one place a drain maintenance will plug in: a member under DRAIN
-     * becomes {@link ServerState#DRAIN} here, and the diff already moves servers to and from it.
+     * The admin state of a member's server: a served member under a DRAIN window is {@link ServerState#DRAIN} (no new
+     * connections, the existing ones and persistent sessions finish; HAProxy's {@code set server ... state drain}),
+     * and the diff moves servers to and from it; not served stays MAINT, drained or not.
      */
     static ServerState stateOf(Member member) {
-        return member.served() ? ServerState.READY : ServerState.MAINT;
+        if (!member.served()) {
+            return ServerState.MAINT;
+        }
+        return member.draining() ? ServerState.DRAIN : ServerState.READY;
     }
 
     /**

@@ -28,6 +28,13 @@ import static java.util.Objects.requireNonNull;
  * nothing); an episode still open there had its firing delivered (its record could not have been committed
  * otherwise), except on a consumer group's first start, where open episodes fire as new
  * ({@link #replayDone}). Not thread-safe: one thread (the consumer's) drives it.
+ *
+ * <p>Maintenance windows (the events' {@code maintenance}, DRAIN or SILENCE alike) hold back new alerts only:
+ * an episode that opens under a window does not fire while the window lasts; if it is still open when an event
+ * without the window arrives, it fires as a new alert, its minimum duration counted from that event. An episode that
+ * was open but had not fired when a window began was down before the window: it never fires, not even after the
+ * window. An episode that fired before the window goes on (no reminders while a window covers it) and its
+ * resolution is always sent.
  */
 public final class AlertBook {
 
@@ -38,15 +45,28 @@ public final class AlertBook {
     /** One open alert on one route. */
     private static final class Episode {
         final long startMs;
-        final Position anchor;
+        Position anchor;
         Observation last;
         boolean fired;
         long reminders;
+        /** Opened under a maintenance window that still covers it: it waits, holding nothing in the ledger. */
+        boolean held;
+        /** Open and not fired when a window began: down before the window, it never fires. */
+        boolean before;
+        /** Where the minimum duration is counted from: the start, or the end of the window that held it. */
+        long clockFromMs;
 
         Episode(long startMs, Position anchor, Observation last) {
             this.startMs = startMs;
             this.anchor = anchor;
             this.last = last;
+            this.clockFromMs = startMs;
+            this.held = last.underMaintenance();
+        }
+
+        /** True while the episode may fire (not held by a window, not down before one). */
+        boolean mayFire() {
+            return !held && !before;
         }
     }
 
@@ -62,7 +82,13 @@ public final class AlertBook {
         for (RoutePolicy route : routes) {
             Map<AlertKey, Episode> open = episodes.get(route.route());
             if (route.filter().alerting(o)) {
-                open.computeIfAbsent(o.key(), k -> new Episode(o.sinceMs(), o.position(), o)).last = o;
+                Episode e = open.get(o.key());
+                if (e == null) {
+                    open.put(o.key(), new Episode(o.sinceMs(), o.position(), o));
+                } else {
+                    maintenance(e, o, false);
+                    e.last = o;
+                }
             } else {
                 open.remove(o.key());
             }
@@ -78,6 +104,9 @@ public final class AlertBook {
             for (Episode e : episodes.get(route.route()).values()) {
                 if (!e.anchor.partitionRef().equals(partition)) {
                     continue;
+                }
+                if (!e.mayFire()) {
+                    continue; // held by a window or down before one: nothing was or will be sent for it yet
                 }
                 if (assumeNotified) {
                     e.fired = true;
@@ -99,7 +128,11 @@ public final class AlertBook {
                 if (e == null) {
                     e = new Episode(o.sinceMs(), o.position(), o);
                     open.put(o.key(), e);
-                    ledger.hold(o.position());
+                    if (e.mayFire()) {
+                        ledger.hold(o.position());
+                    }
+                } else {
+                    maintenance(e, o, true);
                 }
                 e.last = o;
             } else if (e != null) {
@@ -111,10 +144,34 @@ public final class AlertBook {
         return out;
     }
 
+    /**
+     * An open episode meets another alerting observation: a window that begins before it fired makes it one that was
+     * down before the window (never fires); the end of the window that held it makes it a new alert from then on.
+     * {@code live} says whether the ledger is told (not while replaying).
+     */
+    private void maintenance(Episode e, Observation o, boolean live) {
+        if (!e.fired && !e.held && !e.before && o.underMaintenance()) {
+            e.before = true;
+            if (live) {
+                ledger.release(e.anchor);
+            }
+        } else if (e.held && !o.underMaintenance()) {
+            e.held = false;
+            e.clockFromMs = Math.max(e.startMs, o.atMs());
+            e.anchor = o.position();
+            if (live) {
+                ledger.hold(o.position());
+            }
+        }
+    }
+
     private void close(RoutePolicy route, Episode e, Observation end, long nowMs, List<Notification> out) {
         long endMs = Math.max(end.sinceMs(), e.startMs);
         if (!e.fired) {
-            if (endMs - e.startMs < route.minDuration().toMillis()) {
+            if (!e.mayFire()) {
+                return; // held by a window or down before one: never fired, nothing to resolve, nothing held
+            }
+            if (endMs - e.clockFromMs < route.minDuration().toMillis()) {
                 ledger.release(e.anchor); // too short: never fires, nothing to resolve
                 return;
             }
@@ -144,7 +201,7 @@ public final class AlertBook {
             for (Episode e : episodes.get(route.route()).values()) {
                 long due = dueOf(route, e);
                 if (!e.fired) {
-                    if (nowMs < due) {
+                    if (!e.mayFire() || nowMs < due) {
                         continue;
                     }
                     e.fired = true;
@@ -154,6 +211,10 @@ public final class AlertBook {
                     continue;
                 }
                 long passed = remindersPassed(route, e, nowMs);
+                if (e.last.underMaintenance()) {
+                    e.reminders = passed; // no reminders while a window covers the target; none owed after it
+                    continue;
+                }
                 if (passed > e.reminders) {
                     e.reminders = passed;
                     out.add(new Notification(route.route(), Type.REMINDER, e.last.key(), e.startMs, -1,
@@ -183,7 +244,7 @@ public final class AlertBook {
     }
 
     private static long dueOf(RoutePolicy route, Episode e) {
-        return e.startMs + route.minDuration().toMillis();
+        return e.clockFromMs + route.minDuration().toMillis();
     }
 
     private static long remindersPassed(RoutePolicy route, Episode e, long nowMs) {

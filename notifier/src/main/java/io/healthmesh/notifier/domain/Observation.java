@@ -18,9 +18,26 @@ import static java.util.Objects.requireNonNull;
  *                event's time)
  * @param reason the outcome of the last probe applied, or a group's counts; may be null
  * @param detail a longer explanation; may be null
+ * @param maintenance the maintenance window the event was produced under, or null (always null for a group)
+ * @param atMs when the event was written (its record's timestamp), epoch ms: a window's end is dated by it
  */
 public record Observation(AlertKey key, Position position, String group, Map<String, String> labels,
-                          String status, long sinceMs, String reason, String detail) {
+                          String status, long sinceMs, String reason, String detail, MaintenanceMark maintenance,
+                          long atMs) {
+
+    /** A window in force, as the notifier needs it: which one, its mode ({@code DRAIN}, {@code SILENCE}), its end. */
+    public record MaintenanceMark(String id, String mode, long untilMs) {
+        public MaintenanceMark {
+            requireNonNull(id, "id");
+            requireNonNull(mode, "mode");
+        }
+    }
+
+    /** An observation under no maintenance window, written at {@code sinceMs}. */
+    public Observation(AlertKey key, Position position, String group, Map<String, String> labels, String status,
+                       long sinceMs, String reason, String detail) {
+        this(key, position, group, labels, status, sinceMs, reason, detail, null, sinceMs);
+    }
 
     /** A group's status while it is in fail-open. */
     public static final String FAIL_OPEN = "FAIL_OPEN";
@@ -32,6 +49,11 @@ public record Observation(AlertKey key, Position position, String group, Map<Str
         requireNonNull(position, "position");
         requireNonNull(group, "group");
         labels = Map.copyOf(labels);
+    }
+
+    /** True when a maintenance window (either mode) covered the target when the event was produced. */
+    public boolean underMaintenance() {
+        return maintenance != null;
     }
 
     /** True when the target or group was deleted (a tombstone). */

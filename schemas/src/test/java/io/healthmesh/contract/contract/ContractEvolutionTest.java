@@ -2,6 +2,7 @@ package io.healthmesh.contract.contract;
 
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.GroupPolicy;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -42,7 +43,7 @@ class ContractEvolutionTest {
     static Stream<Schema> records() {
         return Stream.of(TargetDefinition.getClassSchema(), ProbeResult.getClassSchema(),
                 TargetHealth.getClassSchema(), GroupHealth.getClassSchema(),
-                GroupPolicy.getClassSchema());
+                GroupPolicy.getClassSchema(), Maintenance.getClassSchema());
     }
 
     @ParameterizedTest

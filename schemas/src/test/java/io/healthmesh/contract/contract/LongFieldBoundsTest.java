@@ -8,6 +8,7 @@ import io.healthmesh.core.target.ResultBounds;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.schema.GroupHealth;
+import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
@@ -37,7 +38,8 @@ class LongFieldBoundsTest {
     /** Longs that are epoch-millisecond timestamps. */
     private static final Set<String> TIMESTAMPS = Set.of("ProbeResult.startedAtMs", "TargetHealth.sinceMs",
             "TargetHealth.lastResultAtMs", "TargetHealth.updatedAtMs", "GroupHealth.updatedAtMs",
-            "RegionHealth.lastResultAtMs");
+            "RegionHealth.lastResultAtMs", "MaintenanceInForce.startMs", "MaintenanceInForce.untilMs",
+            "Maintenance.startMs", "Maintenance.endMs", "Maintenance.createdAtMs");
 
     /** Every other long, with the largest value it can take. */
     private static final Map<String, Long> BOUNDED = Map.of(
@@ -56,7 +58,7 @@ class LongFieldBoundsTest {
         Set<String> out = new TreeSet<>();
         Set<String> seen = new HashSet<>();
         Stream.of(TargetDefinition.getClassSchema(), ProbeResult.getClassSchema(), TargetHealth.getClassSchema(),
-                GroupHealth.getClassSchema()).forEach(s -> collect(s, seen, out));
+                GroupHealth.getClassSchema(), Maintenance.getClassSchema()).forEach(s -> collect(s, seen, out));
         return out;
     }
 

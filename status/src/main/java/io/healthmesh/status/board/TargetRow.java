@@ -11,11 +11,24 @@ import static java.util.Objects.requireNonNull;
  *
  * @param reason outcome of the last probe applied ({@code null} before the first)
  * @param latencyMicros latency of the last probe applied ({@code null} before the first)
+ * @param maintenance the maintenance window the event carries ({@code null}: none)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TargetRow(String id, String group, String status, String previousStatus, long sinceMs, String reason,
                         String reasonDetail, boolean stale, Long latencyMicros, Long lastResultAtMs, String quorum,
-                        List<RegionRow> regions, long updatedAtMs) {
+                        List<RegionRow> regions, long updatedAtMs, Maintenance maintenance) {
+
+    /** A window in force as the page shows it: id, {@code DRAIN} or {@code SILENCE}, planned end (epoch ms). */
+    public record Maintenance(String id, String mode, long untilMs) {
+    }
+
+    /** A row under no maintenance window. */
+    public TargetRow(String id, String group, String status, String previousStatus, long sinceMs, String reason,
+                     String reasonDetail, boolean stale, Long latencyMicros, Long lastResultAtMs, String quorum,
+                     List<RegionRow> regions, long updatedAtMs) {
+        this(id, group, status, previousStatus, sinceMs, reason, reasonDetail, stale, latencyMicros, lastResultAtMs,
+                quorum, regions, updatedAtMs, null);
+    }
 
     public TargetRow {
         requireNonNull(id, "id");

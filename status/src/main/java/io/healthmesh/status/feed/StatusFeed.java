@@ -366,7 +366,9 @@ public final class StatusFeed implements AutoCloseable {
         return new TargetRow(h.getTargetId(), h.getGroup(), h.getStatus().name(),
                 h.getPreviousStatus() == null ? null : h.getPreviousStatus().name(), h.getSinceMs(),
                 h.getReason() == null ? null : h.getReason().name(), h.getReasonDetail(), h.getStale(),
-                h.getLatencyMicros(), h.getLastResultAtMs(), h.getQuorum().name(), regions, h.getUpdatedAtMs());
+                h.getLatencyMicros(), h.getLastResultAtMs(), h.getQuorum().name(), regions, h.getUpdatedAtMs(),
+                h.getMaintenance() == null ? null : new TargetRow.Maintenance(h.getMaintenance().getId(),
+                        h.getMaintenance().getMode().name(), h.getMaintenance().getUntilMs()));
     }
 
     private void pause() {

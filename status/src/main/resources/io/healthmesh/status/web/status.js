@@ -207,6 +207,11 @@
     const status = el('td');
     status.appendChild(el('span', 'badge ' + r.status, r.status));
     if (r.stale) status.appendChild(el('span', 'stale', 'STALE'));
+    if (r.maintenance) {
+      const m = el('span', 'maint ' + r.maintenance.mode, r.maintenance.mode === 'DRAIN' ? 'DRAINING' : 'SILENCED');
+      m.title = 'maintenance ' + r.maintenance.id + ' until ' + new Date(r.maintenance.untilMs).toISOString();
+      status.appendChild(m);
+    }
     tr.appendChild(status);
     const since = el('td', 'since', ago(r.sinceMs));
     since.title = new Date(r.sinceMs).toISOString() + (r.previousStatus ? ' (was ' + r.previousStatus + ')' : '');

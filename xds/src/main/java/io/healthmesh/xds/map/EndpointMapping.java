@@ -27,7 +27,8 @@ import static java.util.Objects.requireNonNull;
  * told"):
  * <ul>
  *   <li>served (in the routable set of the group's latest event, every member while the group fails open):
- *       {@code HEALTHY}, or {@code DRAINING} when its weight is 0 (no new connections, the existing ones finish);</li>
+ *       {@code HEALTHY}, or {@code DRAINING} when its weight is 0 or a DRAIN maintenance window covers it (no new
+ *       connections, the existing ones finish);</li>
  *   <li>not served, whatever its own state ({@code UNHEALTHY}, still {@code DETECTING}): {@code UNHEALTHY}. Never
  *       {@code UNKNOWN}: Envoy and gRPC route to {@code UNKNOWN} endpoints as if healthy.</li>
  * </ul>
@@ -77,7 +78,7 @@ public final class EndpointMapping {
         if (!member.served()) {
             return HealthStatus.UNHEALTHY;
         }
-        return member.weight() == 0 ? HealthStatus.DRAINING : HealthStatus.HEALTHY;
+        return member.weight() == 0 || member.draining() ? HealthStatus.DRAINING : HealthStatus.HEALTHY;
     }
 
     private static LbEndpoint endpoint(Member m) {

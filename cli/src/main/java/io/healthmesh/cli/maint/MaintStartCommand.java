@@ -1,0 +1,131 @@
+package io.healthmesh.cli.maint;
+
+import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.core.maintenance.MaintenanceMode;
+import io.healthmesh.core.maintenance.MaintenanceRules;
+import io.healthmesh.core.maintenance.MaintenanceSelector;
+import io.healthmesh.core.maintenance.MaintenanceWindow;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code healthmesh maint start}: writes a window starting now for {@code --for}, selecting targets by
+ * {@code --target}, {@code --group} or {@code --label} (exactly one kind; labels may repeat and must all match),
+ * SILENCE unless {@code --drain}; prints its id. Every problem of the input is reported at once (exit code 2).
+ */
+@Command(name = "start", mixinStandardHelpOptions = true,
+        description = "Start a maintenance window now; prints its id.")
+public final class MaintStartCommand implements Callable<Integer> {
+
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")
+            .withZone(ZoneOffset.UTC);
+    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Option(names = "--target", paramLabel = "ID", description = "One target.")
+    String target;
+
+    @Option(names = "--group", paramLabel = "GROUP", description = "Every member of a group (also those joining it).")
+    String group;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE",
+            description = "Targets carrying this label (repeat: every label must match).")
+    List<String> labels = new ArrayList<>();
+
+    @Option(names = "--for", paramLabel = "LENGTH", required = true,
+            description = "How long, from now: 30m, 2h, 1h30m, 1d (1 minute to 30 days).")
+    String length;
+
+    @Option(names = "--drain", description = "Drain: load balancers stop sending new work (default: silence alerts only).")
+    boolean drain;
+
+    @Option(names = "--reason", paramLabel = "TEXT", required = true, description = "Why (1 to 500 characters).")
+    String reason;
+
+    @Override
+    public Integer call() {
+        List<String> problems = new ArrayList<>();
+        Duration forLength = null;
+        try {
+            forLength = WindowLength.parse(length);
+            problems.addAll(MaintenanceRules.lengthViolations(forLength));
+        } catch (BadInputException e) {
+            problems.add(e.getMessage());
+        }
+        MaintenanceSelector selector = selector(problems);
+        if (!problems.isEmpty()) {
+            throw new BadInputException("no maintenance window was started", problems);
+        }
+        long now = System.currentTimeMillis();
+        MaintenanceWindow w = new MaintenanceWindow(newId(now), selector,
+                drain ? MaintenanceMode.DRAIN : MaintenanceMode.SILENCE, now, now + forLength.toMillis(), reason, now,
+                System.getProperty("user.name"));
+        List<String> violations = MaintenanceRules.violations(w);
+        if (!violations.isEmpty()) {
+            throw new BadInputException("no maintenance window was started", violations);
+        }
+        MaintenanceTopic topic = new MaintenanceTopic(kafka);
+        topic.write(w);
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(w.id());
+        out.flush();
+        return 0;
+    }
+
+    private MaintenanceSelector selector(List<String> problems) {
+        int kinds = (target != null ? 1 : 0) + (group != null ? 1 : 0) + (labels.isEmpty() ? 0 : 1);
+        if (kinds != 1) {
+            problems.add("selector: " + (kinds == 0 ? "none" : "several kinds")
+                    + " (expected: exactly one of --target, --group, --label)");
+            return null;
+        }
+        if (target != null) {
+            return MaintenanceSelector.target(target);
+        }
+        if (group != null) {
+            return MaintenanceSelector.group(group);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String label : labels) {
+            int eq = label.indexOf('=');
+            if (eq <= 0) {
+                problems.add("--label: " + label + " (expected: KEY=VALUE)");
+            } else if (map.put(label.substring(0, eq), label.substring(eq + 1)) != null) {
+                problems.add("--label: " + label.substring(0, eq) + " given twice (expected: each key once)");
+            }
+        }
+        return MaintenanceSelector.labels(map);
+    }
+
+    /** {@code m-<UTC time>-<4 random characters>}: sorts by start, unique enough for people to type. */
+    static String newId(long nowMs) {
+        StringBuilder id = new StringBuilder("m-").append(ID_TIME.format(Instant.ofEpochMilli(nowMs)).toLowerCase())
+                .append('-');
+        for (int i = 0; i < 4; i++) {
+            id.append(ID_CHARS.charAt(RANDOM.nextInt(ID_CHARS.length())));
+        }
+        return id.toString();
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * {@code healthmesh maint}: start, list and end maintenance windows in the compacted maintenance topic.
+ */
+package io.healthmesh.cli.maint;
