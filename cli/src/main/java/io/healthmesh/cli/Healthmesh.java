@@ -1,6 +1,7 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.cli.demo.DemoCommand;
+import io.healthmesh.cli.probe.ProbeCommand;
 import io.healthmesh.cli.replay.ReplayCommand;
 import io.healthmesh.cli.roles.AggregatorCommand;
 import io.healthmesh.cli.roles.DnsCommand;
@@ -33,7 +34,7 @@ import java.util.concurrent.Callable;
         subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
                 ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
                 HaproxyCommand.class, DnsCommand.class, RegistryCommand.class, XdsCommand.class,
-                StatusCommand.class, CommandLine.HelpCommand.class},
+                StatusCommand.class, ProbeCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 import javax.net.ssl.SSLHandshakeException;
@@ -49,6 +50,9 @@ final class HttpResponseHandler extends SimpleChannelInboundHandler<HttpObject> 
             if (done.isSuccess()) {
                 handshakeDone = true;
                 probe.tlsDone();
+                if (probe.tracing()) {
+                    probe.fact("certificate", PeerCertificates.summary(ctx.pipeline().get(SslHandler.class)));
+                }
                 send(ctx);
             } else {
                 probe.fail(done.cause());
