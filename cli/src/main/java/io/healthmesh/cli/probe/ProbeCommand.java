@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -115,7 +116,7 @@ public final class ProbeCommand implements Callable<Integer> {
         fields.put("port", port);
         fields.put("timeoutMs", timeoutMs);
         fields.put("http.path", path);
-        fields.put("http.method", method == null ? null : method.toUpperCase(java.util.Locale.ROOT));
+        fields.put("http.method", method == null ? null : method.toUpperCase(Locale.ROOT));
         boolean anyFlag = fields.values().stream().anyMatch(v -> v != null) || !sets.isEmpty();
         if (files != null && !files.isEmpty()) {
             if (anyFlag) {

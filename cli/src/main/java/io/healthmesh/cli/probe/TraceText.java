@@ -93,7 +93,7 @@ final class TraceText {
                 case '\t' -> out.append("\\t");
                 case '\\' -> out.append("\\\\");
                 default -> {
-                    if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\u001b') {
+                    if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
                         out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         out.append(c);

@@ -232,11 +232,12 @@ class ProbeCommandTest {
     }
 
     @Test
-    void loopbackIsRefusedByThePolicyUnlessAllowed() {
-        CliRun run = CliRun.of("probe", "--protocol", "TCP", "--address", "127.0.0.1", "--port", "9");
+    void aNameIsResolvedThenItsLoopbackAddressRefusedByThePolicyUnlessAllowed() {
+        CliRun run = CliRun.of("probe", "--protocol", "TCP", "--address", "localhost", "--port", "9");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).contains("verdict: BLOCKED_BY_POLICY", "--allow CIDR");
+        assertThat(run.out()).contains("resolving localhost", "resolved localhost to ",
+                "verdict: BLOCKED_BY_POLICY", "--allow CIDR");
     }
 
     @Test
