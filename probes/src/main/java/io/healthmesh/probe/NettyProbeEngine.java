@@ -146,7 +146,8 @@ public final class NettyProbeEngine implements ProbeEngine {
 
     /**
      * {@link #probe(TargetSpec)} watched step by step by {@code trace} (for {@code healthmesh probe}; {@code null}: by
-     * no one). The verdict is the same; the report is handed over one loop turn later, after the trace's last facts.
+     * no one). The verdict and timings are the same; the report is handed over once the rest of the response reached
+     * the trace (its end, or {@link ProbeContext#TRACE_LINGER_MS} ms after the verdict at most).
      */
     public CompletableFuture<ProbeReport> probe(TargetSpec target, ProbeTrace trace) {
         if (target == null) {

@@ -32,7 +32,7 @@ public final class ProbeContext {
     /** The most bytes of one read that {@link #factBytes} hands a trace. */
     public static final int MAX_TRACED_BYTES = 1024;
     /** How long a traced probe's connections stay open after its verdict, for the rest of a response. */
-    static final long TRACE_LINGER_MS = 300;
+    public static final long TRACE_LINGER_MS = 1000;
 
     private final TargetSpec target;
     private final EventLoop loop;
