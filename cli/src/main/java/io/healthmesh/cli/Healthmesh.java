@@ -1,6 +1,7 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.cli.demo.DemoCommand;
+import io.healthmesh.cli.probe.ProbeCommand;
 import io.healthmesh.cli.replay.ReplayCommand;
 import io.healthmesh.cli.roles.Roles;
 import io.healthmesh.cli.targets.TargetsCommand;
@@ -26,7 +27,7 @@ import java.util.concurrent.Callable;
 @Command(name = "healthmesh", mixinStandardHelpOptions = true, versionProvider = Healthmesh.Version.class,
         description = "A Kafka-native active health checker.",
         subcommands = {DemoCommand.class, TargetsCommand.class, GroupsCommand.class, MaintCommand.class,
-                WatchCommand.class, WindowCommand.class, ReplayCommand.class},
+                WatchCommand.class, WindowCommand.class, ReplayCommand.class, ProbeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {

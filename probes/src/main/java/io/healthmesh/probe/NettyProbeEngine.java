@@ -160,6 +160,15 @@ public final class NettyProbeEngine implements ProbeEngine {
 
     @Override
     public CompletableFuture<ProbeReport> probe(TargetSpec target) {
+        return probe(target, null);
+    }
+
+    /**
+     * {@link #probe(TargetSpec)} watched step by step by {@code trace} (for {@code healthmesh probe}; {@code null}: by
+     * no one). The verdict and timings are the same; the report is handed over once the rest of the response reached
+     * the trace (its end, or {@link ProbeContext#TRACE_LINGER_MS} ms after the verdict at most).
+     */
+    public CompletableFuture<ProbeReport> probe(TargetSpec target, ProbeTrace trace) {
         if (target == null) {
             return CompletableFuture.completedFuture(internalError("target: null"));
         }
@@ -167,7 +176,7 @@ public final class NettyProbeEngine implements ProbeEngine {
             return CompletableFuture.completedFuture(internalError("probe engine closed"));
         }
         try {
-            CompletableFuture<ProbeReport> report = runner.run(target, group.next());
+            CompletableFuture<ProbeReport> report = runner.run(target, group.next(), trace);
             if (closed) {
                 runner.abortAll("probe engine closed"); // close() raced with this call: do not leave it hanging
             }

@@ -3,11 +3,13 @@ package io.healthmesh.probe;
 import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +29,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProbeContext {
 
+    /** The most bytes of one read that {@link #factBytes} hands a trace. */
+    public static final int MAX_TRACED_BYTES = 1024;
+    /** How long a traced probe's connections stay open after its verdict, for the rest of a response. */
+    public static final long TRACE_LINGER_MS = 1000;
+
     private final TargetSpec target;
     private final EventLoop loop;
     private final long startNanos;
@@ -36,6 +43,10 @@ public final class ProbeContext {
     private final long stallBoundNanos;
     private final long startTick;
     private long deadlineTick;
+    /** Who watches the probe step by step ({@code healthmesh probe}), or {@code null}: the prober never does. */
+    private final ProbeTrace trace;
+    /** A traced probe's report, held while its connections linger after the verdict ({@link #lingerForTrace}). */
+    private ProbeReport lingering;
     /** What else the probe opened that its end must close (a channel-less connect check), or {@code null}. */
     private Runnable closer;
 
@@ -73,6 +84,13 @@ public final class ProbeContext {
      */
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos,
                  DeadlineLanes lanes) {
+        this(target, loop, startNanos, stalls, stallBoundNanos, lanes, null);
+    }
+
+    /** As above, watched step by step by {@code trace} (or by no one when it is {@code null}). */
+    ProbeContext(TargetSpec target, EventLoop loop, long startNanos, LoopWatch.Stalls stalls, long stallBoundNanos,
+                 DeadlineLanes lanes, ProbeTrace trace) {
+        this.trace = trace;
         this.target = target;
         this.lanes = lanes;
         this.loop = loop;
@@ -140,9 +158,40 @@ public final class ProbeContext {
         this.deadlineDetail = detail;
     }
 
-    /** What the probe is doing now; a timeout's detail names it. */
+    /** What the probe is doing now; a timeout's detail names it, and a trace shows it as a step. */
     public void phase(String value) {
         this.phase = value;
+        step(value);
+    }
+
+    /** True when someone watches this probe step by step: compute a {@link #fact} only then. */
+    public boolean tracing() {
+        return trace != null;
+    }
+
+    /** A step for the trace, if there is one ({@link ProbeTrace#step}); nothing otherwise. */
+    public void step(String what) {
+        if (trace != null) {
+            trace.step(micros(startNanos), what);
+        }
+    }
+
+    /**
+     * The first {@value #MAX_TRACED_BYTES} readable bytes of {@code data}, as text, for the trace if there is one;
+     * nothing otherwise (the buffer is not touched).
+     */
+    public void factBytes(String name, ByteBuf data) {
+        if (trace != null) {
+            trace.fact(name, data.toString(data.readerIndex(), Math.min(data.readableBytes(), MAX_TRACED_BYTES),
+                    StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A fact for the trace, if there is one ({@link ProbeTrace#fact}); nothing otherwise. */
+    public void fact(String name, String value) {
+        if (trace != null) {
+            trace.fact(name, value);
+        }
     }
 
     /** Closed when the probe ends, however it ends. */
@@ -198,6 +247,7 @@ public final class ProbeContext {
     /** The hop's connection is established: its connect time is recorded. */
     public void connected() {
         connectMicros = micros(hopStartNanos);
+        step("connected");
     }
 
     /** The hop's TLS handshake is done: its time is recorded. */
@@ -205,12 +255,14 @@ public final class ProbeContext {
         if (connectMicros != null) {
             tlsMicros = micros(hopStartNanos) - connectMicros;
         }
+        step("TLS handshake done");
     }
 
     /** {@code count} bytes of the response arrived (the first ones record the time to first byte). */
     public void bytesRead(int count) {
         if (firstByteMicros == null && count > 0) {
             firstByteMicros = micros(hopStartNanos);
+            step("first response byte");
         }
         bytesRead += count;
     }
@@ -223,6 +275,9 @@ public final class ProbeContext {
     /** The hop's HTTP status, for the report. */
     public void httpStatus(int status) {
         httpStatus = status;
+        if (trace != null) {
+            step("status " + status);
+        }
     }
 
     /**
@@ -271,11 +326,58 @@ public final class ProbeContext {
                 outcome = Outcome.INCONCLUSIVE;
             }
         }
+        if (trace != null) {
+            lingerForTrace(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
+                    httpStatus, detail, bytesRead));
+            return;
+        }
         try {
             release();
         } finally {
             result.complete(new ProbeReport(outcome, micros(startNanos), connectMicros, tlsMicros, firstByteMicros,
                     httpStatus, detail, bytesRead, certNotAfterMs, chainNotAfterMs));
+        }
+    }
+
+    /**
+     * A traced probe's verdict and report are the prober's, fixed now; but its connections stay open for up to
+     * {@value #TRACE_LINGER_MS} ms (or until {@link #traceHasAll()}) so that the rest of a response still reaches the
+     * trace as facts, and the report is handed over only then (on the loop's next turn when nothing is open).
+     */
+    private void lingerForTrace(ProbeReport report) {
+        step("verdict " + report.outcome());
+        lingering = report;
+        boolean open = channels.stream().anyMatch(Channel::isActive) || closer != null;
+        try {
+            if (open) {
+                loop.schedule(this::traceHasAll, TRACE_LINGER_MS, TimeUnit.MILLISECONDS);
+            } else {
+                loop.execute(this::traceHasAll);
+            }
+        } catch (RejectedExecutionException stopping) {
+            traceHasAll();
+        }
+    }
+
+    /** True while a traced probe, its verdict reached, keeps its connections open for the rest of a response. */
+    public boolean lingering() {
+        return lingering != null;
+    }
+
+    /**
+     * A traced probe after its verdict: nothing more is worth reading (the response ended), so its connections close
+     * and its report is handed over now. Nothing for a probe without a trace, or before the verdict.
+     */
+    public void traceHasAll() {
+        ProbeReport report = lingering;
+        if (report == null) {
+            return;
+        }
+        lingering = null;
+        try {
+            release();
+        } finally {
+            result.complete(report);
         }
     }
 

@@ -54,10 +54,15 @@ final class ProbeRunner {
 
     /** Starts a probe on {@code loop}; the future completes on that loop and never exceptionally. */
     CompletableFuture<ProbeReport> run(TargetSpec target, EventLoop loop) {
+        return run(target, loop, null);
+    }
+
+    /** {@link #run(TargetSpec, EventLoop)} watched step by step by {@code trace} ({@code null}: by no one). */
+    CompletableFuture<ProbeReport> run(TargetSpec target, EventLoop loop, ProbeTrace trace) {
         long stallBound = TimeUnit.MILLISECONDS.toNanos(
                 InconclusiveCause.boundMs(stallFraction, target.intervalMs(), target.timeoutMs()));
         ProbeContext probe = new ProbeContext(target, loop, System.nanoTime(), watch.of(loop), stallBound,
-                deadlines.get(loop));
+                deadlines.get(loop), trace);
         inFlight.add(probe);
         // the caller gets the stage after the removal, not the probe's own future: a future runs its last-registered
         // dependants first, so a caller waiting on the probe's future could see its report while the probe still

@@ -1,15 +1,13 @@
 package io.healthmesh.xds;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.NameResolverRegistry;
-import io.grpc.xds.XdsNameResolverProvider;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.StateTopicWriter;
 import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.testkit.grpc.LoopbackBackends;
+import io.healthmesh.testkit.grpc.XdsChannels;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,16 +64,9 @@ class XdsClientIT {
         return XdsConfig.from(s);
     }
 
-    /** A channel {@code <scheme>:///<group>} whose xDS client's bootstrap names the server on {@code port}. */
+    /** A channel {@code xds:///<group>} whose xDS client's bootstrap names the server on {@code port}. */
     private ManagedChannel channel(String group, int port) {
-        String scheme = "hmxds" + Math.abs(group.hashCode());
-        Map<String, Object> server = Map.of("server_uri", "127.0.0.1:" + port,
-                "channel_creds", List.of(Map.of("type", "insecure")), "server_features", List.of("xds_v3"));
-        Map<String, Object> bootstrap = Map.of("xds_servers", List.of(server),
-                "node", Map.of("id", "xds-it-" + group, "cluster", "it"));
-        NameResolverRegistry.getDefaultRegistry().register(XdsNameResolverProvider.createForTest(scheme, bootstrap));
-        ManagedChannel channel = Grpc.newChannelBuilder(scheme + ":///" + group, InsecureChannelCredentials.create())
-                .build();
+        ManagedChannel channel = XdsChannels.open(group, port, "xds-it-" + group);
         keep(() -> channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
         return channel;
     }
@@ -86,7 +77,7 @@ class XdsClientIT {
      */
     private static void firstAnswer(LoopbackBackends backends, ManagedChannel channel) {
         Await.until(PATIENCE, () -> backends.call(channel, true) >= 0,
-                () -> "no answer through the xDS channel: " + backends.lastError);
+                () -> "no answer through the xDS channel: " + backends.lastError());
     }
 
     /** Defines three members of {@code group} on the backends and publishes their states and the group's event. */
@@ -157,7 +148,7 @@ class XdsClientIT {
         ManagedChannel channel = channel(group, xds.xdsPort());
         firstAnswer(backends, channel);
 
-        assertThat(answering(backends, channel, 60)).as(() -> "last error: " + backends.lastError)
+        assertThat(answering(backends, channel, 60)).as(() -> "last error: " + backends.lastError())
                 .containsExactlyInAnyOrder(0, 1);
 
         List<Long> latencies = new ArrayList<>();

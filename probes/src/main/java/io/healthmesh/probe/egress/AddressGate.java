@@ -94,6 +94,9 @@ public final class AddressGate {
                 probe.finish(Outcome.DNS_FAILURE, "cannot resolve " + host + ": " + FailureClassifier.detail(failure));
                 return;
             }
+            if (probe.tracing()) {
+                probe.step("resolved " + host + " to " + address.getHostAddress());
+            }
             if (allowed(probe, address, port)) {
                 proceed(probe, address, next);
             }

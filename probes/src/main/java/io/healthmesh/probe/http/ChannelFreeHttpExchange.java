@@ -146,13 +146,13 @@ final class ChannelFreeHttpExchange extends ChannelFreeConnection {
             received.writerIndex(received.writerIndex() + count);
             probe.bytesRead(count);
             decode(false);
-            if (isClosed() || judge.settled()) {
+            if (isClosed() || !judge.readsOn()) {
                 return;
             }
         }
         try {
             probe.loop().execute(() -> guarded(() -> { // more may be waiting, and no new edge comes for it
-                if (!isClosed() && !judge.settled()) {
+                if (!isClosed() && judge.readsOn()) {
                     read();
                 }
             }));
@@ -172,11 +172,11 @@ final class ChannelFreeHttpExchange extends ChannelFreeConnection {
                 return;
             }
             deliver();
-            if (isClosed() || judge.settled() || received.readableBytes() == before) {
+            if (isClosed() || !judge.readsOn() || received.readableBytes() == before) {
                 break;
             }
         }
-        if (ended && !isClosed() && !judge.settled() && decodeSome(true)) {
+        if (ended && !isClosed() && judge.readsOn() && decodeSome(true)) {
             deliver();
         }
         if (!isClosed()) {

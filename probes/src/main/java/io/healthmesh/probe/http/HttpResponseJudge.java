@@ -59,6 +59,14 @@ final class HttpResponseJudge {
         return probe.isDone() || handedOff;
     }
 
+    /**
+     * True while this hop's bytes are still wanted: before the verdict, and after it while a traced probe lingers for
+     * the rest of the response ({@link ProbeContext#lingering()}).
+     */
+    boolean readsOn() {
+        return !settled() || (!handedOff && probe.lingering());
+    }
+
     boolean handedOff() {
         return handedOff;
     }
@@ -68,6 +76,12 @@ final class HttpResponseJudge {
      * the probe to its next hop.
      */
     void onObject(HttpObject msg, Runnable releaseConnection) {
+        if (msg instanceof HttpContent content && !handedOff && probe.tracing()) {
+            probe.factBytes("body", content.content()); // a trace's excerpt, read on after a verdict on the headers
+            if (content instanceof LastHttpContent) {
+                probe.traceHasAll();
+            }
+        }
         if (settled()) {
             return;
         }
@@ -86,6 +100,7 @@ final class HttpResponseJudge {
 
     /** The connection closed after the decoder's last objects: a verdict if none was reached. */
     void onClosed() {
+        probe.traceHasAll(); // a traced probe lingering for the rest of the response: there is no more
         if (!settled()) {
             probe.finish(Outcome.UNEXPECTED_RESPONSE, status == 0 ? "connection closed before a response"
                     : "connection closed before the response was judged");
@@ -103,6 +118,9 @@ final class HttpResponseJudge {
                 && redirectsFollowed >= prober.maxRedirects();
         if (probe.target().http().followRedirects() && isRedirect(status) && location != null && !judgeThisOne) {
             handedOff = true;
+            if (probe.tracing()) {
+                probe.step("redirect to " + location);
+            }
             releaseConnection.run();
             prober.followRedirect(probe, hop, location, expected, redirectsFollowed);
             return;

@@ -49,6 +49,9 @@ final class TcpExchangeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
+            if (msg instanceof ByteBuf received) {
+                probe.factBytes("response", received);
+            }
             if (window == null || probe.isDone() || !(msg instanceof ByteBuf data)) {
                 return;
             }

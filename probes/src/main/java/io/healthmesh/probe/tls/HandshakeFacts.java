@@ -2,6 +2,7 @@ package io.healthmesh.probe.tls;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.probe.ProbeContext;
+import io.healthmesh.probe.http.PeerCertificates;
 import io.netty.handler.ssl.SslHandler;
 
 /**
@@ -20,6 +21,9 @@ public final class HandshakeFacts {
      * @return true when the probe goes on, false when it has ended here
      */
     public static boolean record(ProbeContext probe, SslHandler ssl) {
+        if (probe.tracing()) {
+            probe.fact("certificate", PeerCertificates.summary(ssl));
+        }
         CertificateFacts facts = CertificateFacts.of(ssl.engine().getSession());
         if (facts == null) {
             return true;

@@ -127,7 +127,8 @@ public abstract class ChannelFreeConnection implements EpollIoHandle {
             connected = true;
             onConnected();
         }
-        if (!closed && !probe.isDone()) {
+        // a traced probe lingering after its verdict still reads, for the rest of the response
+        if (!closed && (!probe.isDone() || probe.lingering())) {
             EpollIoOps ops = ((EpollIoEvent) event).ops();
             onReady(ops.contains(EpollIoOps.EPOLLOUT),
                     ops.contains(EpollIoOps.EPOLLIN) || ops.contains(EpollIoOps.EPOLLERR));

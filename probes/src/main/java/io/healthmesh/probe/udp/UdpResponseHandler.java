@@ -36,6 +36,7 @@ final class UdpResponseHandler extends SimpleChannelInboundHandler<DatagramPacke
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+        probe.factBytes("response", packet.content());
         if (probe.isDone()) {
             return;
         }

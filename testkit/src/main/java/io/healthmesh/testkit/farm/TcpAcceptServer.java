@@ -51,7 +51,7 @@ final class TcpAcceptServer implements TargetSwitch {
         } else if (!up && listener != null) {
             listener.close().sync();
             listener = null;
-            awaitRefused();
+            awaitRefused(address, port);
         }
     }
 
@@ -60,7 +60,7 @@ final class TcpAcceptServer implements TargetSwitch {
      * succeed for a moment after {@code close()} returned: wait until one is really refused, so that the instant
      * recorded for the switch is when the target went down, not before.
      */
-    private void awaitRefused() {
+    static void awaitRefused(String address, int port) {
         InetSocketAddress endpoint = new InetSocketAddress(address, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         for (int attempt = 0; attempt < 10_000 && System.nanoTime() < deadline; attempt++) {
