@@ -25,6 +25,7 @@ public final class Topics {
     private final String healthState;
     private final String groupState;
     private final String rejected;
+    private final String endpoints;
 
     public Topics(String prefix) {
         this.prefix = requireNonNull(prefix, "prefix");
@@ -33,6 +34,7 @@ public final class Topics {
         this.healthState = prefix + "health-state";
         this.groupState = prefix + "group-state";
         this.rejected = prefix + "rejected";
+        this.endpoints = prefix + "endpoints";
     }
 
     /** The prefix every name starts with. */
@@ -63,6 +65,14 @@ public final class Topics {
     /** Records that could not be decoded or validated, original bytes, reason in headers. */
     public String rejected() {
         return rejected;
+    }
+
+    /**
+     * The listeners each worker has bound, compacted, key = the worker's instance id: every prober denies what is
+     * announced there (docs/SECURITY.md, "Egress policy").
+     */
+    public String endpoints() {
+        return endpoints;
     }
 
     @Override
