@@ -7,6 +7,7 @@ import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.assign.GroupPeers;
+import io.healthmesh.prober.assign.RejectedRecords;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.prober.health.CpuSteal;
@@ -139,9 +140,17 @@ public final class ProberWorker implements AutoCloseable {
             started.push(definitionSerde);
             Admin admin = Admin.create(KafkaClients.admin(config));
             started.push(() -> admin.close(DRAIN));
+            AnnouncedEndpoints announced = new AnnouncedEndpoints();
             ClusterEndpointsRefresher endpoints = new ClusterEndpointsRefresher(admin, clusterEndpoints,
-                    engine.discoveredEndpoints()).start();
+                    engine.discoveredEndpoints(), announced, config.denyBrokerHosts(), System::currentTimeMillis)
+                    .start();
             started.push(endpoints);
+            AnnouncementFeed feed = new AnnouncementFeed(KafkaClients.endpointsReader(config),
+                    config.topics().endpoints(), announced, new RejectedRecords(producer, config.topics().rejected(),
+                    config.rejectedBy(), metrics::rejected), endpoints::announcementsChanged);
+            started.push(feed);
+            metrics.announcedEndpoints(() -> endpoints.announcedNow().denied(),
+                    () -> endpoints.announcedNow().dropped(), () -> (int) announced.workersRefused());
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config));
             TargetAssignment assignment = new TargetAssignment(consumer, config.topics().targets(), config.region(),
                     definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),
