@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
@@ -54,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  * stops it in order: leave the group (targets stop), stop the timer and the engine, drain the results,
  * close the producer, stop the endpoint.
  */
-public final class ProberWorker implements AutoCloseable {
+public final class ProberWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProberWorker.class);
     private static final int WHEEL_SIZE = 512;
@@ -67,11 +68,14 @@ public final class ProberWorker implements AutoCloseable {
     private final ProbeScheduler scheduler;
     private final TargetAssignment assignment;
     private final OpsServer ops;
+    private final String opsHost;
     /** What to close, in order. */
     private final Deque<AutoCloseable> shutdown;
 
     private ProberWorker(ProberConfig config, PrometheusRegistry registry, ProbeScheduler scheduler,
                          TargetAssignment assignment, OpsServer ops, Deque<AutoCloseable> shutdown) {
+        this.opsHost = config.http().separateOps() && config.http().opsHost() != null ? config.http().opsHost()
+                : config.httpHost();
         this.config = config;
         this.registry = registry;
         this.scheduler = scheduler;
@@ -210,6 +214,21 @@ public final class ProberWorker implements AutoCloseable {
 
     public PrometheusRegistry registry() {
         return registry;
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("ops", opsHost, ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(config.topics().prefix());
     }
 
     /** Stops the worker in order (see the class comment); a second call does nothing. */

@@ -21,9 +21,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * What the worker roles ({@code prober}, {@code aggregator}, {@code notifier}, {@code status}, {@code registry})
- * share: settings from a properties file and {@code HEALTHMESH_*} environment variables ({@link Settings#load}), a
- * bad setting is exit 2 with every problem listed, then the worker runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits.
+ * What the worker roles ({@code prober}, {@code aggregator}, {@code notifier}, {@code status}, {@code registry},
+ * {@code xds}, {@code haproxy}, {@code dns}) share: settings from a properties file and {@code HEALTHMESH_*}
+ * environment variables ({@link Settings#load}), a bad setting is exit 2 with every problem listed, then the worker
+ * runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits. This is also the one place
+ * where a worker's bound listeners are announced on the endpoints topic ({@link ListenerAnnouncement}), withdrawn
+ * before the worker closes.
  */
 abstract class WorkerRole implements Callable<Integer> {
 
@@ -78,9 +81,17 @@ abstract class WorkerRole implements Callable<Integer> {
             signal.closed();
             throw e;
         }
+        AutoCloseable announced = ListenerAnnouncement.start(spec.name(), worker, settings);
         PrintWriter out = spec.commandLine().getOut();
         out.println(started(worker));
         out.flush();
-        return UntilStopped.run(signal, worker, duration, out, spec.name());
+        AutoCloseable running = () -> {
+            try {
+                announced.close(); // the tombstone first, while the worker still runs
+            } finally {
+                worker.close();
+            }
+        };
+        return UntilStopped.run(signal, running, duration, out, spec.name());
     }
 }
