@@ -89,7 +89,7 @@ public final class EndpointAnnouncer implements AutoCloseable {
         props.putAll(kafka);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000"); // bounds a close while Kafka is away
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
         props.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
