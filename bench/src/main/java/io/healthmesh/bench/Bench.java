@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {
         LoadDriver.class, RestoreBench.class, HaproxyAlone.class, SyscallDriver.class, JfrHotMethods.class,
-        TransactionCost.class, StatusBoardHeap.class, CommandLine.HelpCommand.class},
+        TransactionCost.class, StatusBoardHeap.class, TargetsFile.class, IngestBench.class,
+        CommandLine.HelpCommand.class},
         description = "healthmesh's load harness: the load benchmark against a loopback target farm and the "
                 + "measurements beside it.")
 public final class Bench implements Runnable {

@@ -2,14 +2,7 @@ package io.healthmesh.cli;
 
 import io.healthmesh.cli.demo.DemoCommand;
 import io.healthmesh.cli.replay.ReplayCommand;
-import io.healthmesh.cli.roles.AggregatorCommand;
-import io.healthmesh.cli.roles.DnsCommand;
-import io.healthmesh.cli.roles.HaproxyCommand;
-import io.healthmesh.cli.roles.NotifierCommand;
-import io.healthmesh.cli.roles.XdsCommand;
-import io.healthmesh.cli.roles.ProberCommand;
-import io.healthmesh.cli.roles.RegistryCommand;
-import io.healthmesh.cli.roles.StatusCommand;
+import io.healthmesh.cli.roles.Roles;
 import io.healthmesh.cli.targets.TargetsCommand;
 import io.healthmesh.cli.watch.WatchCommand;
 import io.healthmesh.cli.window.WindowCommand;
@@ -31,9 +24,7 @@ import java.util.concurrent.Callable;
 @Command(name = "healthmesh", mixinStandardHelpOptions = true, versionProvider = Healthmesh.Version.class,
         description = "A Kafka-native active health checker.",
         subcommands = {DemoCommand.class, TargetsCommand.class, WatchCommand.class, WindowCommand.class,
-                ReplayCommand.class, ProberCommand.class, AggregatorCommand.class, NotifierCommand.class,
-                HaproxyCommand.class, DnsCommand.class, RegistryCommand.class, XdsCommand.class,
-                StatusCommand.class, CommandLine.HelpCommand.class},
+                ReplayCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {
@@ -61,6 +52,8 @@ public final class Healthmesh implements Callable<Integer> {
     /** The configured picocli command line (exposed for tests that need the parsed model). */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine cmd = new CommandLine(new Healthmesh());
+        Roles.addTo(cmd);
+        cmd.addSubcommand(new CommandLine.HelpCommand());
         cmd.setOut(out);
         cmd.setErr(err);
         cmd.setExecutionExceptionHandler(Healthmesh::handle);

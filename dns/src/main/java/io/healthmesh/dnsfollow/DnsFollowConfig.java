@@ -1,16 +1,14 @@
 package io.healthmesh.dnsfollow;
 
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.dnsfollow.mapping.DnsMapping;
 import io.healthmesh.dnsfollow.mapping.MappingFile;
+import io.healthmesh.follow.StateSource;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,17 +20,16 @@ import static java.util.Objects.requireNonNull;
  * registry client's {@code schema.registry.ssl.*}), and the mapping file read and validated with its keys' secrets.
  * Every key is in {@link #SETTINGS} and docs/CONFIGURATION.md, "DNS".
  *
+ * @param source where the state topics are read (brokers, registry, topic names, {@code kafka.*})
  * @param mapping the validated mapping (it holds the TSIG secrets: never printed)
  * @param reconcileInterval how often every name is compared with the zone even without an event
  * @param changesPerSecond record additions or deletions allowed per second in the long run
  * @param changesBurst record additions or deletions allowed at once
  * @param updateTimeout how long one query or update may take
  */
-public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
-                              String registryUserInfo, Map<String, String> registryClient, Topics topics,
-                              String httpHost, int httpPort, Path mappingFile, DnsMapping mapping,
-                              Duration reconcileInterval, double changesPerSecond, int changesBurst,
-                              Duration updateTimeout, Map<String, String> kafka) {
+public record DnsFollowConfig(StateSource source, String httpHost, int httpPort, Path mappingFile,
+                              DnsMapping mapping, Duration reconcileInterval, double changesPerSecond,
+                              int changesBurst, Duration updateTimeout) {
 
     public static final int DEFAULT_HTTP_PORT = 8088;
     public static final long DEFAULT_RECONCILE_INTERVAL_MS = 60_000;
@@ -41,7 +38,6 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
     public static final long DEFAULT_UPDATE_TIMEOUT_MS = 5_000;
     private static final Setting<String> MAPPING_FILE = Setting.required("mapping.file", "a YAML or JSON file",
             "The DNS mapping file: names, zones, servers and TSIG keys (required).");
-    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
     private static final Setting<Long> RECONCILE_INTERVAL_MS = Setting.longInteger("reconcile.interval.ms",
             DEFAULT_RECONCILE_INTERVAL_MS, 1_000, 86_400_000L,
             "How often every name is read back from its zone and repaired, events or not (a manual edit, a lost"
@@ -57,22 +53,17 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
     private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
 
     /** Every key besides {@code kafka.*} and {@code schema.registry.ssl.*}, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = List.of(WorkerSettings.BOOTSTRAP_SERVERS,
-            WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
-            MAPPING_FILE, TOPIC_PREFIX, RECONCILE_INTERVAL_MS, CHANGES_PER_SECOND, CHANGES_BURST, UPDATE_TIMEOUT_MS,
-            WorkerSettings.HTTP_HOST, HTTP_PORT);
+    public static final List<Setting<?>> SETTINGS = StateSource.withRoleSettings(List.of(MAPPING_FILE,
+            RECONCILE_INTERVAL_MS, CHANGES_PER_SECOND, CHANGES_BURST, UPDATE_TIMEOUT_MS,
+            WorkerSettings.HTTP_HOST, HTTP_PORT));
 
     public DnsFollowConfig {
-        requireNonNull(bootstrapServers, "bootstrapServers");
-        requireNonNull(schemaRegistryUrl, "schemaRegistryUrl");
-        registryClient = Map.copyOf(requireNonNull(registryClient, "registryClient"));
-        requireNonNull(topics, "topics");
+        requireNonNull(source, "source");
         requireNonNull(httpHost, "httpHost");
         requireNonNull(mappingFile, "mappingFile");
         requireNonNull(mapping, "mapping");
         requireNonNull(reconcileInterval, "reconcileInterval");
         requireNonNull(updateTimeout, "updateTimeout");
-        kafka = Map.copyOf(requireNonNull(kafka, "kafka"));
     }
 
     /**
@@ -82,12 +73,8 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
      */
     public static DnsFollowConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("DNS", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
-        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
-        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
-        String userInfo = r.get(WorkerSettings.USER_INFO);
-        String prefix = r.get(TOPIC_PREFIX);
+        SettingsReader r = StateSource.reader("DNS", settings, SETTINGS);
+        StateSource source = StateSource.read(r, settings);
         long interval = r.get(RECONCILE_INTERVAL_MS);
         double perSecond = r.get(CHANGES_PER_SECOND);
         int burst = r.get(CHANGES_BURST);
@@ -103,32 +90,17 @@ public record DnsFollowConfig(String bootstrapServers, String schemaRegistryUrl,
                 r.problem(e.getMessage());
             }
         }
-        Map<String, String> kafka = r.kafka();
         r.finish();
-        return new DnsFollowConfig(bootstrap, registry, authSource, userInfo, RegistryClients.clientKeys(settings),
-                new Topics(prefix), httpHost, httpPort, Path.of(mappingText), mapping, Duration.ofMillis(interval),
-                perSecond, burst, Duration.ofMillis(timeout), kafka);
-    }
-
-    /** The Kafka consumer's settings: the {@code kafka.*} pass-through and the bootstrap servers. */
-    public Map<String, String> consumerSettings() {
-        Map<String, String> props = new LinkedHashMap<>(kafka);
-        props.put("bootstrap.servers", bootstrapServers);
-        return props;
-    }
-
-    /** The serde config of the Avro values (Confluent's keys and the registry client's). */
-    public Map<String, Object> serdeConfig() {
-        return RegistryClients.serdeConfig(schemaRegistryUrl, registryAuthSource, registryUserInfo, registryClient);
+        return new DnsFollowConfig(source, httpHost, httpPort, Path.of(mappingText), mapping,
+                Duration.ofMillis(interval), perSecond, burst, Duration.ofMillis(timeout));
     }
 
     @Override
     public String toString() {
         // never print credentials: kafka.* may hold sasl.jaas.config; the mapping holds TSIG secrets
-        return "DnsFollowConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl=" + schemaRegistryUrl
-                + ", topicPrefix=" + topics.prefix() + ", http=" + httpHost + ":" + httpPort + ", mappingFile="
+        return "DnsFollowConfig[" + source + ", http=" + httpHost + ":" + httpPort + ", mappingFile="
                 + mappingFile + ", names=" + mapping.names().size() + ", keys=" + mapping.keys().keySet()
                 + ", reconcileInterval=" + reconcileInterval + ", changes=" + changesPerSecond + "/s burst "
-                + changesBurst + ", updateTimeout=" + updateTimeout + ", kafka keys=" + kafka.keySet() + "]";
+                + changesBurst + ", updateTimeout=" + updateTimeout + "]";
     }
 }

@@ -58,7 +58,7 @@ public final class DnsFollowWorker implements AutoCloseable, ListeningWorker {
         ChangeBudget budget = new ChangeBudget(config.changesPerSecond(), config.changesBurst(), System::nanoTime);
         this.reconciler = new ZoneReconciler(server, budget, metrics, System::currentTimeMillis);
         this.thread = new Thread(this::run, "healthmesh-dns-reconcile");
-        this.follower = StateFollower.start(config.consumerSettings(), config.serdeConfig(), config.topics(),
+        this.follower = StateFollower.start(config.source(),
                 (state, changed) -> {
                     changedGroups.addAll(changed);
                     wakeup.release();
@@ -107,7 +107,7 @@ public final class DnsFollowWorker implements AutoCloseable, ListeningWorker {
 
     @Override
     public List<String> topicPrefixes() {
-        return List.of(config.topics().prefix());
+        return List.of(config.source().topics().prefix());
     }
 
     public PrometheusRegistry registry() {

@@ -39,11 +39,11 @@ class DnsFollowConfigTest {
         assertThat(c.changesPerSecond()).isEqualTo(10.0);
         assertThat(c.changesBurst()).isEqualTo(50);
         assertThat(c.updateTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(c.topics().prefix()).isEqualTo("healthmesh.");
+        assertThat(c.source().topics().prefix()).isEqualTo("healthmesh.");
         assertThat(c.mapping().names()).hasSize(1);
-        assertThat(c.consumerSettings()).containsEntry("bootstrap.servers", "k:9092")
+        assertThat(c.source().consumerSettings()).containsEntry("bootstrap.servers", "k:9092")
                 .containsEntry("sasl.jaas.config", "secret-jaas");
-        assertThat(c.serdeConfig()).containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12");
+        assertThat(c.source().serdeConfig()).containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12");
         assertThat(c.toString()).doesNotContain("secret-jaas").doesNotContain(SECRET);
     }
 

@@ -93,6 +93,13 @@ public final class StateFollower implements AutoCloseable {
         return follower;
     }
 
+    /** Starts following the state topics of {@code source}. */
+    public static StateFollower start(StateSource source, StateListener listener, PrometheusRegistry metrics,
+                                      String metricPrefix) {
+        return start(source.consumerSettings(), source.serdeConfig(), source.topics(), listener, metrics,
+                metricPrefix);
+    }
+
     /** True once every partition was read to its end as of the start: the role may act (its {@code /readyz}). */
     public boolean caughtUp() {
         return told;

@@ -1,7 +1,6 @@
 package io.healthmesh.haproxy;
 
 import io.healthmesh.ops.ListeningWorker;
-import io.healthmesh.contract.Topics;
 import io.healthmesh.follow.ChangeBudget;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.follow.StateFollower;
@@ -63,8 +62,7 @@ public final class HaproxyWorker implements AutoCloseable, ListeningWorker {
         }
         drivers.forEach(InstanceDriver::start);
         try {
-            this.follower = StateFollower.start(config.kafkaProps(), config.serdeConfig(),
-                    new Topics(config.topicPrefix()), this::onState, registry, HaproxyMetrics.PREFIX);
+            this.follower = StateFollower.start(config.source(), this::onState, registry, HaproxyMetrics.PREFIX);
         } catch (RuntimeException e) {
             drivers.forEach(InstanceDriver::close);
             ops.close();
@@ -125,7 +123,7 @@ public final class HaproxyWorker implements AutoCloseable, ListeningWorker {
 
     @Override
     public List<String> topicPrefixes() {
-        return List.of(config.topicPrefix());
+        return List.of(config.source().topics().prefix());
     }
 
     public PrometheusRegistry registry() {

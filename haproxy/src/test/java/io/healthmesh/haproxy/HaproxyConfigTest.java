@@ -38,7 +38,7 @@ class HaproxyConfigTest {
         assertThat(c.socketTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.changesPerSecond()).isEqualTo(5.0);
         assertThat(c.changesBurst()).isEqualTo(20);
-        assertThat(c.topicPrefix()).isEqualTo("healthmesh.");
+        assertThat(c.source().topics().prefix()).isEqualTo("healthmesh.");
         assertThat(c.mapping().backends()).hasSize(1);
     }
 
@@ -46,9 +46,9 @@ class HaproxyConfigTest {
     void theFollowerGetsTheBrokersTheRegistryAndTheKafkaKeysButTheyAreNeverPrinted() throws IOException {
         HaproxyConfig c = HaproxyConfig.from(settings("kafka.sasl.jaas.config", "secret-jaas",
                 "basic.auth.credentials.source", "USER_INFO", "basic.auth.user.info", "u:secret-pw"));
-        assertThat(c.kafkaProps()).containsEntry("bootstrap.servers", "127.0.0.1:9092")
+        assertThat(c.source().consumerSettings()).containsEntry("bootstrap.servers", "127.0.0.1:9092")
                 .containsEntry("sasl.jaas.config", "secret-jaas");
-        assertThat(c.serdeConfig()).containsEntry("schema.registry.url", "http://127.0.0.1:8081")
+        assertThat(c.source().serdeConfig()).containsEntry("schema.registry.url", "http://127.0.0.1:8081")
                 .containsEntry("basic.auth.user.info", "u:secret-pw");
         assertThat(c.toString()).doesNotContain("secret").contains("sasl.jaas.config");
     }

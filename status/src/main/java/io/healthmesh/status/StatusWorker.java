@@ -45,7 +45,7 @@ public final class StatusWorker implements AutoCloseable, ListeningWorker {
         RoleListeners listeners = RoleListeners.start("status", config.httpHost(), config.httpPort(), config.http(),
                 registry, () -> running.get() != null && running.get().reading());
         try {
-            running.set(StatusService.start(config.consumer(), config.serdeConfig(), config.topics(), config.page(),
+            running.set(StatusService.start(config.source().consumerSettings(), config.source().serdeConfig(), config.source().topics(), config.page(),
                     registry, listeners.api()));
         } catch (RuntimeException e) {
             listeners.close();
@@ -53,7 +53,7 @@ public final class StatusWorker implements AutoCloseable, ListeningWorker {
         }
         LOG.info("status page started: http port {}, ops port {}, {}", listeners.api().port(), listeners.ops().port(),
                 config);
-        return new StatusWorker(listeners, running.get(), registry, config.topics().prefix());
+        return new StatusWorker(listeners, running.get(), registry, config.source().topics().prefix());
     }
 
     /** True once the feed reads every topic the page shows (what {@code /readyz} answers). */

@@ -26,11 +26,11 @@ class StatusConfigTest {
         StatusConfig c = StatusConfig.from(REQUIRED);
         assertThat(c.httpHost()).isEqualTo("0.0.0.0");
         assertThat(c.httpPort()).isEqualTo(StatusConfig.DEFAULT_HTTP_PORT);
-        assertThat(c.topics().healthState()).isEqualTo("healthmesh.health-state");
+        assertThat(c.source().topics().healthState()).isEqualTo("healthmesh.health-state");
         assertThat(c.page()).isEqualTo(StatusSettings.defaults());
         assertThat(c.http().separateOps()).isFalse();
-        assertThat(c.consumer()).containsExactly(Map.entry("bootstrap.servers", "kafka:9092"));
-        assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://registry:8081"));
+        assertThat(c.source().consumerSettings()).containsExactly(Map.entry("bootstrap.servers", "kafka:9092"));
+        assertThat(c.source().serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://registry:8081"));
     }
 
     @Test
@@ -42,12 +42,12 @@ class StatusConfigTest {
                 "kafka.security.protocol", "SSL", "http.token", "page-token-0123456789"));
         s.putAll(Map.of("ops.port", "9105", "schema.registry.ssl.truststore.location", "/etc/trust.p12"));
         StatusConfig c = StatusConfig.from(s);
-        assertThat(c.topics().groupState()).isEqualTo("hm-group-state");
+        assertThat(c.source().topics().groupState()).isEqualTo("hm-group-state");
         assertThat(c.httpHost()).isEqualTo("127.0.0.1");
         assertThat(c.httpPort()).isZero();
         assertThat(c.page()).isEqualTo(new StatusSettings(3, 0, true));
-        assertThat(c.consumer()).containsEntry("security.protocol", "SSL");
-        assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "reader:registry-secret")
+        assertThat(c.source().consumerSettings()).containsEntry("security.protocol", "SSL");
+        assertThat(c.source().serdeConfig()).containsEntry("basic.auth.user.info", "reader:registry-secret")
                 .containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12");
         assertThat(c.http().apiToken()).isEqualTo("page-token-0123456789");
         assertThat(c.http().opsPort()).isEqualTo(9105);

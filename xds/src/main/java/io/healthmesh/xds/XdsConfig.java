@@ -1,17 +1,15 @@
 package io.healthmesh.xds;
 
-import io.healthmesh.contract.Topics;
-import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
+import io.healthmesh.follow.StateSource;
 import io.healthmesh.xds.map.ClusterNames;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -22,9 +20,7 @@ import static java.util.Objects.requireNonNull;
  * checked, unknown keys refused (other than {@code kafka.*}, the registry client's {@code schema.registry.ssl.*} and
  * the HTTP servers' keys), the clusters file read. Every key is in {@link #SETTINGS} and docs/CONFIGURATION.md.
  *
- * @param bootstrapServers Kafka bootstrap servers
- * @param serde the Avro serde's settings (registry URL and its credentials and TLS)
- * @param topics topic names
+ * @param source where the state topics are read (brokers, registry, topic names, {@code kafka.*})
  * @param listener where the xDS server listens, and its bounds and TLS
  * @param clusterNames the cluster name of each group
  * @param zoneLabel the member label whose value is the locality's zone
@@ -32,11 +28,9 @@ import static java.util.Objects.requireNonNull;
  * @param httpHost bind address of the operations endpoint
  * @param httpPort its port
  * @param http the HTTP servers' options (ops token, separate ops listener, limits)
- * @param kafka Kafka client properties passed through
  */
-public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topics topics, XdsListener listener,
-                        ClusterNames clusterNames, String zoneLabel, long connectTimeoutMs, String httpHost,
-                        int httpPort, HttpOptions http, Map<String, String> kafka) {
+public record XdsConfig(StateSource source, XdsListener listener, ClusterNames clusterNames, String zoneLabel,
+                        long connectTimeoutMs, String httpHost, int httpPort, HttpOptions http) {
 
     public static final int DEFAULT_PORT = 18000;
     public static final int DEFAULT_HTTP_PORT = 8087;
@@ -45,7 +39,6 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
     public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9._/-]{1,63}");
 
-    private static final Setting<String> TOPIC_PREFIX = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
     private static final Setting<String> XDS_HOST = Setting.text("xds.host", "0.0.0.0", "an address of this host",
             "Bind address of the xDS (gRPC) server.");
     private static final Setting<Integer> XDS_PORT = Setting.integer("xds.port", DEFAULT_PORT, 0, 65_535,
@@ -88,24 +81,20 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
     private static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
 
     /** Every key besides {@code kafka.*} and the registry client's, in documentation order. */
-    public static final List<Setting<?>> SETTINGS = Stream.concat(Stream.<Setting<?>>of(
-            WorkerSettings.BOOTSTRAP_SERVERS, WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE,
-            WorkerSettings.USER_INFO, TOPIC_PREFIX, XDS_HOST, XDS_PORT, CERTIFICATE, KEY, KEY_PASSWORD, KEY_STORE,
+    public static final List<Setting<?>> SETTINGS = Stream.concat(Stream.concat(StateSource.SETTINGS.stream(),
+            Stream.<Setting<?>>of(XDS_HOST, XDS_PORT, CERTIFICATE, KEY, KEY_PASSWORD, KEY_STORE,
             KEY_STORE_PASSWORD, KEY_STORE_TYPE, CLIENT_CA, MAX_STREAMS, MAX_STREAMS_PER_CONNECTION, MAX_REQUEST_BYTES,
             KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS, IDLE_MS, CLUSTERS_FILE, ZONE_LABEL, CONNECT_TIMEOUT_MS,
-            WorkerSettings.HTTP_HOST, HTTP_PORT),
+            WorkerSettings.HTTP_HOST, HTTP_PORT)),
             HttpOptions.SETTINGS.stream().filter(s -> !s.key().startsWith("http.token"))).toList();
 
     public XdsConfig {
-        requireNonNull(bootstrapServers, "bootstrapServers");
-        serde = Map.copyOf(serde);
-        requireNonNull(topics, "topics");
+        requireNonNull(source, "source");
         requireNonNull(listener, "listener");
         requireNonNull(clusterNames, "clusterNames");
         requireNonNull(zoneLabel, "zoneLabel");
         requireNonNull(httpHost, "httpHost");
         requireNonNull(http, "http");
-        kafka = Map.copyOf(kafka);
     }
 
     /**
@@ -115,12 +104,8 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
      */
     public static XdsConfig from(Map<String, String> settings) {
         requireNonNull(settings, "settings");
-        SettingsReader r = new SettingsReader("xds", settings, SETTINGS).accepting(RegistryClients::isClientKey);
-        String bootstrap = r.get(WorkerSettings.BOOTSTRAP_SERVERS);
-        String registry = r.get(WorkerSettings.SCHEMA_REGISTRY_URL);
-        String authSource = r.get(WorkerSettings.CREDENTIALS_SOURCE);
-        String userInfo = r.get(WorkerSettings.USER_INFO);
-        String prefix = r.get(TOPIC_PREFIX);
+        SettingsReader r = StateSource.reader("xds", settings, SETTINGS);
+        StateSource source = StateSource.read(r, settings);
         String host = r.get(XDS_HOST);
         int port = r.get(XDS_PORT);
         String keyStoreType = r.get(KEY_STORE_TYPE);
@@ -155,14 +140,10 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
         } catch (IllegalArgumentException e) {
             r.problem(e.getMessage());
         }
-        Map<String, String> kafka = r.kafka();
         r.finish();
-        Map<String, Object> serde = RegistryClients.serdeConfig(registry, authSource, userInfo,
-                RegistryClients.clientKeys(settings));
         XdsListener listener = new XdsListener(host, port, tls, maxStreams, perConnection, requestBytes, keepalive,
                 keepaliveTimeout, idle);
-        return new XdsConfig(bootstrap, serde, new Topics(prefix), listener, names, zoneLabel, connectTimeout,
-                httpHost, httpPort, http, kafka);
+        return new XdsConfig(source, listener, names, zoneLabel, connectTimeout, httpHost, httpPort, http);
     }
 
     private static XdsTls tls(SettingsReader r, String keyStoreType) {
@@ -183,20 +164,11 @@ public record XdsConfig(String bootstrapServers, Map<String, Object> serde, Topi
                 clientCa == null ? null : Path.of(clientCa));
     }
 
-    /** The Kafka settings of the follower: the pass-through, then the bootstrap servers. */
-    public Map<String, String> followerKafka() {
-        Map<String, String> props = new TreeMap<>(kafka);
-        props.put("bootstrap.servers", bootstrapServers);
-        return props;
-    }
-
     @Override
     public String toString() {
         // never print credentials: kafka.* may hold sasl.jaas.config, the serde settings a registry password
-        return "XdsConfig[bootstrapServers=" + bootstrapServers + ", schemaRegistryUrl="
-                + io.healthmesh.core.secret.Redact.userInfo(String.valueOf(serde.get("schema.registry.url")))
-                + ", topicPrefix=" + topics.prefix() + ", xds=" + listener.host() + ":" + listener.port()
+        return "XdsConfig[" + source + ", xds=" + listener.host() + ":" + listener.port()
                 + ", tls=" + listener.tls() + ", clusters mapped=" + clusterNames.size() + ", zoneLabel=" + zoneLabel
-                + ", http=" + httpHost + ":" + httpPort + ", " + http + ", kafka keys=" + kafka.keySet() + "]";
+                + ", http=" + httpHost + ":" + httpPort + ", " + http + "]";
     }
 }

@@ -53,7 +53,7 @@ public final class XdsWorker implements AutoCloseable, ListeningWorker {
         xdsHost = config.listener().host();
         opsHost = config.http().separateOps() && config.http().opsHost() != null ? config.http().opsHost()
                 : config.httpHost();
-        topicPrefix = config.topics().prefix();
+        topicPrefix = config.source().topics().prefix();
         try {
             HttpOptions http = config.http();
             InetSocketAddress bind = http.separateOps()
@@ -66,8 +66,7 @@ public final class XdsWorker implements AutoCloseable, ListeningWorker {
             throw new UncheckedIOException("cannot bind " + config.httpHost() + ":" + config.httpPort(), e);
         }
         try {
-            follower = StateFollower.start(config.followerKafka(), config.serde(), config.topics(), this::onState,
-                    registry, XdsMetrics.PREFIX);
+            follower = StateFollower.start(config.source(), this::onState, registry, XdsMetrics.PREFIX);
         } catch (RuntimeException e) {
             ops.close();
             server.close();

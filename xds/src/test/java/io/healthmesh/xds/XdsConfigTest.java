@@ -34,9 +34,9 @@ class XdsConfigTest {
         assertThat(c.httpPort()).isEqualTo(8087);
         assertThat(c.zoneLabel()).isEqualTo("zone");
         assertThat(c.connectTimeoutMs()).isEqualTo(5000);
-        assertThat(c.topics().groupState()).isEqualTo("healthmesh.group-state");
+        assertThat(c.source().topics().groupState()).isEqualTo("healthmesh.group-state");
         assertThat(c.clusterNames().nameOf("web")).isEqualTo("web");
-        assertThat(c.followerKafka()).containsEntry("bootstrap.servers", "broker:9092");
+        assertThat(c.source().consumerSettings()).containsEntry("bootstrap.servers", "broker:9092");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.healthmesh.cli.kafka;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -28,7 +29,7 @@ public final class CompactedTopicReader {
     /**
      * The latest value per key of {@code topic}.
      *
-     * @throws IllegalStateException when the topic does not exist or the end is not reached within {@code timeout}
+     * @throws IllegalStateException when the topic does not exist or nothing is read for {@code timeout} before the end
      */
     public static Map<String, byte[]> readToEnd(Properties clientProps, String topic, Duration timeout) {
         Properties props = consumerProperties(clientProps);
@@ -47,9 +48,15 @@ public final class CompactedTopicReader {
             Instant deadline = Instant.now().plus(timeout);
             while (!caughtUp(consumer, end)) {
                 if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
+                    throw new IllegalStateException("could not read " + topic + " to its end: nothing read for "
+                            + timeout);
                 }
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+                if (!records.isEmpty()) {
+                    // a large topic may take longer than the timeout: it bounds a stall, not the whole read
+                    deadline = Instant.now().plus(timeout);
+                }
+                for (ConsumerRecord<String, byte[]> r : records) {
                     if (r.key() == null) {
                         continue;
                     }

@@ -9,6 +9,7 @@ import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.topology.Decoded;
 import io.healthmesh.aggregator.topology.InputDecoder;
 import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.output.Progress;
 import io.healthmesh.cli.kafka.KafkaOptions;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.core.target.QuorumPolicy;
@@ -188,7 +189,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
             ReplayEngine engine = new ReplayEngine(window, definitions, emitted, staleness, alternatives,
                     punctuateInterval.toMillis(), minOutage.toMillis());
-            Progress progress = new Progress(err, topics.probeResults(), results.size(), System::nanoTime);
+            Progress progress = new Progress(err, "reading", "read", topics.probeResults(), results.size(),
+                    System::nanoTime);
             long[] inRange = {0};
             boolean all = selected.size() == specs.size();
             results.read(consumer, TIMEOUT, r -> {

@@ -2,6 +2,7 @@ package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.output.Progress;
 import io.healthmesh.contract.target.TargetFileReader;
 import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.ProbeFingerprint;
@@ -41,18 +42,46 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Validate and show what would change, write nothing.")
     boolean dryRun;
 
+    @Option(names = "--lines", paramLabel = "N", defaultValue = "" + DEFAULT_LINES,
+            description = "Print one line per target when there are at most N targets (default: ${DEFAULT-VALUE});"
+                    + " above, only the summary, and a progress bar on stderr.")
+    int lines;
+
+    /** Above this many targets, apply prints the summary only and shows its progress. */
+    static final int DEFAULT_LINES = 10_000;
+    /** Problems printed at most when the files are invalid; the count says how many there are. */
+    private static final int MAX_ERRORS_SHOWN = 100;
+
     @Override
     public Integer call() {
+        if (lines < 0) {
+            throw new BadInputException("--lines: " + lines + " (expected: 0 or more)");
+        }
         TargetFileReader.Batch batch = TargetFileReader.read(files, System.in);
         if (!batch.valid()) {
-            throw new BadInputException(batch.errors().size() + " problem(s) found; nothing was applied",
-                    batch.errors());
+            List<String> errors = batch.errors();
+            // a million bad definitions must not print a million lines: the first 100 and the count
+            List<String> shown = errors.size() <= MAX_ERRORS_SHOWN ? errors : List.copyOf(errors.subList(0,
+                    MAX_ERRORS_SHOWN));
+            throw new BadInputException(errors.size() + " problem(s) found; nothing was applied"
+                    + (shown.size() < errors.size() ? " (the first " + MAX_ERRORS_SHOWN + " below)" : ""), shown);
         }
-        return apply(kafka, batch.specs(), dryRun, spec.commandLine().getOut());
+        PrintWriter err = spec.commandLine().getErr();
+        return apply(kafka, batch.specs(), dryRun, spec.commandLine().getOut(),
+                batch.specs().size() > lines ? err : null);
     }
 
     /** Writes {@code specs} (already validated) and prints one line per target and a summary. */
     public static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out) {
+        return apply(kafka, specs, dryRun, out, null);
+    }
+
+    /**
+     * Writes {@code specs} (already validated); with {@code progress} (large applies) prints the summary only and
+     * draws the write's progress there, otherwise one line per target and the summary.
+     */
+    static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out,
+                     PrintWriter progress) {
         TargetTopic topic = new TargetTopic(kafka);
         Map<String, TargetDefinition> current = topic.read().definitions();
         List<TargetSpec> toWrite = new ArrayList<>();
@@ -80,10 +109,19 @@ public final class ApplyCommand implements Callable<Integer> {
                             : "updated (probe changed: back to DETECTING)";
                 }
             }
-            out.printf("%-32s %s%n", s.id(), what);
+            if (progress == null) {
+                out.printf("%-32s %s%n", s.id(), what);
+            }
         }
         if (!dryRun && !toWrite.isEmpty()) {
-            topic.write(toWrite);
+            if (progress == null) {
+                topic.write(toWrite);
+            } else {
+                Progress acked = new Progress(progress, "writing", "wrote and had acknowledged", topic.name(),
+                        toWrite.size(), System::nanoTime);
+                topic.write(toWrite, acked);
+                acked.finish();
+            }
         }
         out.printf("%s %d target(s) %s %s: %d created, %d updated, %d unchanged%n",
                 dryRun ? "would apply" : "applied", specs.size(), dryRun ? "to" : "in", topic.name(),

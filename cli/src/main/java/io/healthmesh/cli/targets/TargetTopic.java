@@ -2,6 +2,7 @@ package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.kafka.CompactedTopicReader;
 import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.output.Progress;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.core.target.TargetSpec;
@@ -10,7 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -21,9 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 import static java.util.Objects.requireNonNull;
 
@@ -92,41 +95,68 @@ public final class TargetTopic {
 
     /** Writes every spec and waits until all are acknowledged. */
     public void write(List<TargetSpec> specs) {
-        Map<String, TargetDefinition> records = new LinkedHashMap<>();
-        specs.forEach(s -> records.put(s.id(), TargetSpecs.toAvro(s)));
-        send(records);
+        write(specs, null);
+    }
+
+    /**
+     * Writes every spec and waits until all are acknowledged; {@code acked}, when given, advances once per
+     * acknowledged record (from the producer's thread).
+     */
+    public void write(List<TargetSpec> specs, Progress acked) {
+        send(specs.size(), i -> specs.get(i).id(), i -> TargetSpecs.toAvro(specs.get(i)), acked);
     }
 
     /** Writes a tombstone for every id and waits until all are acknowledged. */
     public void delete(List<String> ids) {
-        Map<String, TargetDefinition> tombstones = new LinkedHashMap<>();
-        ids.forEach(id -> tombstones.put(id, null));
-        send(tombstones);
+        send(ids.size(), ids::get, i -> null, null);
     }
 
-    private void send(Map<String, TargetDefinition> records) {
+    /**
+     * Sends {@code count} records, encoding each only when it is sent (a million definitions are never held as
+     * Avro records at once), in large compressed batches; then waits until every one is acknowledged by all in-sync
+     * replicas. The first failure is reported; nothing is retried beyond the producer's own retries.
+     */
+    private void send(int count, IntFunction<String> key, IntFunction<TargetDefinition> value, Progress acked) {
         Properties props = options.clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "15000");
         props.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
+        // the topic stores gzip (what every client can read): compress here, so the broker does not recompress
+        props.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip");
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "20");
+        props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        AtomicLong pending = new AtomicLong();
         try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, options.serdeConfig());
              KafkaProducer<String, TargetDefinition> producer =
                      new KafkaProducer<>(props, new StringSerializer(), serde.serializer())) {
-            List<Future<RecordMetadata>> acks = new ArrayList<>();
-            records.forEach((id, value) -> acks.add(producer.send(new ProducerRecord<>(topic, id, value))));
-            producer.flush();
-            for (Future<RecordMetadata> ack : acks) {
-                ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            for (int i = 0; i < count && failure.get() == null; i++) {
+                pending.incrementAndGet();
+                producer.send(new ProducerRecord<>(topic, key.apply(i), value.apply(i)), (metadata, error) -> {
+                    if (error != null) {
+                        failure.compareAndSet(null, error);
+                    } else if (acked != null) {
+                        acked.advance();
+                    }
+                    pending.decrementAndGet();
+                });
             }
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("write to " + topic + " failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("write to " + topic + " not acknowledged within " + TIMEOUT.toSeconds()
-                    + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            // flush returns once every record sent has completed, acknowledged or failed
+            producer.flush();
+        } catch (KafkaException e) {
+            failure.compareAndSet(null, e);
+        }
+        Exception error = failure.get();
+        if (error instanceof org.apache.kafka.common.errors.TimeoutException) {
+            throw new IllegalStateException("write to " + topic + " not acknowledged within "
+                    + props.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG) + " ms: " + error.getMessage(), error);
+        }
+        if (error != null) {
+            throw new IllegalStateException("write to " + topic + " failed: " + error.getMessage(), error);
+        }
+        if (pending.get() != 0) {
+            throw new IllegalStateException("write to " + topic + ": " + pending.get() + " record(s) not acknowledged");
         }
     }
 }

@@ -92,6 +92,29 @@ class TargetsCommandIT {
     }
 
     @Test
+    void aLargeApplyPrintsTheSummaryAndItsProgressAndEveryRecordIsAcknowledged() {
+        CliRun apply = run("targets", "apply", "-f", EXAMPLES.toString(), "--lines", "5");
+        assertThat(apply.exitCode()).as(apply.err()).isZero();
+        assertThat(apply.out()).doesNotContain("shop-web-1")
+                .contains("applied 12 target(s) in " + topics.targets() + ": 12 created, 0 updated, 0 unchanged");
+        assertThat(apply.err()).contains("wrote and had acknowledged 12 records of " + topics.targets());
+        assertThat(topicContents()).hasSize(12);
+    }
+
+    @Test
+    void manyProblemsArePrintedUpToAHundredWithTheirCount(@TempDir Path dir) throws IOException {
+        StringBuilder yaml = new StringBuilder();
+        for (int i = 0; i < 150; i++) {
+            yaml.append("- {id: bad-").append(i).append(", address: 10.0.0.1, port: 0, protocol: TCP}\n");
+        }
+        Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
+        CliRun run = run("targets", "apply", "-f", file.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("150 problem(s) found; nothing was applied (the first 100 below)",
+                "target bad-99: port").doesNotContain("target bad-100:");
+    }
+
+    @Test
     void getPrintsWhatApplyTakesBack(@TempDir Path dir) throws IOException {
         assertThat(run("targets", "apply", "-f", EXAMPLES.toString()).exitCode()).isZero();
         CliRun get = run("targets", "get", "dns-1");

@@ -1,4 +1,4 @@
-package io.healthmesh.cli.replay;
+package io.healthmesh.cli.output;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +14,7 @@ class ProgressTest {
     void drawsABarAndCountsTheRateFromTheFirstRecord() {
         AtomicLong nanos = new AtomicLong();
         StringWriter text = new StringWriter();
-        Progress progress = new Progress(new PrintWriter(text), "results", 4, nanos::get);
+        Progress progress = new Progress(new PrintWriter(text), "reading", "read", "results", 4, nanos::get);
         nanos.set(2_000_000_000L); // two seconds connecting: not part of the rate
         for (int i = 0; i < 4; i++) {
             progress.advance();

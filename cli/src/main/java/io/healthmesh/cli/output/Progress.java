@@ -1,18 +1,21 @@
-package io.healthmesh.cli.replay;
+package io.healthmesh.cli.output;
 
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * A progress bar on stderr while a range is read (redrawn at most every 250 ms), and the rate at the end. The rate
- * is counted from the first record received, so connecting and the first fetch do not dilute it.
+ * A progress bar on stderr while many records are read or written (redrawn at most every 250 ms), and the rate at the
+ * end. The rate is counted from the first record, so connecting and the first fetch do not dilute it. Thread-safe: a
+ * producer's callbacks may advance it while the main thread draws.
  */
-final class Progress {
+public final class Progress {
 
     private static final int WIDTH = 30;
 
     private final PrintWriter err;
+    private final String verb;
+    private final String past;
     private final String label;
     private final long total;
     private final LongSupplier nanos;
@@ -21,8 +24,15 @@ final class Progress {
     private long lastDrawNanos;
     private long done;
 
-    Progress(PrintWriter err, String label, long total, LongSupplier nanos) {
+    /**
+     * @param verb  what is done, e.g. {@code reading}
+     * @param past  the same in the past tense, e.g. {@code read}
+     * @param label of what, e.g. a topic's name
+     */
+    public Progress(PrintWriter err, String verb, String past, String label, long total, LongSupplier nanos) {
         this.err = err;
+        this.verb = verb;
+        this.past = past;
         this.label = label;
         this.total = total;
         this.nanos = nanos;
@@ -30,7 +40,7 @@ final class Progress {
         this.lastDrawNanos = startedNanos;
     }
 
-    void advance() {
+    public synchronized void advance() {
         long now = nanos.getAsLong();
         if (done == 0) {
             firstRecordNanos = now;
@@ -42,33 +52,33 @@ final class Progress {
         }
     }
 
-    long done() {
+    public synchronized long done() {
         return done;
     }
 
-    double seconds() {
+    public double seconds() {
         return (nanos.getAsLong() - startedNanos) / 1e9;
     }
 
     /** Records per second since the first record. */
-    long rate() {
+    public synchronized long rate() {
         double s = done == 0 ? 0 : (nanos.getAsLong() - firstRecordNanos) / 1e9;
         return s <= 0 ? done : Math.round(done / s);
     }
 
     /** Draws the bar at its end and prints the records read and the rate. */
-    void finish() {
+    public synchronized void finish() {
         draw();
         err.println();
-        err.println(String.format(Locale.ROOT, "read %,d records of %s in %.1f s (%,d records/s from the first record)",
-                done, label, seconds(), rate()));
+        err.println(String.format(Locale.ROOT, "%s %,d records of %s in %.1f s (%,d records/s from the first record)",
+                past, done, label, seconds(), rate()));
         err.flush();
     }
 
     private void draw() {
         double share = total == 0 ? 1.0 : Math.min(1.0, (double) done / total);
         int filled = (int) Math.round(share * WIDTH);
-        err.print(String.format(Locale.ROOT, "\rreading %s [%s%s] %3d%% %,d/%,d", label, "#".repeat(filled),
+        err.print(String.format(Locale.ROOT, "\r%s %s [%s%s] %3d%% %,d/%,d", verb, label, "#".repeat(filled),
                 "-".repeat(WIDTH - filled), Math.round(share * 100), done, total));
         err.flush();
     }

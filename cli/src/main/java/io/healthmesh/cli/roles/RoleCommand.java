@@ -7,6 +7,7 @@ import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.ops.InvalidSettingsException;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Settings;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -21,14 +22,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * What the worker roles ({@code prober}, {@code aggregator}, {@code notifier}, {@code status}, {@code registry},
- * {@code xds}, {@code haproxy}, {@code dns}) share: settings from a properties file and {@code HEALTHMESH_*}
+ * The command of every worker role ({@link Roles#ALL}): settings from a properties file and {@code HEALTHMESH_*}
  * environment variables ({@link Settings#load}), a bad setting is exit 2 with every problem listed, then the worker
  * runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits. This is also the one place
  * where a worker's bound listeners are announced on the endpoints topic ({@link ListenerAnnouncement}), withdrawn
  * before the worker closes.
  */
-abstract class WorkerRole implements Callable<Integer> {
+@Command(mixinStandardHelpOptions = true)
+final class RoleCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
@@ -47,11 +48,11 @@ abstract class WorkerRole implements Callable<Integer> {
     /** Environment used for settings; tests replace it. */
     Map<String, String> environment = System.getenv();
 
-    /** Starts the worker from validated settings. */
-    abstract AutoCloseable start(Map<String, String> settings);
+    private final Role<?> role;
 
-    /** One line said once the worker runs, e.g. where its endpoints are. */
-    abstract String started(AutoCloseable worker);
+    RoleCommand(Role<?> role) {
+        this.role = role;
+    }
 
     @Override
     public Integer call() throws InterruptedException {
@@ -66,9 +67,9 @@ abstract class WorkerRole implements Callable<Integer> {
         }
         // installed before the worker starts: a SIGTERM during its start still closes it in order
         StopSignal signal = StopSignal.install(spec.name());
-        AutoCloseable worker;
+        Role.Running running;
         try {
-            worker = start(settings);
+            running = role.run(settings);
         } catch (InvalidSettingsException e) {
             signal.closed();
             // every role reads its settings through the same reader: all problems at once, one per line here
@@ -81,17 +82,18 @@ abstract class WorkerRole implements Callable<Integer> {
             signal.closed();
             throw e;
         }
-        AutoCloseable announced = ListenerAnnouncement.start(spec.name(), worker, settings);
+        AutoCloseable announced = ListenerAnnouncement.start(spec.name(), running.worker(), settings);
         PrintWriter out = spec.commandLine().getOut();
-        out.println(started(worker));
+        out.println(running.line());
         out.flush();
-        AutoCloseable running = () -> {
+        AutoCloseable worker = running.worker();
+        AutoCloseable withdrawFirst = () -> {
             try {
                 announced.close(); // the tombstone first, while the worker still runs
             } finally {
                 worker.close();
             }
         };
-        return UntilStopped.run(signal, running, duration, out, spec.name());
+        return UntilStopped.run(signal, withdrawFirst, duration, out, spec.name());
     }
 }
