@@ -3,6 +3,7 @@ package io.healthmesh.aggregator;
 import io.healthmesh.aggregator.query.QueryApi;
 import io.healthmesh.aggregator.topology.AggregatorTopology;
 import io.healthmesh.ops.HttpOptions;
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.ops.RoleListeners;
 import io.healthmesh.status.StatusService;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * (e.g. the schema registry is unreachable) is replaced and resumes from the last committed offsets, so a transient
  * outage neither loses nor repeats an event.
  */
-public final class AggregatorWorker implements AutoCloseable {
+public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(AggregatorWorker.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -44,9 +46,16 @@ public final class AggregatorWorker implements AutoCloseable {
     private final HostInfo advertised;
     private final StatusService status;
     private final AtomicInteger threadFailures;
+    private final PrometheusRegistry registry;
+    private final String topicPrefix;
+    private final boolean advertisedConfigured;
 
     private AggregatorWorker(KafkaStreams streams, RoleListeners listeners, HostInfo advertised, StatusService status,
-                             AtomicInteger threadFailures) {
+                             AtomicInteger threadFailures, PrometheusRegistry registry, String topicPrefix,
+                             boolean advertisedConfigured) {
+        this.advertisedConfigured = advertisedConfigured;
+        this.registry = registry;
+        this.topicPrefix = topicPrefix;
         this.streams = streams;
         this.listeners = listeners;
         this.advertised = advertised;
@@ -107,7 +116,8 @@ public final class AggregatorWorker implements AutoCloseable {
             LOG.info("aggregator {} started: http port {}, ops port {}, application.server {}, status page {}, {}",
                     config.applicationId(), api.port(), listeners.ops().port(), advertised,
                     config.statusPage() ? "on" : "off", http);
-            return new AggregatorWorker(streams, listeners, advertised, status, failures);
+            return new AggregatorWorker(streams, listeners, advertised, status, failures, registry,
+                    config.topics().prefix(), config.applicationServer() != null);
         } catch (RuntimeException e) {
             if (status != null) {
                 status.close();
@@ -149,6 +159,26 @@ public final class AggregatorWorker implements AutoCloseable {
     /** The bound port of {@code /metrics}, {@code /healthz} and {@code /readyz}. */
     public int opsPort() {
         return listeners.ops().port();
+    }
+
+    /** The listeners, and the query API at its configured {@code application.server} (where the others reach it). */
+    @Override
+    public List<BoundListener> boundListeners() {
+        List<BoundListener> out = new java.util.ArrayList<>(listeners.bound());
+        if (advertisedConfigured) {
+            out.add(new BoundListener("http", advertised.host(), advertised.port()));
+        }
+        return out;
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(topicPrefix);
     }
 
     /** The {@code application.server} this instance advertises. */

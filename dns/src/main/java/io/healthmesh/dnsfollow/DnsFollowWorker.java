@@ -1,5 +1,6 @@
 package io.healthmesh.dnsfollow;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.dnsfollow.mapping.NameMapping;
 import io.healthmesh.dnsfollow.update.Rfc2136Server;
 import io.healthmesh.dnsfollow.update.ZoneServer;
@@ -33,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  * interval), and over names whose changes wait for the change budget once it allows more. Ready ({@code /readyz})
  * once the follower has caught up and every name has been in sync at least once.
  */
-public final class DnsFollowWorker implements AutoCloseable {
+public final class DnsFollowWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(DnsFollowWorker.class);
     private static final long IDLE_WAIT_NANOS = Duration.ofMillis(200).toNanos();
@@ -92,6 +93,21 @@ public final class DnsFollowWorker implements AutoCloseable {
 
     public int httpPort() {
         return ops.port();
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("http", config.httpHost(), ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(config.source().topics().prefix());
     }
 
     public PrometheusRegistry registry() {

@@ -1,5 +1,6 @@
 package io.healthmesh.haproxy;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.follow.ChangeBudget;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.follow.StateFollower;
@@ -30,7 +31,7 @@ import static java.util.Objects.requireNonNull;
  * sent to HAProxy before the follower has caught up: a partial read would look like servers gone.
  * {@code /readyz} is 200 once the follower has caught up and every instance has had one successful pass.
  */
-public final class HaproxyWorker implements AutoCloseable {
+public final class HaproxyWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaproxyWorker.class);
 
@@ -108,6 +109,21 @@ public final class HaproxyWorker implements AutoCloseable {
 
     public int httpPort() {
         return ops.port();
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("http", config.httpHost(), ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(config.source().topics().prefix());
     }
 
     public PrometheusRegistry registry() {

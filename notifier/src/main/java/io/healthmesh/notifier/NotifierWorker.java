@@ -1,5 +1,6 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.notifier.deliver.JdkTransport;
 import io.healthmesh.notifier.deliver.RouteDelivery;
@@ -51,7 +52,7 @@ import static java.util.Objects.requireNonNull;
  * with an undelivered notification, so a restart or a partition moving to another replica resends what was not
  * acknowledged and nothing else beyond the in-flight attempt.
  */
-public final class NotifierWorker implements AutoCloseable {
+public final class NotifierWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(NotifierWorker.class);
     private static final Duration POLL = Duration.ofMillis(100);
@@ -144,6 +145,21 @@ public final class NotifierWorker implements AutoCloseable {
 
     public int httpPort() {
         return ops.port();
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("http", config.httpHost(), ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(config.topics().prefix());
     }
 
     public PrometheusRegistry registry() {

@@ -5,6 +5,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -19,10 +20,14 @@ public final class RoleListeners implements AutoCloseable {
 
     private final OpsServer api;
     private final OpsServer ops;
+    private final String apiHost;
+    private final String opsHost;
 
-    private RoleListeners(OpsServer api, OpsServer ops) {
+    private RoleListeners(OpsServer api, OpsServer ops, String apiHost, String opsHost) {
         this.api = api;
         this.ops = ops;
+        this.apiHost = apiHost;
+        this.opsHost = opsHost;
     }
 
     /**
@@ -43,14 +48,14 @@ public final class RoleListeners implements AutoCloseable {
                     .limits(http.limits()).routeToken(http.apiToken()).name(name + "-http");
             if (!http.separateOps()) {
                 OpsServer both = apiServer.ops(registry, ready).opsToken(http.opsToken()).start();
-                return new RoleListeners(both, both);
+                return new RoleListeners(both, both, host, host);
             }
             OpsServer api = apiServer.start();
             try {
-                OpsServer ops = OpsServer.builder(new InetSocketAddress(http.opsHost() != null ? http.opsHost() : host,
-                                http.opsPort())).limits(http.limits()).ops(registry, ready).opsToken(http.opsToken())
+                String opsHost = http.opsHost() != null ? http.opsHost() : host;
+                OpsServer ops = OpsServer.builder(new InetSocketAddress(opsHost, http.opsPort())).limits(http.limits()).ops(registry, ready).opsToken(http.opsToken())
                         .name(name + "-ops").start();
-                return new RoleListeners(api, ops);
+                return new RoleListeners(api, ops, host, opsHost);
             } catch (IOException | RuntimeException e) {
                 api.close();
                 throw e;
@@ -68,6 +73,13 @@ public final class RoleListeners implements AutoCloseable {
     /** The listener of {@code /metrics}, {@code /healthz} and {@code /readyz}; {@link #api()} when shared. */
     public OpsServer ops() {
         return ops;
+    }
+
+    /** Both listeners as bound ({@code http}, and {@code ops} when it has its own), for the endpoints announcement. */
+    public List<ListeningWorker.BoundListener> bound() {
+        return ops == api ? List.of(new ListeningWorker.BoundListener("http", apiHost, api.port()))
+                : List.of(new ListeningWorker.BoundListener("http", apiHost, api.port()),
+                new ListeningWorker.BoundListener("ops", opsHost, ops.port()));
     }
 
     @Override

@@ -48,6 +48,15 @@ final class KafkaClients {
         return props;
     }
 
+    /** The reader of the endpoints topic: the consumer's settings without a group (it reads the whole topic). */
+    static Map<String, Object> endpointsReader(ProberConfig config) {
+        Map<String, Object> props = consumer(config);
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "healthmesh-prober-" + config.proberId() + "-endpoints");
+        return props;
+    }
+
     static Map<String, Object> producer(ProberConfig config) {
         Map<String, Object> props = passThrough(config, ProducerConfig.configNames(), ConsumerConfig.configNames());
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());

@@ -62,6 +62,8 @@ import static java.util.Objects.requireNonNull;
  * @param transport the probe engine's Netty transport ({@code auto}: epoll, else NIO; io_uring when forced)
  * @param publish how the producer batches and compresses the results ({@code publish.*})
  * @param tls the trust bundles and client keys that HTTPS and GRPC definitions name by id ({@code tls.*})
+ * @param denyBrokerHosts whether every port of each broker's and controller's host is denied, not only the ports
+ *     the cluster's metadata names ({@code deny.broker.hosts})
  */
 public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, String registryAuthSource,
                            String registryUserInfo, String region, String proberId, Topics topics,
@@ -69,7 +71,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                            String userAgent, List<String> denyList, int bufferCapacity, int eventLoopThreads,
                            Map<String, String> kafka, ProbeSource probeSource, ProberResilience resilience,
                            List<String> allowList, List<String> deniedEndpoints, Map<String, String> registryClient,
-                           HttpOptions http, ProbeTransport transport, PublishTuning publish, ProberTls tls) {
+                           HttpOptions http, ProbeTransport transport, PublishTuning publish, ProberTls tls,
+                           boolean denyBrokerHosts) {
 
     private static final Pattern REGION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Pattern PROBER_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
@@ -112,6 +115,10 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
             "Other endpoints of the cluster never probed, whatever allow.list says (the aggregators' query API,"
                     + " other brokers). The bootstrap servers, the registry and this worker's http port are"
                     + " always denied.");
+    static final Setting<Boolean> DENY_BROKER_HOSTS = Setting.bool("deny.broker.hosts", true,
+            "Deny every port of each broker's and controller's host that the cluster's metadata names, not only its"
+                    + " listed listeners; turn off only where targets share a host with a broker. An allow.list block"
+                    + " that opens a denied range (the demo's loopback) still opens it, except the listed ports.");
     static final Setting<Integer> BUFFER_CAPACITY = Setting.integer("buffer.capacity", DEFAULT_BUFFER_CAPACITY, 1,
             10_000_000, "Results held while Kafka is unreachable; when full the oldest is dropped (counted). The"
                     + " producer holds at most min(1024, capacity) more, sent but not yet acknowledged.");
@@ -131,7 +138,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     public static final List<Setting<?>> SETTINGS = Stream.of(List.of(BOOTSTRAP_SERVERS, SCHEMA_REGISTRY_URL,
                     CREDENTIALS_SOURCE, USER_INFO, REGION_SETTING, PROBER_ID_SETTING, TOPIC_PREFIX_SETTING, HTTP_HOST,
                     HTTP_PORT, MAX_IN_FLIGHT, JITTER_FRACTION, TIMER_TICK_MS, USER_AGENT, DENY_LIST, ALLOW_LIST,
-                    DENY_ENDPOINTS, BUFFER_CAPACITY, EVENT_LOOP_THREADS, PROBE_SOURCE_ADDRESS, L4_MARKER, TRANSPORT),
+                    DENY_ENDPOINTS, DENY_BROKER_HOSTS, BUFFER_CAPACITY, EVENT_LOOP_THREADS, PROBE_SOURCE_ADDRESS,
+                    L4_MARKER, TRANSPORT),
             ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS, ProberTls.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();
 
@@ -165,7 +173,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         this(bootstrapServers, schemaRegistryUrl, registryAuthSource, registryUserInfo, region, proberId, topics,
                 httpHost, httpPort, maxInFlight, jitterFraction, timerTickMs, userAgent, denyList, bufferCapacity,
                 eventLoopThreads, kafka, ProbeSource.NONE, ProberResilience.defaults(), List.of(), List.of(), Map.of(),
-                HttpOptions.defaults(), ProbeTransport.AUTO, PublishTuning.defaults(), ProberTls.NONE);
+                HttpOptions.defaults(), ProbeTransport.AUTO, PublishTuning.defaults(), ProberTls.NONE, true);
     }
 
     /**
@@ -197,6 +205,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         List<String> deny = denyText == null ? ProbeEngineConfig.DEFAULT_DENY_LIST : list(denyText);
         List<String> allow = list(r.get(ALLOW_LIST));
         List<String> endpoints = list(r.get(DENY_ENDPOINTS));
+        boolean denyBrokerHosts = r.get(DENY_BROKER_HOSTS);
         int capacity = r.get(BUFFER_CAPACITY);
         int loops = r.get(EVENT_LOOP_THREADS, Math.min(256, Runtime.getRuntime().availableProcessors()));
         List<String> sourceProblems = new ArrayList<>();
@@ -235,7 +244,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         r.finish();
         return new ProberConfig(bootstrap, registry, authSource, userInfo, region, proberId, new Topics(prefix),
                 httpHost, httpPort, maxInFlight, jitter, tick, userAgent, deny, capacity, loops, kafka,
-                source, resilience, allow, endpoints, registryClient, http, transport, publish, tls);
+                source, resilience, allow, endpoints, registryClient, http, transport, publish, tls,
+                denyBrokerHosts);
     }
 
     /** The consumer group of this prober's region: every region probes every target. */

@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.OpsServer;
@@ -7,6 +8,7 @@ import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.prober.assign.GroupPeers;
+import io.healthmesh.prober.assign.RejectedRecords;
 import io.healthmesh.prober.assign.TargetAssignment;
 import io.healthmesh.prober.assign.TargetSink;
 import io.healthmesh.prober.health.CpuSteal;
@@ -53,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  * stops it in order: leave the group (targets stop), stop the timer and the engine, drain the results,
  * close the producer, stop the endpoint.
  */
-public final class ProberWorker implements AutoCloseable {
+public final class ProberWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProberWorker.class);
     private static final int WHEEL_SIZE = 512;
@@ -66,11 +68,14 @@ public final class ProberWorker implements AutoCloseable {
     private final ProbeScheduler scheduler;
     private final TargetAssignment assignment;
     private final OpsServer ops;
+    private final String opsHost;
     /** What to close, in order. */
     private final Deque<AutoCloseable> shutdown;
 
     private ProberWorker(ProberConfig config, PrometheusRegistry registry, ProbeScheduler scheduler,
                          TargetAssignment assignment, OpsServer ops, Deque<AutoCloseable> shutdown) {
+        this.opsHost = config.http().separateOps() && config.http().opsHost() != null ? config.http().opsHost()
+                : config.httpHost();
         this.config = config;
         this.registry = registry;
         this.scheduler = scheduler;
@@ -139,9 +144,17 @@ public final class ProberWorker implements AutoCloseable {
             started.push(definitionSerde);
             Admin admin = Admin.create(KafkaClients.admin(config));
             started.push(() -> admin.close(DRAIN));
+            AnnouncedEndpoints announced = new AnnouncedEndpoints();
             ClusterEndpointsRefresher endpoints = new ClusterEndpointsRefresher(admin, clusterEndpoints,
-                    engine.discoveredEndpoints()).start();
+                    engine.discoveredEndpoints(), announced, config.denyBrokerHosts(), System::currentTimeMillis)
+                    .start();
             started.push(endpoints);
+            AnnouncementFeed feed = new AnnouncementFeed(KafkaClients.endpointsReader(config),
+                    config.topics().endpoints(), announced, new RejectedRecords(producer, config.topics().rejected(),
+                    config.rejectedBy(), metrics::rejected), endpoints::announcementsChanged);
+            started.push(feed);
+            metrics.announcedEndpoints(() -> endpoints.announcedNow().denied(),
+                    () -> endpoints.announcedNow().dropped(), () -> (int) announced.workersRefused());
             KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config));
             TargetAssignment assignment = new TargetAssignment(consumer, config.topics().targets(), config.region(),
                     definitionSerde.deserializer(), TargetSink.of(scheduler::schedule, scheduler::remove),
@@ -201,6 +214,21 @@ public final class ProberWorker implements AutoCloseable {
 
     public PrometheusRegistry registry() {
         return registry;
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("ops", opsHost, ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(config.topics().prefix());
     }
 
     /** Stops the worker in order (see the class comment); a second call does nothing. */

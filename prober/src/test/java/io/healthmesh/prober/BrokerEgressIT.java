@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +43,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 /**
  * The cluster's brokers are refused at addresses the bootstrap list does not name: at this host's own
  * non-loopback address (where a broker of this host is reachable whatever it advertises), and at the address the
- * cluster's metadata gives, with no configured endpoint at all.
+ * cluster's metadata gives, with no configured endpoint at all; and every port of a broker's host is refused (a
+ * listener the metadata does not name, such as a second internal listener), unless {@code deny.broker.hosts} is off.
  */
 @ExtendWith(KafkaExtension.class)
 class BrokerEgressIT {
@@ -96,6 +98,56 @@ class BrokerEgressIT {
             ProbeReport report = engine.probe(target).get(10, TimeUnit.SECONDS);
             assertThat(report.outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
             assertThat(report.detail()).isEqualTo("127.0.0.1 port " + port + " is an endpoint of this cluster (from its metadata)");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void everyPortOfTheBrokersHostIsBlockedNotOnlyTheListedOne(TestKafka kafka) throws Exception {
+        // loopback left out of the deny list: the broker's host is then reachable but for what the metadata adds
+        List<String> deny = ProbeEngineConfig.DEFAULT_DENY_LIST.stream()
+                .filter(block -> !ProbeEngineConfig.LOOPBACK.contains(block)).toList();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+             ServerSocket unlisted = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults().withDenyList(deny)
+                     .withEventLoopThreads(1), null)) {
+            TargetSpec target = TargetSpec.of("next-to-the-broker", "g", "127.0.0.1", unlisted.getLocalPort(),
+                    Protocol.TCP).withTiming(1000, 800);
+            try (ClusterEndpointsRefresher listedPortsOnly = new ClusterEndpointsRefresher(admin, List.of(),
+                    engine.discoveredEndpoints(), new AnnouncedEndpoints(), false, System::currentTimeMillis)) {
+                listedPortsOnly.refresh();
+            }
+            assertThat(engine.probe(target).get(10, TimeUnit.SECONDS).outcome())
+                    .as("deny.broker.hosts=false: a port the metadata does not name is reachable")
+                    .isEqualTo(Outcome.SUCCESS);
+            try (ClusterEndpointsRefresher hostWide = new ClusterEndpointsRefresher(admin, List.of(),
+                    engine.discoveredEndpoints(), new AnnouncedEndpoints(), true, System::currentTimeMillis)) {
+                hostWide.refresh();
+            }
+            ProbeReport report = engine.probe(target).get(10, TimeUnit.SECONDS);
+            assertThat(report.outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
+            assertThat(report.detail()).isEqualTo("127.0.0.1 is the host of a broker or controller of this cluster");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void theBrokersHostStaysOpenWhereTheAllowListOpenedItsRangeButItsListedPortDoesNot(TestKafka kafka)
+            throws Exception {
+        int brokerPort = Integer.parseInt(kafka.bootstrapServers().split(",")[0].replaceAll(".*:", ""));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+             ServerSocket backend = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             NettyProbeEngine engine = NettyProbeEngine.create(ProbeEngineConfig.defaults()
+                     .withAllowList(ProbeEngineConfig.LOOPBACK).withEventLoopThreads(1), null);
+             ClusterEndpointsRefresher refresher = new ClusterEndpointsRefresher(admin, List.of(),
+                     engine.discoveredEndpoints(), new AnnouncedEndpoints(), true, System::currentTimeMillis)) {
+            refresher.refresh();
+            TargetSpec demoBackend = TargetSpec.of("demo-backend", "g", "127.0.0.1", backend.getLocalPort(),
+                    Protocol.TCP).withTiming(1000, 800);
+            assertThat(engine.probe(demoBackend).get(10, TimeUnit.SECONDS).outcome())
+                    .as("allow.list opens loopback, as the demo does").isEqualTo(Outcome.SUCCESS);
+            TargetSpec broker = TargetSpec.of("broker", "g", "127.0.0.1", brokerPort, Protocol.TCP).withTiming(1000, 800);
+            assertThat(engine.probe(broker).get(10, TimeUnit.SECONDS).outcome()).isEqualTo(Outcome.BLOCKED_BY_POLICY);
         }
     }
 }

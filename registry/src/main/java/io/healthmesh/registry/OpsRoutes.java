@@ -28,6 +28,11 @@ final class OpsRoutes {
             .labelNames("method", "status")
             .register(metrics);
 
+    /** The registry of the metrics {@code /metrics} shows. */
+    PrometheusRegistry metrics() {
+        return metrics;
+    }
+
     /** The answer of an operations path, or empty for any other request. */
     Optional<ApiResponse> answer(String method, List<String> path) {
         if (!method.equals("GET") || path.size() != 1) {

@@ -3,6 +3,7 @@ package io.healthmesh.registry;
 import io.healthmesh.ops.ConnectionCap;
 import io.healthmesh.ops.HttpDeadlines;
 import io.healthmesh.ops.HttpLimits;
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.contract.registry.SchemaRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -19,10 +20,12 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,7 +44,7 @@ import static java.util.Objects.requireNonNull;
  * client, a reserve for the probes, idle, request and answer deadlines, bounded threads and queue). Request bodies are limited to {@link #MAX_BODY_BYTES}.
  * The same port serves {@code /metrics}, {@code /healthz} and {@code /readyz}, without credentials.
  */
-public final class SchemaRegistryServer implements AutoCloseable {
+public final class SchemaRegistryServer implements AutoCloseable, ListeningWorker {
 
     /** Largest request body accepted; larger ones get a 413. */
     public static final int MAX_BODY_BYTES = 1 << 20;
@@ -54,9 +57,14 @@ public final class SchemaRegistryServer implements AutoCloseable {
     private final ChannelGroup connections;
     private final String url;
     private final AutoCloseable log;
+    private final OpsRoutes opsRoutes;
+    private final BoundListener listener;
+    private volatile List<String> topicPrefixes = List.of();
 
     private SchemaRegistryServer(EventLoopGroup loop, ExecutorService apiExecutor, Channel channel, ChannelGroup connections,
-                                 String url, AutoCloseable log) {
+                                 String url, AutoCloseable log, OpsRoutes opsRoutes, BoundListener listener) {
+        this.opsRoutes = opsRoutes;
+        this.listener = listener;
         this.loop = loop;
         this.apiExecutor = apiExecutor;
         this.channel = channel;
@@ -78,6 +86,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
             SchemaRegistry registry = SchemaRegistry.open(log);
             ContractSchemas.register(registry, config.contractPrefixes());
             SchemaRegistryServer server = serve(config.host(), config.port(), registry, log, config.security(), config.limits());
+            server.topicPrefixes = List.copyOf(config.contractPrefixes());
             LOG.info("Schema registry on {} (topic {}, {})", server.url(), config.topic(), config.security());
             return server;
         } catch (RuntimeException e) {
@@ -110,7 +119,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
         SslContext tls = security.tls() == null ? null : security.tls().serverContext();
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         ExecutorService apiExecutor = apiExecutor(limits);
-        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), new OpsRoutes(), apiExecutor,
+        OpsRoutes opsRoutes = new OpsRoutes();
+        RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), opsRoutes, apiExecutor,
                 new RegistryAccess(security));
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         ConnectionCap cap = ConnectionCap.of(limits);
@@ -139,7 +149,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     .bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
             int boundPort = ((InetSocketAddress) channel.localAddress()).getPort();
             String scheme = tls == null ? "http://" : "https://";
-            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, scheme + urlHost(host) + ":" + boundPort, log);
+            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, scheme + urlHost(host) + ":" + boundPort,
+                    log, opsRoutes, new BoundListener("registry", host, boundPort));
         } catch (RuntimeException e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             apiExecutor.shutdownNow();
@@ -169,6 +180,22 @@ public final class SchemaRegistryServer implements AutoCloseable {
     /** The base URL of the API, e.g. {@code http://127.0.0.1:8081}. */
     public String url() {
         return url;
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(listener);
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return opsRoutes.metrics();
+    }
+
+    /** The prefixes whose contract schemas it registers ({@code registry.contract.topic.prefixes}). */
+    @Override
+    public List<String> topicPrefixes() {
+        return topicPrefixes;
     }
 
     /** Stops listening, closes the open connections, then the Kafka clients. */

@@ -36,6 +36,9 @@ import static java.util.Objects.requireNonNull;
  * snappy or zstd of its own). They are low-volume; the aggregator's producer keeps lz4 for its changelogs and
  * {@code probe-results} keeps the prober's codec. An existing user-facing topic still at the broker's default
  * ({@code producer}) is switched to gzip; one whose codec somebody set is left alone and reported in the log.
+ * <p>
+ * The {@code endpoints} topic (the listeners each worker announces) is compacted, one partition, gzip like the
+ * user-facing topics, with hourly segments ({@link #ENDPOINTS_SEGMENT_MS}) so that compaction can keep it small.
  */
 public final class TopicSetup {
 
@@ -56,12 +59,19 @@ public final class TopicSetup {
      * @param compression the topic's {@code compression.type}, or null to keep each producer's codec
      * @param anyPartitions true when the partition count of an existing topic does not matter (topics read whole)
      */
-    record Expected(String name, int partitions, boolean compacted, String compression, boolean anyPartitions) {
+    record Expected(String name, int partitions, boolean compacted, String compression, boolean anyPartitions,
+                    Map<String, String> extraConfigs) {
 
         Expected(String name, int partitions, boolean compacted, String compression) {
-            this(name, partitions, compacted, compression, false);
+            this(name, partitions, compacted, compression, false, Map.of());
         }
     }
+
+    /**
+     * The endpoints topic's segments roll every hour so that compaction keeps it to about one announcement per
+     * worker: workers refresh theirs every minute, and a prober reads the whole topic when it starts.
+     */
+    static final String ENDPOINTS_SEGMENT_MS = Long.toString(TimeUnit.HOURS.toMillis(1));
 
     static List<Expected> expected(Topics topics, int partitions) {
         return List.of(
@@ -69,10 +79,12 @@ public final class TopicSetup {
                 new Expected(topics.probeResults(), partitions, false, null),
                 new Expected(topics.healthState(), partitions, true, READABLE_CODEC),
                 new Expected(topics.groupState(), partitions, true, READABLE_CODEC),
-                new Expected(topics.rejected(), 1, false, READABLE_CODEC, true),
+                new Expected(topics.rejected(), 1, false, READABLE_CODEC, true, Map.of()),
                 new Expected(topics.groups(), partitions, true, READABLE_CODEC),
-                new Expected(topics.maintenance(), 1, true, READABLE_CODEC, true),
-                new Expected(topics.maintenanceAccepted(), 1, true, null, true));
+                new Expected(topics.maintenance(), 1, true, READABLE_CODEC, true, Map.of()),
+                new Expected(topics.maintenanceAccepted(), 1, true, null, true, Map.of()),
+                new Expected(topics.endpoints(), 1, true, READABLE_CODEC, true,
+                        Map.of(TopicConfig.SEGMENT_MS_CONFIG, ENDPOINTS_SEGMENT_MS)));
     }
 
     /**
@@ -121,6 +133,7 @@ public final class TopicSetup {
         if (e.compression() != null) {
             configs.put(TopicConfig.COMPRESSION_TYPE_CONFIG, e.compression());
         }
+        configs.putAll(e.extraConfigs());
         return new NewTopic(e.name(), e.partitions(), replication).configs(configs);
     }
 
@@ -157,7 +170,7 @@ public final class TopicSetup {
         for (Expected e : expected) {
             int actual = descriptions.get(e.name()).partitions().size();
             if (e.anyPartitions()) {
-                // any partition count will do for the dead-letter topic and the maintenance windows
+                // any partition count will do for the dead-letter topic, the maintenance windows and the endpoints
             } else if (actual != e.partitions()) {
                 problems.add(e.name() + ": " + actual + " partitions (expected: " + e.partitions() + ")");
             }

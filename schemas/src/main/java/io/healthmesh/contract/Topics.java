@@ -28,6 +28,7 @@ public final class Topics {
     private final String groups;
     private final String maintenance;
     private final String maintenanceAccepted;
+    private final String endpoints;
 
     public Topics(String prefix) {
         this.prefix = requireNonNull(prefix, "prefix");
@@ -39,6 +40,7 @@ public final class Topics {
         this.groups = prefix + "groups";
         this.maintenance = prefix + "maintenance";
         this.maintenanceAccepted = prefix + "maintenance-accepted";
+        this.endpoints = prefix + "endpoints";
     }
 
     /** The prefix every name starts with. */
@@ -87,6 +89,14 @@ public final class Topics {
      */
     public String maintenanceAccepted() {
         return maintenanceAccepted;
+    }
+
+    /**
+     * The listeners each worker has bound, compacted, key = the worker's instance id: every prober denies what is
+     * announced there (docs/SECURITY.md, "Egress policy").
+     */
+    public String endpoints() {
+        return endpoints;
     }
 
     @Override

@@ -64,6 +64,12 @@ class TopicSetupIT {
             assertThat(config(readByUsers, TopicConfig.COMPRESSION_TYPE_CONFIG)).as(readByUsers).isEqualTo("gzip");
         }
         assertThat(config(topics.probeResults(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("producer");
+        // the workers' announced listeners: compacted, one partition, gzip, hourly segments
+        assertThat(admin.describeTopics(List.of(topics.endpoints())).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topics.endpoints()).partitions()).hasSize(1);
+        assertThat(cleanupPolicy(topics.endpoints())).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(config(topics.endpoints(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("gzip");
+        assertThat(config(topics.endpoints(), TopicConfig.SEGMENT_MS_CONFIG)).isEqualTo("3600000");
     }
 
     @Test

@@ -1,11 +1,13 @@
 package io.healthmesh.status;
 
 import io.healthmesh.ops.RoleListeners;
+import io.healthmesh.ops.ListeningWorker;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
@@ -17,16 +19,21 @@ import static java.util.Objects.requireNonNull;
  * run, each showing the whole fleet. Its listeners take the same limits and tokens as every role's
  * ({@link io.healthmesh.ops.HttpOptions}); {@code /readyz} is 200 once the feed reads every topic it shows.
  */
-public final class StatusWorker implements AutoCloseable {
+public final class StatusWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatusWorker.class);
 
     private final RoleListeners listeners;
     private final StatusService service;
+    private final PrometheusRegistry registry;
+    private final String topicPrefix;
 
-    private StatusWorker(RoleListeners listeners, StatusService service) {
+    private StatusWorker(RoleListeners listeners, StatusService service, PrometheusRegistry registry,
+                         String topicPrefix) {
         this.listeners = listeners;
         this.service = service;
+        this.registry = registry;
+        this.topicPrefix = topicPrefix;
     }
 
     /** Binds the listeners and starts the feed; returns at once (the feed waits for topics that do not exist yet). */
@@ -46,7 +53,7 @@ public final class StatusWorker implements AutoCloseable {
         }
         LOG.info("status page started: http port {}, ops port {}, {}", listeners.api().port(), listeners.ops().port(),
                 config);
-        return new StatusWorker(listeners, running.get());
+        return new StatusWorker(listeners, running.get(), registry, config.source().topics().prefix());
     }
 
     /** True once the feed reads every topic the page shows (what {@code /readyz} answers). */
@@ -62,6 +69,21 @@ public final class StatusWorker implements AutoCloseable {
     /** The bound port of {@code /metrics}, {@code /healthz} and {@code /readyz}. */
     public int opsPort() {
         return listeners.ops().port();
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return listeners.bound();
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(topicPrefix);
     }
 
     /** Stops the feed and the browsers' streams, then the listeners. */

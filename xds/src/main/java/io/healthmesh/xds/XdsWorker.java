@@ -1,5 +1,6 @@
 package io.healthmesh.xds;
 
+import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.follow.FollowedState;
 import io.healthmesh.follow.StateFollower;
 import io.healthmesh.ops.HttpOptions;
@@ -11,6 +12,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -24,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  * follower has caught up ({@code /readyz} is 503 until then, and clients' requests wait); from then on each change
  * of the state is a new snapshot, and only the clients whose resources changed are answered.
  */
-public final class XdsWorker implements AutoCloseable {
+public final class XdsWorker implements AutoCloseable, ListeningWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(XdsWorker.class);
 
@@ -36,6 +38,9 @@ public final class XdsWorker implements AutoCloseable {
     private final OpsServer ops;
     private final StateFollower follower;
     private volatile boolean closed;
+    private final String xdsHost;
+    private final String opsHost;
+    private final String topicPrefix;
 
     private XdsWorker(XdsConfig config) {
         assembler = new SnapshotAssembler(new EndpointMapping(config.zoneLabel()),
@@ -45,6 +50,10 @@ public final class XdsWorker implements AutoCloseable {
                 () -> assembler.endpoints(), () -> assembler.skipped());
         callbacks = new XdsCallbacks(config.listener().maxStreams(), metrics);
         server = XdsServer.start(config.listener(), callbacks);
+        xdsHost = config.listener().host();
+        opsHost = config.http().separateOps() && config.http().opsHost() != null ? config.http().opsHost()
+                : config.httpHost();
+        topicPrefix = config.source().topics().prefix();
         try {
             HttpOptions http = config.http();
             InetSocketAddress bind = http.separateOps()
@@ -101,6 +110,21 @@ public final class XdsWorker implements AutoCloseable {
 
     public int httpPort() {
         return ops.port();
+    }
+
+    @Override
+    public List<BoundListener> boundListeners() {
+        return List.of(new BoundListener("xds", xdsHost, server.port()), new BoundListener("http", opsHost, ops.port()));
+    }
+
+    @Override
+    public PrometheusRegistry metrics() {
+        return registry;
+    }
+
+    @Override
+    public List<String> topicPrefixes() {
+        return List.of(topicPrefix);
     }
 
     public PrometheusRegistry registry() {

@@ -24,7 +24,9 @@ import java.util.concurrent.Callable;
 /**
  * The command of every worker role ({@link Roles#ALL}): settings from a properties file and {@code HEALTHMESH_*}
  * environment variables ({@link Settings#load}), a bad setting is exit 2 with every problem listed, then the worker
- * runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits.
+ * runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits. This is also the one place
+ * where a worker's bound listeners are announced on the endpoints topic ({@link ListenerAnnouncement}), withdrawn
+ * before the worker closes.
  */
 @Command(mixinStandardHelpOptions = true)
 final class RoleCommand implements Callable<Integer> {
@@ -80,9 +82,18 @@ final class RoleCommand implements Callable<Integer> {
             signal.closed();
             throw e;
         }
+        AutoCloseable announced = ListenerAnnouncement.start(spec.name(), running.worker(), settings);
         PrintWriter out = spec.commandLine().getOut();
         out.println(running.line());
         out.flush();
-        return UntilStopped.run(signal, running.worker(), duration, out, spec.name());
+        AutoCloseable worker = running.worker();
+        AutoCloseable withdrawFirst = () -> {
+            try {
+                announced.close(); // the tombstone first, while the worker still runs
+            } finally {
+                worker.close();
+            }
+        };
+        return UntilStopped.run(signal, withdrawFirst, duration, out, spec.name());
     }
 }

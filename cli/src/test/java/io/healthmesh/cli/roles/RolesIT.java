@@ -5,6 +5,7 @@ import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
+import io.healthmesh.testkit.TopicReads;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -104,6 +106,14 @@ class RolesIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).containsPattern("status page running: /status/ on port \\d+")
                 .contains("status: stopped");
+        // the command announced the role's listener on the endpoints topic, and withdrew it when it stopped
+        java.util.regex.Matcher port = java.util.regex.Pattern.compile("on port (\\d+)").matcher(run.out());
+        assertThat(port.find()).isTrue();
+        List<TopicReads.KeyValue> announced = TopicReads.readAll(kafka.bootstrapServers(), topics.endpoints());
+        assertThat(announced).as("announcement, then tombstone").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(announced.get(0).key()).startsWith("status@").endsWith(":" + port.group(1));
+        assertThat(announced.get(0).value()).isNotNull();
+        assertThat(announced.get(announced.size() - 1).value()).isNull();
     }
 
     @Test

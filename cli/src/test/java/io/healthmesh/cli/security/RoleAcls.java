@@ -32,7 +32,10 @@ final class RoleAcls {
                 allow(user, TOPIC, t.targets(), LITERAL, READ),
                 allow(user, GROUP, "healthmesh-prober-" + region, LITERAL, READ),
                 allow(user, TOPIC, t.probeResults(), LITERAL, WRITE),
-                allow(user, TOPIC, t.rejected(), LITERAL, WRITE));
+                allow(user, TOPIC, t.rejected(), LITERAL, WRITE),
+                // reads every worker's announced listeners to deny them, and announces its own
+                allow(user, TOPIC, t.endpoints(), LITERAL, READ),
+                allow(user, TOPIC, t.endpoints(), LITERAL, WRITE));
     }
 
     /**
@@ -56,6 +59,7 @@ final class RoleAcls {
                 allow(user, TOPIC, t.maintenance(), LITERAL, READ),
                 allow(user, TOPIC, t.maintenanceAccepted(), LITERAL, READ),
                 allow(user, TOPIC, t.maintenanceAccepted(), LITERAL, WRITE),
+                allow(user, TOPIC, t.endpoints(), LITERAL, WRITE),
                 allow(user, TOPIC, app + "-", PREFIXED, ALL),
                 allow(user, GROUP, app, LITERAL, READ),
                 allow(user, TRANSACTIONAL_ID, app + "-", PREFIXED, WRITE),

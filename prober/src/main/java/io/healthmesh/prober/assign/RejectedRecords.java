@@ -14,11 +14,11 @@ import java.util.function.Consumer;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Sends a bad targets record to the rejected topic: original key and value bytes, the reason and where it
+ * Sends a bad record (a target definition, an announcement of endpoints) to the rejected topic: original key and value bytes, the reason and where it
  * came from in {@link RejectedHeaders}. A failure to send is logged, never thrown: bad input must not stop
  * the worker.
  */
-final class RejectedRecords {
+public final class RejectedRecords {
 
     private static final Logger LOG = LoggerFactory.getLogger(RejectedRecords.class);
     private static final int MAX_DETAIL = 1_000;
@@ -32,7 +32,7 @@ final class RejectedRecords {
      * @param rejectedBy value of the {@link RejectedHeaders#REJECTED_BY} header, {@code prober/<region>/<id>}
      * @param onRejected called with the reason of each rejection (the metric)
      */
-    RejectedRecords(Producer<byte[], byte[]> producer, String rejectedTopic, String rejectedBy,
+    public RejectedRecords(Producer<byte[], byte[]> producer, String rejectedTopic, String rejectedBy,
                     Consumer<String> onRejected) {
         this.producer = requireNonNull(producer, "producer");
         this.rejectedTopic = requireNonNull(rejectedTopic, "rejectedTopic");
@@ -40,9 +40,10 @@ final class RejectedRecords {
         this.onRejected = requireNonNull(onRejected, "onRejected");
     }
 
-    void reject(ConsumerRecord<byte[], byte[]> source, String reason, String detail) {
+    /** Counts, logs and forwards {@code source}, whose bytes are sent as they are; never throws for a failed send. */
+    public void reject(ConsumerRecord<byte[], byte[]> source, String reason, String detail) {
         onRejected.accept(reason);
-        LOG.warn("rejected target definition {}-{}@{}: {}: {}", source.topic(), source.partition(),
+        LOG.warn("rejected record {}-{}@{}: {}: {}", source.topic(), source.partition(),
                 source.offset(), reason, detail);
         ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(rejectedTopic, null, source.key(), source.value());
         Headers headers = out.headers();

@@ -141,6 +141,19 @@ public final class ProberMetrics {
      * Registers {@code healthmesh_prober_transport_info{transport="..."} 1}: the transport the probe engine chose at
      * start ({@code io_uring}, {@code epoll} or {@code nio}).
      */
+    /**
+     * The endpoints the workers announce: how many are denied now, how many are over the bound (not denied), and
+     * how many workers were not kept at all.
+     */
+    public void announcedEndpoints(IntSupplier denied, IntSupplier dropped, IntSupplier workersRefused) {
+        gauge("healthmesh_prober_endpoints_announced_denied",
+                "Endpoints announced by the workers on the endpoints topic and denied now.", denied);
+        gauge("healthmesh_prober_endpoints_announced_dropped",
+                "Endpoints announced beyond the bound a prober keeps (4096), not denied.", dropped);
+        gauge("healthmesh_prober_endpoints_workers_refused",
+                "Workers whose announcement was not kept because 1024 workers were.", workersRefused);
+    }
+
     public void transport(String name) {
         Info.builder().name("healthmesh_prober_transport")
                 .help("The probe engine's Netty transport, chosen at start (setting transport).")

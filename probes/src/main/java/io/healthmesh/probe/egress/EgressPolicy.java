@@ -26,8 +26,11 @@ import java.util.Set;
  *       wins, so {@code allow.list=127.0.0.0/8} opens loopback while a deny {@code 127.0.0.2/32} still holds; or</li>
  *   <li>it is one of the cluster's own endpoints (address and port: the Kafka bootstrap servers, the schema
  *       registry, the worker's own HTTP ports, and what {@link DiscoveredEndpoints} learns while running: the
- *       brokers of the cluster's metadata and this host's own addresses), whatever the allow list says. An endpoint
- *       bound to a wildcard address stands for that port on every address of this host.</li>
+ *       brokers and controllers of the cluster's metadata, the listeners the workers announce and this host's own
+ *       addresses), whatever the allow list says. An endpoint bound to a wildcard address stands for that port on
+ *       every address of this host; or</li>
+ *   <li>it is an address of a broker's or controller's host, on any port, unless an allow block opened the deny
+ *       block that holds it (then only the listed ports of that host are denied).</li>
  * </ul>
  * The check runs on the host as written, before any lookup (so that {@code 0x7f.1} or {@code [::ffff:7f00:1]}
  * is refused without a DNS query), and again on the resolved address; the prober then connects to exactly the
@@ -132,7 +135,7 @@ public final class EgressPolicy {
             }
         }
         if (literal == null) {
-            return Optional.empty();
+            return discovered.checkName(host, port);
         }
         return check(literal, port).map(reason -> host.equals(literal.getHostAddress()) ? reason : host + " names " + reason);
     }
@@ -158,7 +161,8 @@ public final class EgressPolicy {
                     }
                 }
             }
-            Optional<String> learnt = discovered.check(form, port);
+            Optional<String> learnt = discovered.check(form, port,
+                    discovered.hasBrokerHosts() && openedByAllowList(form));
             if (learnt.isPresent()) {
                 return learnt;
             }
@@ -169,6 +173,16 @@ public final class EgressPolicy {
     private static String shown(InetAddress address, InetAddress form) {
         String shown = address.getHostAddress();
         return form.equals(address) ? shown : shown + " (embedding " + form.getHostAddress() + ")";
+    }
+
+    /**
+     * True when a deny block holds {@code form} and an allow block at least as specific opens it: where the operator
+     * chose to reach (loopback for the demo's backends), a broker's host is denied only at its listed ports.
+     */
+    private boolean openedByAllowList(InetAddress form) {
+        byte[] bytes = form.getAddress();
+        boolean ipv6 = form instanceof Inet6Address;
+        return mostSpecific(deny, bytes, ipv6) != null && deniedBlock(form) == null;
     }
 
     /** The deny block that holds {@code form} with no allow block at least as specific, or {@code null}. */

@@ -180,6 +180,48 @@ class EgressPolicyTest {
     }
 
     @Test
+    void aBrokersHostIsDeniedOnEveryPortUnlessTheAllowListOpenedItsDenyBlock() throws Exception {
+        DiscoveredEndpoints discovered = new DiscoveredEndpoints();
+        EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, ProbeEngineConfig.LOOPBACK,
+                List.of(), discovered);
+        InetAddress broker = InetAddress.getByName("10.0.0.7");
+        InetAddress loopbackBroker = InetAddress.getByName("127.0.0.1");
+        discovered.replace(new DiscoveredEndpoints.Denied(Map.of(broker, Set.of(9092), loopbackBroker, Set.of(9092)),
+                Map.of(), Map.of(), Set.of(), Set.of(broker, loopbackBroker)));
+        assertThat(policy.check(broker, 19092)).contains("10.0.0.7 is the host of a broker or controller of this cluster");
+        assertThat(policy.check(broker, -1)).isPresent(); // ICMP too
+        assertThat(policy.check(InetAddress.getByName("::ffff:10.0.0.7"), 9093)).isPresent();
+        assertThat(policy.check(InetAddress.getByName("10.0.0.8"), 19092)).isEmpty();
+        // the allow list opened loopback (the demo): its backends next to the broker stay reachable, the broker does not
+        assertThat(policy.check(loopbackBroker, 8080)).isEmpty();
+        assertThat(policy.check(loopbackBroker, 9092))
+                .contains("127.0.0.1 port 9092 is an endpoint of this cluster (from its metadata)");
+        // an allow list that opens no deny block opens no broker host either
+        EgressPolicy allowAll = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0"), List.of(),
+                discovered);
+        assertThat(allowAll.check(broker, 19092)).isPresent();
+    }
+
+    @Test
+    void announcedEndpointsOnlyAddDenialsByAddressAndByNameAsWritten() throws Exception {
+        DiscoveredEndpoints discovered = new DiscoveredEndpoints();
+        EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, ProbeEngineConfig.LOOPBACK,
+                List.of(), discovered);
+        InetAddress ops = InetAddress.getByName("127.0.0.1");
+        assertThat(policy.check(ops, 9100)).isEmpty();
+        discovered.replace(new DiscoveredEndpoints.Denied(Map.of(), Map.of(ops, Set.of(9100)),
+                Map.of("Aggregator-1.example.", Set.of(8080)), Set.of(), Set.of()));
+        assertThat(policy.check(ops, 9100))
+                .contains("127.0.0.1 port 9100 is an endpoint of this cluster (announced by a worker)");
+        assertThat(policy.check(ops, 9101)).isEmpty();
+        assertThat(policy.checkHost("aggregator-1.example", 8080))
+                .contains("aggregator-1.example port 8080 is an endpoint of this cluster (announced by a worker)");
+        assertThat(policy.checkHost("aggregator-1.example", 8081)).isEmpty();
+        // what the deny list refuses stays refused: an announcement never opens anything
+        assertThat(policy.check(InetAddress.getByName("169.254.169.254"), 80)).isPresent();
+    }
+
+    @Test
     void discoveredEndpointsAreDeniedWhateverTheAllowListAndReplacedWhole() throws Exception {
         DiscoveredEndpoints discovered = new DiscoveredEndpoints();
         EgressPolicy policy = new EgressPolicy(ProbeEngineConfig.DEFAULT_DENY_LIST, List.of("0.0.0.0/0", "::/0"),

@@ -1,0 +1,251 @@
+package io.healthmesh.contract.read;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads compacted topics whole, on its own thread: every partition from the beginning, without a consumer group,
+ * {@code read_committed}, and then follows them. So every replica holds the whole picture and a restart rebuilds it.
+ * A topic that is not there yet is waited for (said once in the log). The {@link Handler} decodes and applies each
+ * record; it may throw a {@link SerializationException} that is not about the record itself (a registry that cannot
+ * be reached): reading then pauses a second and that record is read again. After each poll the handler hears
+ * whether the reader has caught up: read every partition to its end offset as of its start.
+ */
+public final class CompactedTopicReader implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CompactedTopicReader.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration RETRY = Duration.ofSeconds(1);
+    private static final Duration KAFKA_CALL = Duration.ofSeconds(10);
+    private static final long LAG_REFRESH_NANOS = Duration.ofSeconds(5).toNanos();
+
+    /** What a reader does with what it reads; called on the reader's thread only. */
+    public interface Handler {
+
+        /**
+         * One record (a tombstone has a null value).
+         *
+         * @throws SerializationException to read this record again after a pause (the registry is away)
+         */
+        void record(ConsumerRecord<byte[], byte[]> record);
+
+        /** After each poll: {@code caughtUp} once every partition was read to its end offset as of the start. */
+        void polled(boolean caughtUp);
+    }
+
+    private final String name;
+    private final Properties props;
+    private final List<String> topics;
+    private final Handler handler;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final Thread thread;
+    private final Set<String> waitedFor = new HashSet<>();
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile boolean caughtUp;
+    private volatile long lag = -1;
+    private Map<TopicPartition, Long> startEnds = Map.of();
+    private long lagReadAt;
+
+    private CompactedTopicReader(String name, Map<String, ?> kafka, List<String> topics, Handler handler) {
+        this.name = requireNonNull(name, "name");
+        this.topics = List.copyOf(topics);
+        this.handler = requireNonNull(handler, "handler");
+        props = new Properties();
+        props.putAll(requireNonNull(kafka, "kafka"));
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        thread = new Thread(this::run, name);
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Starts reading.
+     *
+     * @param name   the thread's name and the client id's start, e.g. {@code healthmesh-xds-follower}
+     * @param kafka  Kafka client settings (bootstrap servers, security); group, offsets and isolation are set here
+     * @param topics the compacted topics, read together
+     */
+    public static CompactedTopicReader start(String name, Map<String, ?> kafka, List<String> topics, Handler handler) {
+        CompactedTopicReader reader = new CompactedTopicReader(name, kafka, topics, handler);
+        reader.thread.start();
+        return reader;
+    }
+
+    /** True once every partition was read to its end offset as of the start. */
+    public boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Records not read yet, summed over the partitions (refreshed every 5 s); -1 before the first reading. */
+    public long lagRecords() {
+        return lag;
+    }
+
+    private void run() {
+        try {
+            consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            if (closed.get()) {
+                return;
+            }
+            List<TopicPartition> all = new ArrayList<>();
+            for (String topic : topics) {
+                all.addAll(partitionsOf(topic));
+            }
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            startEnds = consumer.endOffsets(all, KAFKA_CALL);
+            LOG.info("{}: reading {} ({} partitions)", name, topics, all.size());
+            while (!closed.get()) {
+                poll();
+            }
+        } catch (WakeupException e) {
+            if (!closed.get()) {
+                LOG.error("{} woken up unexpectedly; it stops reading", name, e);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("{} failed; it stops reading", name, e);
+        } finally {
+            KafkaConsumer<byte[], byte[]> c = consumer;
+            if (c != null) {
+                try {
+                    c.close(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    LOG.debug("{}: closing its consumer failed", name, e);
+                }
+            }
+        }
+    }
+
+    private List<TopicPartition> partitionsOf(String topic) {
+        while (!closed.get()) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, KAFKA_CALL);
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            }
+            if (waitedFor.add(topic)) {
+                LOG.info("{}: topic {} not there yet, waiting for it", name, topic);
+            }
+            pause();
+        }
+        throw new WakeupException();
+    }
+
+    private void poll() {
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(POLL);
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+            try {
+                handler.record(r);
+            } catch (SerializationException e) {
+                LOG.warn("{} paused {} ms: {}", name, RETRY.toMillis(), e.getMessage());
+                seekBack(batch, r);
+                pause();
+                return;
+            }
+        }
+        refreshLag();
+        if (!caughtUp && reachedStartEnds()) {
+            caughtUp = true;
+            LOG.info("{}: caught up", name);
+        }
+        handler.polled(caughtUp);
+    }
+
+    private boolean reachedStartEnds() {
+        for (Map.Entry<TopicPartition, Long> e : startEnds.entrySet()) {
+            if (consumer.position(e.getKey(), KAFKA_CALL) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void refreshLag() {
+        long now = System.nanoTime();
+        if (lag >= 0 && now - lagReadAt < LAG_REFRESH_NANOS) {
+            return;
+        }
+        lagReadAt = now;
+        try {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(startEnds.keySet(), KAFKA_CALL);
+            long behind = 0;
+            for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+                behind += Math.max(0, e.getValue() - consumer.position(e.getKey(), KAFKA_CALL));
+            }
+            lag = behind;
+        } catch (TimeoutException e) {
+            LOG.debug("{} could not read end offsets: {}", name, e.getMessage());
+        }
+    }
+
+    /** Rewinds every partition of the batch to its first record from {@code from} on. */
+    private void seekBack(ConsumerRecords<byte[], byte[]> batch, ConsumerRecord<byte[], byte[]> from) {
+        Map<TopicPartition, Long> first = new HashMap<>();
+        boolean reached = false;
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+            reached |= r == from;
+            if (reached) {
+                first.putIfAbsent(new TopicPartition(r.topic(), r.partition()), r.offset());
+            }
+        }
+        first.forEach(consumer::seek);
+    }
+
+    private void pause() {
+        try {
+            if (closing.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new WakeupException();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed.set(true);
+            throw new WakeupException();
+        }
+    }
+
+    /** Stops reading and waits for the thread (bounded). */
+    @Override
+    public void close() {
+        closed.set(true);
+        KafkaConsumer<byte[], byte[]> c = consumer;
+        closing.countDown();
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(Duration.ofSeconds(10).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
