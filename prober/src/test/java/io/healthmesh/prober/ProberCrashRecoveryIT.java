@@ -66,7 +66,7 @@ class ProberCrashRecoveryIT {
     Path dir;
 
     @Test
-    @Timeout(120)
+    @Timeout(300)
     void aKilledProberRestartedWithItsIdProbesItsTargetsAgainAtOnce(TestKafka kafka) throws Exception {
         Topics topics = topics(kafka);
         String region = "crash-" + UUID.randomUUID().toString().substring(0, 8);
@@ -80,7 +80,7 @@ class ProberCrashRecoveryIT {
             ChildWorker first = ChildWorker.start(ChildProber.class, settings, dir, "first");
             try {
                 long startedAt = System.currentTimeMillis();
-                Await.until(Duration.ofSeconds(60), () -> probedSince(results, "A", all, startedAt).equals(all),
+                Await.until(Duration.ofSeconds(150), () -> probedSince(results, "A", all, startedAt).equals(all),
                         () -> "targets not probed by the first prober: " + missing(results, "A", all, startedAt)
                                 + "\n" + first.output());
             } finally {
@@ -88,7 +88,7 @@ class ProberCrashRecoveryIT {
             }
             long killedAt = System.currentTimeMillis();
             try (ChildWorker second = ChildWorker.start(ChildProber.class, settings, dir, "second")) {
-                Await.until(Duration.ofSeconds(60), () -> answersHealthz(port),
+                Await.until(Duration.ofSeconds(150), () -> answersHealthz(port),
                         () -> "the restarted prober does not answer /healthz\n" + second.output());
                 long upAt = System.currentTimeMillis();
                 Await.until(Duration.ofSeconds(60), () -> probedSince(results, "A", all, upAt).equals(all),
@@ -119,7 +119,7 @@ class ProberCrashRecoveryIT {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(300)
     void aSurvivorProbesAKilledProbersTargetsWithinTheSessionTimeout(TestKafka kafka) throws Exception {
         Topics topics = topics(kafka);
         String region = "crash-" + UUID.randomUUID().toString().substring(0, 8);
@@ -130,7 +130,7 @@ class ProberCrashRecoveryIT {
             try (ChildWorker survivor = ChildWorker.start(ChildProber.class, settings(kafka, topics, region, "B"), dir,
                     "b")) {
                 long startedAt = System.currentTimeMillis();
-                Await.until(Duration.ofSeconds(60), () -> {
+                Await.until(Duration.ofSeconds(150), () -> {
                     Set<String> a = probedSince(results, "A", all, startedAt);
                     Set<String> b = probedSince(results, "B", all, startedAt);
                     Set<String> both = new HashSet<>(a);
