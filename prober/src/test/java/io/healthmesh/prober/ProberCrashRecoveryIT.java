@@ -42,8 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A prober SIGKILLed while probing (no shutdown hook, no LeaveGroup): a restarted prober with the same id probes its
- * targets again without waiting for the dead member's session to expire, even Kafka's default 45 s (it is a static
- * member of the region's group), and a surviving prober of the region takes a dead one's targets within the session timeout plus two
+ * targets again without waiting for the dead member's session to expire, however long (it is a static member of the
+ * region's group), and a surviving prober of the region takes a dead one's targets within the session timeout plus two
  * intervals. The bounds are those of docs/operations/crash-recovery.md; each test prints the gap it measured.
  */
 @ExtendWith(KafkaExtension.class)
@@ -52,13 +52,12 @@ class ProberCrashRecoveryIT {
     private static final int TARGETS = 60;
     private static final int INTERVAL_MS = 1_000;
     /**
-     * From the restarted prober's process answering {@code /healthz} to every target probed again: its join (a static
-     * member's partitions come back with no rebalance), its read of the targets topic and one interval of first-probe
-     * jitter. The test runs with Kafka's default session timeout of 45 s, so a prober that had to wait for its old
-     * session to expire cannot pass.
+     * The restart test's session timeout: longer than the test may take, so that a restarted prober that had to wait
+     * for its old session to expire (a dynamic member) cannot pass; a static member takes its partitions back at once.
      */
-    private static final long RESTART_BOUND_MS = 10_000;
-    private static final String KAFKA_DEFAULT_SESSION_TIMEOUT_MS = "45000";
+    private static final String LONG_SESSION_TIMEOUT_MS = "180000";
+    /** From the kill to every target probed again: the child JVM's start, the join, the read, one interval. */
+    private static final Duration RESTART_PATIENCE = Duration.ofSeconds(150);
     /** From the kill to the survivor probing every target of the dead prober: the session timeout, two intervals. */
     private static final long TAKEOVER_BOUND_MS = GroupMembership.SESSION_TIMEOUT_MS + 2L * INTERVAL_MS;
 
@@ -74,7 +73,7 @@ class ProberCrashRecoveryIT {
              TopicRecorder<ProbeResult> results = recorder(kafka, topics)) {
             Set<String> all = publishTargets(kafka, topics, farm);
             Map<String, String> settings = settings(kafka, topics, region, "A");
-            settings.put("kafka.session.timeout.ms", KAFKA_DEFAULT_SESSION_TIMEOUT_MS);
+            settings.put("kafka.session.timeout.ms", LONG_SESSION_TIMEOUT_MS);
             int port = FreePorts.one();
             settings.put("http.port", Integer.toString(port));
             ChildWorker first = ChildWorker.start(ChildProber.class, settings, dir, "first");
@@ -88,18 +87,21 @@ class ProberCrashRecoveryIT {
             }
             long killedAt = System.currentTimeMillis();
             try (ChildWorker second = ChildWorker.start(ChildProber.class, settings, dir, "second")) {
-                Await.until(Duration.ofSeconds(150), () -> answersHealthz(port),
+                Await.until(RESTART_PATIENCE, () -> answersHealthz(port),
                         () -> "the restarted prober does not answer /healthz\n" + second.output());
                 long upAt = System.currentTimeMillis();
-                Await.until(Duration.ofSeconds(60), () -> probedSince(results, "A", all, upAt).equals(all),
-                        () -> "targets not probed again: " + missing(results, "A", all, upAt) + "\n"
-                                + second.output());
-                long gap = lastFirstProbe(results, "A", all, upAt) - upAt;
-                System.out.printf("crash recovery: restarted prober probed all %d targets %d ms after it was up "
-                                + "(%d ms after the kill, session timeout %s ms; bound %d ms from up)%n", all.size(),
-                        gap, gap + upAt - killedAt, KAFKA_DEFAULT_SESSION_TIMEOUT_MS, RESTART_BOUND_MS);
-                assertThat(gap).as("restarted prober up to its last target probed again, ms")
-                        .isLessThanOrEqualTo(RESTART_BOUND_MS);
+                long deadline = killedAt + RESTART_PATIENCE.toMillis();
+                Await.until(Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis())),
+                        () -> probedSince(results, "A", all, killedAt).equals(all),
+                        () -> "targets not probed again within " + RESTART_PATIENCE + " of the kill (the session "
+                                + "timeout is " + LONG_SESSION_TIMEOUT_MS + " ms): " + missing(results, "A", all,
+                                killedAt) + "\n" + second.output());
+                long allAt = lastFirstProbe(results, "A", all, killedAt);
+                System.out.printf("crash recovery: restarted prober probed all %d targets %d ms after the kill "
+                                + "(its ops endpoint up after %d ms; session timeout %s ms)%n", all.size(),
+                        allAt - killedAt, upAt - killedAt, LONG_SESSION_TIMEOUT_MS);
+                assertThat(allAt - killedAt).as("kill to the restarted prober's last target probed again, ms")
+                        .isLessThan(Long.parseLong(LONG_SESSION_TIMEOUT_MS));
             }
         }
     }
