@@ -141,7 +141,7 @@ class ProberCrashRecoveryIT {
                 }, () -> "targets not split between A and B yet\n" + doomed.output() + "\n" + survivor.output());
                 // what A probes now: the split settled when A has probed for two intervals without B
                 long settled = System.currentTimeMillis() + 2L * INTERVAL_MS;
-                Await.until(Duration.ofSeconds(30), () -> System.currentTimeMillis() > settled + INTERVAL_MS
+                Await.until(Duration.ofSeconds(30), () -> System.currentTimeMillis() > settled + 2L * INTERVAL_MS
                                 && !probedSince(results, "A", all, settled).isEmpty(),
                         () -> "A probes nothing after the split");
                 Set<String> ofA = probedSince(results, "A", all, settled);

@@ -76,10 +76,12 @@ class ReplayBulkDeleteIT {
              KafkaProducer<String, TargetDefinition> defProducer = producer(kafka, defs);
              KafkaProducer<String, ProbeResult> resProducer = producer(kafka, res)) {
             Await.until(Duration.ofSeconds(90), aggregator::isRunning, () -> "aggregator not RUNNING");
-            for (TargetSpec spec : specs) {
-                defProducer.send(new ProducerRecord<>(topics.targets(), spec.id(), TargetSpecs.toAvro(spec))).get();
-            }
+            // the definitions dated before the results, so that record time and arrival agree on their order
             long now = System.currentTimeMillis();
+            for (TargetSpec spec : specs) {
+                defProducer.send(new ProducerRecord<>(topics.targets(), null, now - 5_000, spec.id(),
+                        TargetSpecs.toAvro(spec))).get();
+            }
             for (TargetSpec spec : specs) {
                 for (int k = 2; k >= 0; k--) {
                     long ts = now - k * 1_000L;
