@@ -5,6 +5,7 @@ import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.ops.HttpOptions;
+import io.healthmesh.ops.GroupMembership;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.status.StatusSettings;
 import io.healthmesh.ops.WorkerSettings;
@@ -86,15 +87,27 @@ final class AggregatorSettings {
                     + " partition of the state, group, targets and recent probe-results topics, and keeps every"
                     + " target in the heap); the status role serves them on its own.");
 
+    /**
+     * A restarted instance takes its tasks back at once (docs/operations/crash-recovery.md); the default is stable
+     * across restarts and distinct between instances, which cannot share a state directory.
+     */
+    static final Setting<String> GROUP_INSTANCE_ID = GroupMembership.instanceIdSetting("<hostname>-<hash of state.dir>");
+
     /** Every key besides {@code kafka.*}, in documentation order. */
     static final List<Setting<?>> ALL = Stream.of(List.of(WorkerSettings.BOOTSTRAP_SERVERS,
                     WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
                     APPLICATION_ID, TOPIC_PREFIX, STATE_DIR, HTTP_HOST, HTTP_PORT, APPLICATION_SERVER,
                     STALENESS_FACTOR, PUNCTUATE_INTERVAL_MS, COMMIT_INTERVAL_MS, COMMIT_PACED, COMMIT_ON_CHANGE,
                     PARTITIONS, REPLICATION_FACTOR, MAX_FUTURE_SKEW_MS, REGION_EVICTION_MS, HISTORY_LENGTH,
-                    GROUP_ROUTABLE_MAX, ROCKSDB_MEMORY_MB, STATUS_PAGE_ENABLED), StatusSettings.SETTINGS,
+                    GROUP_ROUTABLE_MAX, ROCKSDB_MEMORY_MB, STATUS_PAGE_ENABLED, GROUP_INSTANCE_ID), StatusSettings.SETTINGS,
                     HttpOptions.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();
+
+    /** The default static member id: this host's name and a hash of the state directory's absolute path. */
+    static String defaultInstanceId(String stateDir) {
+        String path = Path.of(stateDir).toAbsolutePath().normalize().toString();
+        return GroupMembership.hostName() + "-" + String.format("%08x", path.hashCode());
+    }
 
     private AggregatorSettings() {
     }

@@ -48,7 +48,10 @@ class AggregatorConfigTest {
         assertThat(c.commitOnChange()).isFalse();
         assertThat(c.partitions()).isEqualTo(6);
         assertThat(c.replicationFactor()).isEqualTo((short) 1);
-        assertThat(c.kafka()).isEmpty();
+        // a static member named by this host and state directory, with a 10 s session (crash-recovery.md)
+        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms")
+                .containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "1000");
+        assertThat(c.kafka().get("group.instance.id")).matches("[A-Za-z0-9._:@-]+-[0-9a-f]{8}");
         assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
     }
 

@@ -34,6 +34,7 @@ final class KafkaProps {
     static Map<String, Object> reader(NotifierConfig config, String purpose) {
         Map<String, Object> props = base(config, purpose);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         return props;
     }

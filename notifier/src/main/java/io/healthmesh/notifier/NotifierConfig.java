@@ -6,6 +6,7 @@ import io.healthmesh.notifier.deliver.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
 import io.healthmesh.core.secret.Redact;
+import io.healthmesh.ops.GroupMembership;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
@@ -66,11 +67,16 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
     static final Setting<Integer> RETRY_MAX_MS = Setting.integer("retry.max.ms", DEFAULT_RETRY_MAX_MS, 10,
             3_600_000, "Longest wait between attempts.").documentedAs(Integer.toString(DEFAULT_RETRY_MAX_MS),
             "retry.initial.ms..3600000");
+    /**
+     * Opt-in static membership (docs/operations/crash-recovery.md): no default, since replicas of one group share no
+     * per-instance identity that is both stable and unique, and a duplicate id fences a replica.
+     */
+    static final Setting<String> GROUP_INSTANCE_ID = GroupMembership.instanceIdSetting(null);
 
     /** Every key besides {@code kafka.*}, in documentation order. */
     public static final List<Setting<?>> SETTINGS = List.of(BOOTSTRAP_SERVERS, SCHEMA_REGISTRY_URL,
             CREDENTIALS_SOURCE, USER_INFO, ROUTES_FILE, GROUP_ID, TOPIC_PREFIX, HTTP_HOST, HTTP_PORT,
-            RETRY_INITIAL_MS, RETRY_MAX_MS);
+            RETRY_INITIAL_MS, RETRY_MAX_MS, GROUP_INSTANCE_ID);
 
     public NotifierConfig {
         requireNonNull(bootstrapServers, "bootstrapServers");
@@ -113,7 +119,7 @@ public record NotifierConfig(String bootstrapServers, String schemaRegistryUrl, 
                 r.problem(e.getMessage());
             }
         }
-        Map<String, String> kafka = r.kafka();
+        Map<String, String> kafka = GroupMembership.withDefaults(r.kafka(), r.get(GROUP_INSTANCE_ID));
         r.finish();
         return new NotifierConfig(bootstrap, registry, authSource, userInfo, group, new Topics(prefix), httpHost,
                 httpPort, Path.of(routesText), routes, new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max)),

@@ -4,6 +4,7 @@ import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.HttpOptions;
+import io.healthmesh.ops.GroupMembership;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
@@ -90,6 +91,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     static final Setting<String> PROBER_ID_SETTING = Setting.matching("prober.id", null, PROBER_ID,
                     "1-128 of [A-Za-z0-9._:@-]", "Id of this worker, stamped on every result.")
             .documentedAs("<hostname>-<pid>", null);
+    /** A restarted prober takes its partitions back at once (docs/operations/crash-recovery.md). */
+    static final Setting<String> GROUP_INSTANCE_ID = GroupMembership.instanceIdSetting("<prober.id if set, else hostname>");
     static final Setting<String> TOPIC_PREFIX_SETTING = WorkerSettings.topicPrefix(Topics.DEFAULT_PREFIX);
     static final Setting<Integer> HTTP_PORT = WorkerSettings.httpPort(DEFAULT_HTTP_PORT);
     static final Setting<Integer> MAX_IN_FLIGHT = Setting.integer("max.in.flight", DEFAULT_MAX_IN_FLIGHT, 1, 100_000,
@@ -140,7 +143,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                     HTTP_PORT, MAX_IN_FLIGHT, JITTER_FRACTION, TIMER_TICK_MS, USER_AGENT, DENY_LIST, ALLOW_LIST,
                     DENY_ENDPOINTS, DENY_BROKER_HOSTS, BUFFER_CAPACITY, EVENT_LOOP_THREADS, PROBE_SOURCE_ADDRESS,
                     L4_MARKER, TRANSPORT),
-            ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS, ProberTls.SETTINGS)
+            List.of(GROUP_INSTANCE_ID), ProberResilience.SETTINGS, PublishTuning.SETTINGS, HttpOptions.SETTINGS,
+            ProberTls.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();
 
     public ProberConfig {
@@ -191,6 +195,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
         String userInfo = r.get(USER_INFO);
         String region = r.get(REGION_SETTING);
         String proberId = r.get(PROBER_ID_SETTING);
+        // a stable member id: the prober id when it is given (stable by choice), else the host's name (the pid is not)
+        String instanceId = r.get(GROUP_INSTANCE_ID, proberId != null ? proberId : GroupMembership.hostName());
         if (proberId == null) {
             proberId = defaultProberId();
         }
@@ -221,7 +227,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 r.problem(e.getMessage());
             }
         }
-        Map<String, String> kafka = r.kafka();
+        Map<String, String> kafka = GroupMembership.withDefaults(r.kafka(), instanceId);
         PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = HttpOptions.read(r);

@@ -66,6 +66,19 @@ class KafkaClientsTest {
     }
 
     @Test
+    void theConsumerIsAStaticMemberNamedByTheProberIdUnlessToldOtherwise() {
+        assertThat(KafkaClients.consumer(config(Map.of("prober.id", "edge-7"))))
+                .containsEntry("group.instance.id", "edge-7").containsEntry("session.timeout.ms", "10000");
+        assertThat(KafkaClients.consumer(config(Map.of("prober.id", "edge-7", "group.instance.id", ""))))
+                .doesNotContainKey("group.instance.id");
+        assertThat(KafkaClients.consumer(config(Map.of("prober.id", "edge-7", "group.instance.id", "pod-3"))))
+                .containsEntry("group.instance.id", "pod-3");
+        // the producer and the admin client are no group members
+        assertThat(KafkaClients.producer(config(Map.of("prober.id", "edge-7")))).doesNotContainKey("group.instance.id");
+        assertThat(KafkaClients.admin(config(Map.of("prober.id", "edge-7")))).doesNotContainKey("group.instance.id");
+    }
+
+    @Test
     void newGroupProtocolGetsNoClassicAssignor() {
         assertThat(KafkaClients.consumer(config(Map.of("kafka.group.protocol", "consumer"))))
                 .doesNotContainKey("partition.assignment.strategy");

@@ -45,7 +45,10 @@ class ProberConfigTest {
         assertThat(c.bufferCapacity()).isEqualTo(10_000);
         assertThat(c.eventLoopThreads()).isBetween(1, 256);
         assertThat(c.proberId()).matches("[A-Za-z0-9._:@-]+-\\d+");
-        assertThat(c.kafka()).isEmpty();
+        // a static member named by the host (the pid in the default prober id changes on restart)
+        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms")
+                .containsEntry("session.timeout.ms", "10000");
+        assertThat(c.proberId()).startsWith(c.kafka().get("group.instance.id") + "-");
         assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
     }
 

@@ -169,6 +169,9 @@ class ProberHandoverIT {
         settings.put("allow.list", "127.0.0.0/8"); // the targets are loopback listeners: denied by default
         settings.put("kafka.session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS));
         settings.put("kafka.heartbeat.interval.ms", "200");   // the survivor hears of a rebalance soon
+        // dynamic members, which leave the group on close and on shedding: this test and ProberSheddingIT are about
+        // leaving and vanishing; a static member's restart is ProberCrashRecoveryIT's
+        settings.put("group.instance.id", "");
         return settings;
     }
 

@@ -67,6 +67,10 @@ public final class ReplayEngine {
                 }
             }
         }
+        if (!emitted.isEmpty()) {
+            // the run as configured is what the aggregator did: its staleness, decided on its clock, is taken as it was
+            configured.followStaleness(emittedInRange);
+        }
     }
 
     /** The targets the engine knows a definition of. */

@@ -1,5 +1,6 @@
 package io.healthmesh.replay;
 
+import io.healthmesh.aggregator.domain.LastResult;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.RegionState;
 import io.healthmesh.aggregator.domain.StalenessRule;
@@ -40,6 +41,11 @@ final class ReplayRun {
     private final long notBeforeMs;
 
     private final Map<String, TargetHealthState> states = new HashMap<>();
+    /**
+     * The aggregator's own staleness decisions, per target in offset order, when this run follows them instead of
+     * deciding staleness on record time ({@link #followStaleness}); {@code null} when it decides.
+     */
+    private Map<String, java.util.ArrayDeque<EmittedEvent>> recorded;
     private final Map<String, Long> nextTick = new HashMap<>();
     private final Map<String, StartState> atFrom = new LinkedHashMap<>();
     private final Map<String, List<StatusChange>> changes = new TreeMap<>();
@@ -79,6 +85,18 @@ final class ReplayRun {
             return;
         }
         states.put(event.targetId(), fromEvent(event, current.spec()));
+    }
+
+    /**
+     * Takes staleness from the aggregator's events in the range instead of deciding it: staleness is judged on the
+     * aggregator's wall clock (a region is stale when nothing was heard from it for the window, measured when results
+     * are processed), which the records do not carry; a stopped and resumed aggregator, or one catching up on a
+     * backlog, decides it otherwise than record time would. Each event is applied where the aggregator applied it:
+     * after the last result it names, before the next one. For the run as configured, which the self-check compares.
+     */
+    void followStaleness(Map<String, List<EmittedEvent>> inRange) {
+        recorded = new HashMap<>();
+        inRange.forEach((id, events) -> recorded.put(id, new java.util.ArrayDeque<>(events)));
     }
 
     /** Applies a record of the targets topic. */
@@ -125,6 +143,10 @@ final class ReplayRun {
 
     /** Runs the staleness punctuation of one target up to {@code ts}. */
     void advance(String id, long ts) {
+        if (recorded != null) {
+            applyRecordedStaleness(id);
+            return;
+        }
         Long next = nextTick.get(id);
         if (next == null) {
             return;
@@ -183,6 +205,81 @@ final class ReplayRun {
             changes(id).add(new StatusChange(id, after.spec().group(),
                     update.before() == null ? null : update.before().status(), after.status(), after.sinceMs()));
         }
+    }
+
+    /**
+     * Applies the aggregator's events that it emitted after the last result this run applied to {@code id} (those naming
+     * that result as their last one), taking from each the staleness it decided and what that did to the status.
+     */
+    private void applyRecordedStaleness(String id) {
+        java.util.ArrayDeque<EmittedEvent> events = recorded.get(id);
+        while (events != null && !events.isEmpty()) {
+            TargetHealthState current = states.get(id);
+            EmittedEvent next = events.peekFirst();
+            if (current == null || next.state() == null || !sameResult(next.state().lastResult(),
+                    current.lastResult())) {
+                if (current != null && next.state() != null && !appliedAlready(current, next.state())) {
+                    return; // emitted after a result this run has not applied yet
+                }
+                events.removeFirst(); // a deletion, or one emitted before the last result applied here
+                continue;
+            }
+            events.removeFirst();
+            EmittedEvent.State theirs = next.state();
+            if (theirs.generation() != current.generation() || sameStaleness(current, theirs)) {
+                continue;
+            }
+            TargetHealthState after = withStaleness(current, theirs);
+            states.put(id, after);
+            long ts = next.timestampMs();
+            if (ts >= fromMs) {
+                emitted(id).add(new Emitted(ts, after.status(), after.sinceMs()));
+                if (after.status() != current.status()) {
+                    changes(id).add(new StatusChange(id, after.spec().group(), current.status(), after.status(),
+                            after.sinceMs()));
+                }
+            }
+        }
+    }
+
+    /** The same result: one region's results are told apart by their start. */
+    private static boolean sameResult(LastResult a, LastResult b) {
+        return a == null ? b == null : b != null && a.region().equals(b.region()) && a.startedAtMs() == b.startedAtMs();
+    }
+
+    /** True when the event names a result this run applied before its current last one (same region, earlier). */
+    private static boolean appliedAlready(TargetHealthState current, EmittedEvent.State theirs) {
+        if (theirs.lastResult() == null) {
+            return true;
+        }
+        RegionState mine = current.regions().get(theirs.lastResult().region());
+        return mine != null && theirs.lastResult().startedAtMs() <= mine.lastResultAtMs();
+    }
+
+    private static boolean sameStaleness(TargetHealthState current, EmittedEvent.State theirs) {
+        if (current.stale() != theirs.stale() || current.regions().size() != theirs.regions().size()) {
+            return false;
+        }
+        for (RegionState r : theirs.regions()) {
+            RegionState mine = current.regions().get(r.region());
+            if (mine == null || mine.stale() != r.stale()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code current} with the aggregator's stale flags (and regions it forgot) and the status they made. */
+    private static TargetHealthState withStaleness(TargetHealthState current, EmittedEvent.State theirs) {
+        TreeMap<String, RegionState> regions = new TreeMap<>();
+        for (RegionState r : theirs.regions()) {
+            RegionState mine = current.regions().get(r.region());
+            if (mine != null) {
+                regions.put(r.region(), mine.withStale(r.stale()));
+            }
+        }
+        return new TargetHealthState(current.spec(), theirs.status(), theirs.previousStatus(), theirs.sinceMs(),
+                theirs.stale(), current.watchSinceMs(), current.lastResult(), regions);
     }
 
     private void snapshotIfDue(String id, long ts) {

@@ -2,6 +2,7 @@ package io.healthmesh.cli.replay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
 import io.healthmesh.aggregator.domain.StalenessRule;
@@ -141,6 +142,11 @@ public final class ReplayCommand implements Callable<Integer> {
             + "use the groups' recorded policies.")
     String panic;
 
+    @Option(names = "--aggregator-group", paramLabel = "ID", defaultValue = AggregatorConfig.DEFAULT_APPLICATION_ID,
+            description = "The aggregator's application.id: the self-check compares only what the input records it "
+                    + "committed caused (default: ${DEFAULT-VALUE}).")
+    String aggregatorGroup;
+
     @Option(names = "--no-check", description = "Do not compare the run as configured with the aggregator's events.")
     boolean noCheck;
 
@@ -178,20 +184,42 @@ public final class ReplayCommand implements Callable<Integer> {
                      TopicRange.consumerProperties(kafka.clientProperties()), new StringDeserializer(),
                      new ByteArrayDeserializer())) {
             InputDecoder decoder = new InputDecoder(defSerde.deserializer(), resultFields);
-            TopicRange results = TopicRange.of(consumer, topics.probeResults(), readFromMs, toMs, TIMEOUT);
+            // the aggregator's progress and the end of its state events, taken together: a transaction it commits
+            // between the two reads would pair events with inputs replay leaves out, so the pair is read until the
+            // progress is the same before and after the state topic's end (a stopped aggregator: at once)
+            AggregatorProgress progressOfAggregator = new AggregatorProgress(aggregatorGroup, Map.of());
+            TopicRange events = null;
+            for (int attempt = 0; attempt < 5 && !noCheck; attempt++) {
+                AggregatorProgress before = AggregatorProgress.of(kafka.clientProperties(), aggregatorGroup, TIMEOUT);
+                events = TopicRange.of(consumer, topics.healthState(), Long.MIN_VALUE, toMs, TIMEOUT);
+                progressOfAggregator = AggregatorProgress.of(kafka.clientProperties(), aggregatorGroup, TIMEOUT);
+                if (before.equals(progressOfAggregator)) {
+                    break;
+                }
+            }
+            if (events == null) {
+                events = TopicRange.of(consumer, topics.healthState(), Long.MIN_VALUE, toMs, TIMEOUT);
+            }
+            if (!noCheck && progressOfAggregator.unknown()) {
+                err.println("note: group " + aggregatorGroup + " committed no offsets (is --aggregator-group the "
+                        + "aggregator's application.id?): inputs are compared up to --to, not up to what it processed");
+            }
+            TopicRange results = progressOfAggregator.bound(
+                    TopicRange.of(consumer, topics.probeResults(), readFromMs, toMs, TIMEOUT));
             if (results.size() == 0) {
                 throw new BadInputException("no probe results in " + topics.probeResults() + " between "
                         + describe(readFromMs) + " and " + Instant.ofEpochMilli(toMs) + " (nothing to replay)");
             }
             Map<String, List<DefinitionRecord>> definitions = new TreeMap<>();
             Map<String, List<TargetSpec>> specs = new TreeMap<>();
-            TopicRange.of(consumer, topics.targets(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT,
+            progressOfAggregator.bound(TopicRange.of(consumer, topics.targets(), Long.MIN_VALUE, toMs, TIMEOUT))
+                    .read(consumer, TIMEOUT,
                     r -> readDefinition(r, decoder, definitions, specs));
             TreeSet<String> selected = select(specs, topics);
             definitions.keySet().retainAll(selected);
 
             Map<String, List<EmittedEvent>> emitted = new TreeMap<>();
-            TopicRange.of(consumer, topics.healthState(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT, r -> {
+            events.read(consumer, TIMEOUT, r -> {
                 if (r.key() != null && selected.contains(r.key())) {
                     readEvent(r, healthSerde, emitted);
                 }
