@@ -51,6 +51,13 @@ final class MaintenanceTracker {
         this.lastPassMs = context.currentSystemTimeMs();
         this.walking = true;
         this.after = null;
+        // load and link what the first event needs now, at task start, not inside the first record's processing
+        MaintenanceRow probe = new MaintenanceRow("", Map.of(), MaintenanceRow.Emitted.of(null));
+        new MaintenanceRowSerde().deserializer().deserialize("", new MaintenanceRowSerde().serializer()
+                .serialize("", probe));
+        io.healthmesh.contract.maintenance.MaintenanceRecords.inForce(
+                windows.snapshot().book().inForce("", "", Map.of(), lastPassMs));
+        io.healthmesh.schema.MaintenanceInForce.getClassSchema();
     }
 
     /** A target's definition: its group and labels are what selectors match. */
