@@ -15,9 +15,12 @@ import static java.util.Objects.requireNonNull;
  * @param keptLastServed true when the served set computed from the records was empty while the group had served
  *                       members before: the view then keeps serving those (still defined) members, because a
  *                       follower never empties a group through its own lag or a partial read
+ * @param failOpenReason why the latest event fails open ({@code NO_HEALTHY_MEMBER}, {@code BELOW_MIN_HEALTHY}),
+ *                       null when it does not or the event names no reason; not part of the version: it changes
+ *                       nothing a data plane serves
  */
 public record GroupView(String groupId, boolean failOpen, List<Member> members, String version,
-                        boolean keptLastServed) {
+                        boolean keptLastServed, String failOpenReason) {
 
     public GroupView {
         requireNonNull(groupId, "groupId");
@@ -27,10 +30,16 @@ public record GroupView(String groupId, boolean failOpen, List<Member> members, 
 
     /** A view whose version is computed from its content (what the follower builds; tests may use it too). */
     public static GroupView of(String groupId, boolean failOpen, List<Member> members, boolean keptLastServed) {
+        return of(groupId, failOpen, null, members, keptLastServed);
+    }
+
+    /** The same, with the reason the group fails open. */
+    public static GroupView of(String groupId, boolean failOpen, String failOpenReason, List<Member> members,
+                               boolean keptLastServed) {
         List<Member> sorted = members.stream()
                 .sorted(java.util.Comparator.comparing(Member::targetId)).toList();
         return new GroupView(groupId, failOpen, sorted, ViewVersion.of(groupId, failOpen, sorted, keptLastServed),
-                keptLastServed);
+                keptLastServed, failOpen ? failOpenReason : null);
     }
 
     /** The members to serve, in target id order. */

@@ -40,7 +40,7 @@ public final class StateBook {
     }
 
     /** A group event: its fail-open flag and, when complete, its routable ids (null when truncated). */
-    private record GroupEvent(boolean failOpen, Set<String> routable) {
+    private record GroupEvent(boolean failOpen, String failOpenReason, Set<String> routable) {
     }
 
     /** The result of {@link #update()}: the whole state, and the groups whose view changed since the last update. */
@@ -110,7 +110,7 @@ public final class StateBook {
             events.remove(groupId);
         } else {
             Set<String> routable = event.getRoutableTruncated() ? null : Set.copyOf(event.getRoutable());
-            events.put(groupId, new GroupEvent(event.getFailOpen(), routable));
+            events.put(groupId, new GroupEvent(event.getFailOpen(), event.getFailOpenReason(), routable));
         }
         dirty.add(groupId);
         return Set.of(groupId);
@@ -136,6 +136,11 @@ public final class StateBook {
                 if (after.keptLastServed() && (before == null || !before.keptLastServed())) {
                     keptLastEpisodes++;
                 }
+            } else if (!java.util.Objects.equals(before.failOpenReason(), after.failOpenReason())) {
+                // only the reason changed: kept for logs and metrics, and the roles are told, but the version (what
+                // is served) is the same, so a data plane that compares versions sends nothing
+                next.put(group, after);
+                changed.add(group);
             }
         }
         dirty.clear();
@@ -185,7 +190,7 @@ public final class StateBook {
                 }
             }
         }
-        return GroupView.of(group, failOpen, members, kept);
+        return GroupView.of(group, failOpen, event == null ? null : event.failOpenReason(), members, kept);
     }
 
     private void leave(String group, String targetId) {

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -70,6 +71,10 @@ public final class StateFollower implements AutoCloseable {
         GaugeWithCallback.builder().name(metricPrefix + "_follow_lag_records")
                 .help("Records of the state topics not read yet (refreshed every 5 s; -1 before the first reading).")
                 .callback(cb -> cb.call(lagRecords())).register(metrics);
+        GaugeWithCallback.builder().name(metricPrefix + "_follow_groups_fail_open")
+                .help("Groups whose latest event fails open (every member served), by the aggregator's reason.")
+                .labelNames("reason")
+                .callback(cb -> failOpenByReason().forEach((reason, n) -> cb.call(n, reason))).register(metrics);
         GaugeWithCallback.builder().name(metricPrefix + "_follow_caught_up")
                 .help("1 once the state topics were read to their end as of the start, else 0.")
                 .callback(cb -> cb.call(caughtUp() ? 1 : 0)).register(metrics);
@@ -139,12 +144,14 @@ public final class StateFollower implements AutoCloseable {
                 return;
             }
             StateBook.Update update = book.update();
+            FollowedState before = state;
             state = update.state();
             if (!told) {
                 told = true;
                 LOG.info("state follower caught up: {} groups", state.groups().size());
                 tell(state, state.groups().keySet());
             } else if (!update.changedGroups().isEmpty()) {
+                logFailOpenChanges(before, state, update.changedGroups());
                 tell(state, update.changedGroups());
             }
         }
@@ -160,6 +167,33 @@ public final class StateFollower implements AutoCloseable {
             book.applyHealth(key, value == null ? null : healthSerde.deserializer().deserialize(topic, value));
         } else {
             book.applyGroup(key, value == null ? null : groupSerde.deserializer().deserialize(topic, value));
+        }
+    }
+
+    /** Groups failing open per reason (an event without a reason counts as {@code unknown}); both known reasons kept. */
+    private Map<String, Integer> failOpenByReason() {
+        Map<String, Integer> counts = new TreeMap<>(Map.of("NO_HEALTHY_MEMBER", 0, "BELOW_MIN_HEALTHY", 0));
+        for (GroupView g : state.groups().values()) {
+            if (g.failOpen()) {
+                counts.merge(g.failOpenReason() == null ? "unknown" : g.failOpenReason(), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    /** Logs each group that starts or stops failing open, with the aggregator's reason, once per change. */
+    private void logFailOpenChanges(FollowedState before, FollowedState after, Set<String> changed) {
+        for (String id : changed) {
+            GroupView was = before.groups().get(id);
+            GroupView now = after.groups().get(id);
+            boolean wasOpen = was != null && was.failOpen();
+            boolean isOpen = now != null && now.failOpen();
+            if (isOpen && (!wasOpen || !java.util.Objects.equals(was.failOpenReason(), now.failOpenReason()))) {
+                LOG.warn("group {} fails open ({}): every member is served", id,
+                        now.failOpenReason() == null ? "no reason given" : now.failOpenReason());
+            } else if (wasOpen && !isOpen) {
+                LOG.info("group {} no longer fails open", id);
+            }
         }
     }
 

@@ -77,7 +77,16 @@ class StateBookTest {
         book.applyGroup("pool", panic);
         GroupView whole = book.update().state().group("pool").orElseThrow();
         assertThat(whole.failOpen()).isTrue();
+        assertThat(whole.failOpenReason()).isEqualTo("BELOW_MIN_HEALTHY");
         assertThat(whole.served()).extracting(Member::targetId).containsExactly("a", "b", "c", "d");
+
+        // the reason alone changes nothing a data plane serves: the same version, so no push
+        GroupHealth noHealthy = groupEvent("pool", true, List.of("a", "b", "c", "d"), false);
+        noHealthy.setFailOpenReason("NO_HEALTHY_MEMBER");
+        book.applyGroup("pool", noHealthy);
+        GroupView sameServed = book.update().state().group("pool").orElseThrow();
+        assertThat(sameServed.failOpenReason()).isEqualTo("NO_HEALTHY_MEMBER");
+        assertThat(sameServed.version()).isEqualTo(whole.version());
 
         // the same with a truncated list: the rule over the flag serves every member, whatever their states
         GroupHealth truncated = groupEvent("pool", true, List.of("a"), true);
