@@ -10,6 +10,8 @@ import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
 import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLException;
@@ -36,14 +38,35 @@ public final class ClientTlsContexts {
             ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
             ApplicationProtocolNames.HTTP_2);
 
+    /** Trust bundles times client keys (each with "none") above which contexts are built when first asked for. */
+    private static final int MAX_PREBUILT_COMBINATIONS = 64;
+
     private final TlsMaterial material;
     private final Map<Kind, SslContext> contexts = new ConcurrentHashMap<>();
 
     public ClientTlsContexts(TlsMaterial material) {
         this.material = requireNonNull(material, "material");
-        // the two every engine uses are built now, off the event loops
-        forKind(new Kind(false, null, null, false));
-        forKind(new Kind(true, null, null, false));
+        // built now, off the event loops: a context costs milliseconds to build and a cold JVM far more, which the
+        // first probe asking for it would otherwise pay inside its deadline
+        List<String> trusts = new ArrayList<>();
+        trusts.add(null);
+        trusts.addAll(material.trustIds());
+        List<String> keys = new ArrayList<>();
+        keys.add(null);
+        keys.addAll(material.clientKeyIds());
+        if (trusts.size() * keys.size() <= MAX_PREBUILT_COMBINATIONS) {
+            for (boolean h2 : new boolean[] {false, true}) {
+                for (String key : keys) {
+                    forKind(new Kind(false, null, key, h2));
+                    for (String trust : trusts) {
+                        forKind(new Kind(true, trust, key, h2));
+                    }
+                }
+            }
+        } else {
+            forKind(new Kind(false, null, null, false));
+            forKind(new Kind(true, null, null, false));
+        }
     }
 
     /** Contexts without trust bundles or client keys. */

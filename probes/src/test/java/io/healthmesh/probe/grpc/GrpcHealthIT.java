@@ -192,8 +192,9 @@ class GrpcHealthIT {
     @Test
     void aServerThatRequiresAClientCertificate() throws Exception {
         ProbeReport without = run(grpcTls(mutual.getPort(), new TlsSpec(false, "test-ca", null, 0)));
-        assertThat(without.outcome()).isEqualTo(Outcome.TLS_FAILURE);
-        assertThat(without.detail()).startsWith("TLS: ");
+        // TLS 1.3 refuses a missing client certificate after the client's handshake is done: the refusal arrives as
+        // the server's alert or, when the probe has written first, as the reset of the connection it closed
+        assertThat(without.outcome()).isIn(Outcome.TLS_FAILURE, Outcome.CONNECTION_RESET);
         ProbeReport with = run(grpcTls(mutual.getPort(), new TlsSpec(false, "test-ca", "probe", 0)));
         assertThat(with.outcome()).isEqualTo(Outcome.SUCCESS);
     }
