@@ -43,7 +43,7 @@ final class ProfileRules {
             case HTTP, HTTPS -> checkHttp(out, spec);
             case UDP -> checkUdp(out, spec);
             case TCP -> checkTcp(out, spec);
-            case ICMP -> { }
+            case ICMP, DNS -> { }
         }
     }
 

@@ -13,7 +13,8 @@ public record TargetSpec(String id, String group, String address, int port, Prot
                          int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                          boolean enabled, int weight, Map<String, String> labels,
                          HttpSpec http, UdpSpec udp, TcpSpec tcp,
-                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
+                         List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile,
+                         DnsSpec dns) {
 
     public static final String DEFAULT_GROUP = "default";
     public static final int DEFAULT_PORT = 80;
@@ -31,6 +32,17 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         tcp = tcp == null ? TcpSpec.CONNECT_ONLY : tcp;
         quorum = quorum == null ? QuorumPolicy.MAJORITY : quorum;
         profile = profile == null ? TargetProfile.GENERIC : profile;
+        dns = dns == null ? DnsSpec.DEFAULTS : dns;
+    }
+
+    /** A spec without a DNS section (the shape before DNS checks existed). */
+    public TargetSpec(String id, String group, String address, int port, Protocol protocol,
+                      int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
+                      boolean enabled, int weight, Map<String, String> labels,
+                      HttpSpec http, UdpSpec udp, TcpSpec tcp,
+                      List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
+        this(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold,
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null);
     }
 
     /** A {@link TargetProfile#GENERIC} spec (the shape before profiles existed). */
@@ -53,7 +65,8 @@ public record TargetSpec(String id, String group, String address, int port, Prot
 
     public TargetSpec withProfile(TargetProfile newProfile) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile,
+                dns);
     }
 
     /** A spec with every default of SPEC section 5, for tests and the demo. */
@@ -65,17 +78,20 @@ public record TargetSpec(String id, String group, String address, int port, Prot
 
     public TargetSpec withTiming(int intervalMs, int timeoutMs) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withThresholds(int healthy, int unhealthy) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
-                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     /**
@@ -86,32 +102,44 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withSharedText(UnaryOperator<String> share) {
         return new TargetSpec(id, share.apply(group), share.apply(address), port, protocol, intervalMs, timeoutMs,
                 healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum,
-                quorumAtLeast, profile);
+                quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withGroup(String newGroup) {
         return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withHttp(HttpSpec newHttp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withUdp(UdpSpec newUdp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile,
+                dns);
     }
 
     public TargetSpec withTcp(TcpSpec newTcp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile,
+                dns);
+    }
+
+    public TargetSpec withDns(DnsSpec newDns) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                newDns);
     }
 
     public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
-                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile);
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile,
+                dns);
     }
 
     /** True when this target should be probed by a prober of {@code region}. */

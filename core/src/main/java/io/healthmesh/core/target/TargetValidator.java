@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * an address is checked for syntax only (IP literal or host name).
  *
  * <p>Protocol sections are checked only for the protocol that uses them ({@code http} for HTTP/HTTPS,
- * {@code udp} for UDP, {@code tcp} for TCP): the contract mapper drops the others, so they can never reach a prober.
+ * {@code udp} for UDP, {@code tcp} for TCP, {@code dns} for DNS): the contract mapper drops the others, so they can never reach a prober.
  */
 public final class TargetValidator {
 
@@ -52,7 +52,7 @@ public final class TargetValidator {
         checkKey(out, "group", spec.group());
         checkAddress(out, spec.address());
         if (spec.protocol() == null) {
-            out.add(Violation.of("protocol", "null", "one of TCP, UDP, HTTP, HTTPS, ICMP"));
+            out.add(Violation.of("protocol", "null", "one of TCP, UDP, HTTP, HTTPS, ICMP, DNS"));
         } else if (spec.protocol() != Protocol.ICMP) {
             range(out, "port", spec.port(), 1, 65_535);
         }
@@ -64,6 +64,7 @@ public final class TargetValidator {
                 case HTTP, HTTPS -> checkHttp(out, spec.http(), spec.profile());
                 case UDP -> checkUdp(out, spec.udp());
                 case TCP -> checkTcp(out, spec.tcp());
+                case DNS -> DnsRules.check(out, spec.dns());
                 case ICMP -> { }
             }
             // the product's own rules (protocols, methods, statuses, payloads): none beyond these under GENERIC

@@ -148,7 +148,7 @@ class TargetValidatorTest {
     @Test
     void protocolIsRequired() {
         assertThat(messages(withProtocol(TCP, null)))
-                .containsExactly("protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP)");
+                .containsExactly("protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, DNS)");
     }
 
     @Test
