@@ -1,6 +1,8 @@
 package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.ProfileTable;
@@ -12,6 +14,7 @@ import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.schema.DnsCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TcpCheck;
@@ -26,7 +29,7 @@ import java.util.Set;
 
 /**
  * Turns one target object of a file into a {@link TargetSpec}: the field names of the Avro contract (read from the
- * schemas of {@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}), the defaults of the
+ * schemas of {@code TargetDefinition}, {@code HttpCheck}, {@code UdpCheck}, {@code TcpCheck}, {@code DnsCheck}), the defaults of the
  * target's {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong
  * types reported, never guessed.
  */
@@ -37,6 +40,7 @@ final class TargetNodeReader {
     static final Set<String> HTTP_FIELDS = fieldNames(HttpCheck.getClassSchema());
     static final Set<String> UDP_FIELDS = fieldNames(UdpCheck.getClassSchema());
     static final Set<String> TCP_FIELDS = fieldNames(TcpCheck.getClassSchema());
+    static final Set<String> DNS_FIELDS = fieldNames(DnsCheck.getClassSchema());
 
     private TargetNodeReader() {
     }
@@ -58,7 +62,7 @@ final class TargetNodeReader {
                 f.string("id", null),
                 f.string("group", TargetSpec.DEFAULT_GROUP),
                 f.string("address", null),
-                f.integer("port", TargetSpec.DEFAULT_PORT),
+                f.integer("port", protocol == Protocol.DNS ? DnsSpec.DEFAULT_PORT : TargetSpec.DEFAULT_PORT),
                 protocol,
                 f.integer("intervalMs", p.defaultIntervalMs()),
                 f.integer("timeoutMs", p.defaultTimeoutMs()),
@@ -74,7 +78,8 @@ final class TargetNodeReader {
                 f.strings("regions", List.of()),
                 f.enumValue("quorum", QuorumPolicy.class, QuorumPolicy.MAJORITY),
                 f.integer("quorumAtLeast", 1),
-                profile);
+                profile,
+                dns(f.section("dns")));
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.isLayer7()) {
@@ -85,6 +90,9 @@ final class TargetNodeReader {
             }
             if (f.has("tcp") && protocol != Protocol.TCP) {
                 problems.add(misplaced("tcp", protocol, "TCP"));
+            }
+            if (f.has("dns") && protocol != Protocol.DNS) {
+                problems.add(misplaced("dns", protocol, "DNS"));
             }
         }
         return new Read(spec, problems);
@@ -126,6 +134,16 @@ final class TargetNodeReader {
         return new UdpSpec(f.enumValue("mode", UdpMode.class, p.defaultUdpMode()),
                 f.string("request", null), f.string("expectedResponse", null), f.bool("hex", false),
                 f.bool("exactMatch", false));
+    }
+
+    private static DnsSpec dns(TargetFields f) {
+        if (f == null) {
+            return null;
+        }
+        f.rejectUnknown(DNS_FIELDS);
+        return new DnsSpec(f.string("name", null), f.enumValue("type", DnsRecordType.class, DnsRecordType.A),
+                f.string("expectedRcode", DnsSpec.DEFAULT_RCODE), f.strings("expectedAnswers", List.of()),
+                f.strings("answerPatterns", List.of()));
     }
 
     private static TcpSpec tcp(TargetFields f) {

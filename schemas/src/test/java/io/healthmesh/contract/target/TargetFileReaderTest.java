@@ -92,7 +92,7 @@ class TargetFileReaderTest {
         assertThat(batch.errors()).containsExactly(
                 "t.yaml: target a: intervall: unknown field (expected one of: id, group, address, port, protocol, "
                         + "intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, "
-                        + "udp, tcp, regions, quorum, quorumAtLeast, profile)",
+                        + "udp, tcp, regions, quorum, quorumAtLeast, profile, dns)",
                 "t.yaml: target a: http.paht: unknown field (expected one of: method, path, host, expectedStatuses, "
                         + "followRedirects, headers, bodyContains, tlsVerify)");
     }
@@ -136,8 +136,8 @@ class TargetFileReaderTest {
     @Test
     void missingProtocolAndUnknownProtocolAreReported() {
         assertThat(yaml("- {id: a, address: h}\n- {id: b, address: h, protocol: SCTP}\n").errors()).containsExactly(
-                "t.yaml: target a: protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP)",
-                "t.yaml: target b: protocol: \"SCTP\" (expected: one of TCP, UDP, HTTP, HTTPS, ICMP)");
+                "t.yaml: target a: protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, DNS)",
+                "t.yaml: target b: protocol: \"SCTP\" (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, DNS)");
     }
 
     @Test

@@ -1,9 +1,12 @@
 package io.healthmesh.contract.target;
 
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.QuorumPolicy;
+import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.UdpMode;
@@ -93,8 +96,10 @@ class TargetSpecsTest {
                 : HttpSpec.DEFAULTS;
         UdpSpec udp = protocol == Protocol.UDP ? new UdpSpec(UdpMode.PAYLOAD, "ping", "pong") : UdpSpec.DEFAULTS;
         TcpSpec tcp = protocol == Protocol.TCP ? new TcpSpec("HELLO\r\n", "+OK") : TcpSpec.CONNECT_ONLY;
+        DnsSpec dns = protocol == Protocol.DNS ? new DnsSpec("_sip._tcp.example.com", DnsRecordType.SRV, "NXDOMAIN",
+                List.of("10 5 5060 sip.example.com."), List.of("[0-9]+ [0-9]+ 5060 .*")) : DnsSpec.DEFAULTS;
         return new TargetSpec("api-7", "edge", "10.1.2.3", 8443, protocol, 7_000, 1_500, 2, 4, false, 0,
                 Map.of("team", "payments", "tier", "1"), http, udp, tcp, List.of("eu-west", "us-east"),
-                QuorumPolicy.AT_LEAST, 2);
+                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, dns);
     }
 }
