@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
 final class ProbeResultSerializer implements Serializer<ProbeResult> {
 
     /** {@code SchemaNormalization.parsingFingerprint64} of the {@code ProbeResult} schema this class writes. */
-    static final long LAYOUT_FINGERPRINT = 0x18e0f7a04012a7e4L;
+    static final long LAYOUT_FINGERPRINT = 0xa994b838edc32bc8L;
 
     private final AvroSerializer<ProbeResult> ids;
     /**
