@@ -142,7 +142,8 @@ final class TargetNodeReader {
         }
         f.rejectUnknown(DNS_FIELDS);
         return new DnsSpec(f.string("name", null), f.enumValue("type", DnsRecordType.class, DnsRecordType.A),
-                f.string("expectedRcode", DnsSpec.DEFAULT_RCODE), f.strings("expectedAnswers", List.of()),
+                f.string("expectedRcode", DnsSpec.DEFAULT_RCODE).toUpperCase(java.util.Locale.ROOT),
+                f.strings("expectedAnswers", List.of()),
                 f.strings("answerPatterns", List.of()));
     }
 
