@@ -56,6 +56,7 @@ public final class ProbeContext {
     private long bytesRead;
     private Long certNotAfterMs;
     private Long chainNotAfterMs;
+    private final CheckFacts facts = new CheckFacts();
 
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
         this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE, null);
@@ -213,6 +214,11 @@ public final class ProbeContext {
             firstByteMicros = micros(hopStartNanos);
         }
         bytesRead += count;
+    }
+
+    /** What the check learnt beyond its verdict (a DNS reply, a certificate's days left, a gRPC status). */
+    public CheckFacts facts() {
+        return facts;
     }
 
     /** The response bytes read so far, every hop together. */

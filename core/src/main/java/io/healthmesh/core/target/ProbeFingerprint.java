@@ -51,6 +51,14 @@ public final class ProbeFingerprint {
                         .number(spec.udp().hex() ? 1 : 0).number(spec.udp().exactMatch() ? 1 : 0);
                 case TCP -> c.text(spec.tcp().send()).text(spec.tcp().expect());
                 case GRPC -> c.text(spec.grpc().service()).number(spec.grpc().tls() ? 1 : 0);
+                case DNS -> {
+                    DnsSpec d = spec.dns();
+                    c.text(d.name()).text(d.type() == null ? null : d.type().name()).text(d.expectedRcode());
+                    c.number(d.expectedAnswers().size());
+                    d.expectedAnswers().forEach(c::text);
+                    c.number(d.answerPatterns().size());
+                    d.answerPatterns().forEach(c::text);
+                }
                 case ICMP -> { }
             }
             if (spec.usesTls() && !spec.tls().equals(TlsSpec.DEFAULTS)) {
