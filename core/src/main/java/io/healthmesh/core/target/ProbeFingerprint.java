@@ -67,6 +67,10 @@ public final class ProbeFingerprint {
                 c.text("tls").number(t.insecureSkipVerify() ? 1 : 0).text(t.trustId()).text(t.clientKeyId())
                         .number(t.minCertDaysLeft());
             }
+            if (spec.condition() != null) {
+                // only when set, like tls: a definition without a condition keeps its generation
+                c.text("condition").text(spec.condition());
+            }
         }
         // a profile changes how the probe is made and scheduled
         c.text(spec.profile() == null ? null : spec.profile().name());

@@ -72,6 +72,7 @@ public final class TargetValidator {
                 case ICMP -> { }
             }
             TlsRules.check(out, spec);
+            ConditionRules.check(out, spec);
             // the product's own rules (protocols, methods, statuses, payloads): none beyond these under GENERIC
             ProfileRules.checkProduct(out, spec);
         }

@@ -89,7 +89,8 @@ final class TargetNodeReader {
                 f.optionalInteger("downIntervalMs"),
                 grpc(f.section("grpc")),
                 tls(f.section("tls")),
-                dns(f.section("dns")));
+                dns(f.section("dns")),
+                f.string("condition", null));
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.usesHttpSection()) {

@@ -48,7 +48,8 @@ public final class TargetSpecs {
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
                 QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
                 TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs(),
-                grpc(d.getGrpc()), tls(d.getTls()), dns(d.getDns()));
+                grpc(d.getGrpc()), tls(d.getTls()), dns(d.getDns()),
+                d.getCondition());
     }
 
     /**
@@ -127,6 +128,7 @@ public final class TargetSpecs {
                         .setExpectedAnswers(new ArrayList<>(s.dns().expectedAnswers()))
                         .setAnswerPatterns(new ArrayList<>(s.dns().answerPatterns()))
                         .build() : null)
+                .setCondition(s.condition())
                 .build();
     }
 

@@ -93,7 +93,7 @@ class TargetFileReaderTest {
                 "t.yaml: target a: intervall: unknown field (expected one of: id, group, address, port, protocol, "
                         + "intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, "
                         + "udp, tcp, regions, quorum, quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls,"
-                        + " dns)",
+                        + " dns, condition)",
                 "t.yaml: target a: http.paht: unknown field (expected one of: method, path, host, expectedStatuses, "
                         + "followRedirects, headers, bodyContains, tlsVerify)");
     }

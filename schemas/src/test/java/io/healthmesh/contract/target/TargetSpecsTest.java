@@ -104,6 +104,7 @@ class TargetSpecsTest {
                 List.of("10 5 5060 sip.example.com."), List.of("[0-9]+ [0-9]+ 5060 .*")) : DnsSpec.DEFAULTS;
         return new TargetSpec("api-7", "edge", "10.1.2.3", 8443, protocol, 7_000, 1_500, 2, 4, false, 0,
                 Map.of("team", "payments", "tier", "1"), http, udp, tcp, List.of("eu-west", "us-east"),
-                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, null, null, grpc, tls, dns);
+                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, null, null, grpc, tls, dns,
+                "status == 200 && json.ok == true");
     }
 }
