@@ -1,6 +1,7 @@
 package io.healthmesh.probe;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a check learnt beyond its verdict, for whoever reads it after the probe: the one-shot
@@ -14,6 +15,9 @@ public final class CheckFacts {
     private List<String> dnsAnswers;
     private Long tlsDaysLeft;
     private String grpcStatus;
+    private Map<String, String> httpHeaders;
+    private String httpBody;
+    private boolean httpBodyComplete;
 
     /** A DNS check's reply: its response code by name and its answers of the asked type as text. */
     public void dns(String rcode, List<String> answers) {
@@ -32,6 +36,36 @@ public final class CheckFacts {
     /** A gRPC health check's answer: the serving status by name ({@code SERVING}, {@code NOT_SERVING}, ...). */
     public void grpcStatus(String status) {
         this.grpcStatus = status;
+    }
+
+    /** An HTTP response's headers by lower-case name, read only when the definition has a condition. */
+    public void httpHeaders(Map<String, String> headers) {
+        this.httpHeaders = Map.copyOf(headers);
+    }
+
+    /**
+     * The first bytes of an HTTP response's body as text, read only when the definition has a condition.
+     *
+     * @param complete true when {@code text} is the whole body, false when it was cut at the bound
+     */
+    public void httpBody(String text, boolean complete) {
+        this.httpBody = text;
+        this.httpBodyComplete = complete;
+    }
+
+    /** The response headers, or {@code null} when none were read. */
+    public Map<String, String> httpHeaders() {
+        return httpHeaders;
+    }
+
+    /** The body's first bytes as text, or {@code null} when none were read. */
+    public String httpBody() {
+        return httpBody;
+    }
+
+    /** True when {@link #httpBody()} is the whole body. */
+    public boolean httpBodyComplete() {
+        return httpBodyComplete;
     }
 
     /** The DNS response code, or {@code null} when the check is not a DNS check or had no reply. */

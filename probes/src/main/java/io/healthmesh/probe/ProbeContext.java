@@ -3,6 +3,8 @@ package io.healthmesh.probe;
 import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.probe.condition.ConditionEvaluator;
+import io.healthmesh.probe.condition.ConditionInput;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
@@ -268,6 +270,13 @@ public final class ProbeContext {
             return;
         }
         done = true;
+        if (outcome == Outcome.SUCCESS && target.condition() != null) {
+            String failed = ConditionEvaluator.SHARED.failure(target.condition(), conditionInput());
+            if (failed != null) {
+                outcome = Outcome.UNEXPECTED_RESPONSE;
+                detail = failed;
+            }
+        }
         if (outcome.mayBeProberTrouble()) {
             long stalled = stalledNanos();
             if (stalled > stallBoundNanos) {
@@ -355,6 +364,13 @@ public final class ProbeContext {
         } catch (RejectedExecutionException stopping) {
             channel.close();
         }
+    }
+
+    /** What the definition's condition reads: this check's facts so far. */
+    private ConditionInput conditionInput() {
+        return new ConditionInput(httpStatus == null ? 0 : httpStatus, micros(startNanos) / 1_000,
+                facts.httpHeaders(), facts.httpBody(), facts.httpBodyComplete(), facts.dnsRcode(), facts.dnsAnswers(),
+                facts.tlsDaysLeft(), facts.grpcStatus());
     }
 
     /** The deadline passed: the verdict it means, unless one came first. */
