@@ -164,7 +164,7 @@ public final class FuzzCorpus {
 
     private TargetDefinition structured(TargetDefinition base, String[] kind) {
         TargetDefinition d = TargetDefinition.newBuilder(base).build();
-        int field = random.nextInt(22);
+        int field = random.nextInt(23);
         int n;
         switch (field) {
             case 0 -> {
@@ -331,6 +331,17 @@ public final class FuzzCorpus {
                 d.setProtocol(Protocol.DNS);
                 d.setDns(DnsCheck.newBuilder().setName("example.com").setAnswerPatterns(patterns).build());
                 kind[0] = "dns.answerPatterns=" + n;
+            }
+            case 21 -> {
+                // conditions: valid ones, syntax and type errors, deep nesting, and lengths around the bound
+                String[] shapes = {"status == 200 && json.status == 'ok'", "dns.answers.exists(a, a == '192.0.2.1')",
+                    "status == ", "status == 'ok'", "body", "undeclared > 1", "(".repeat(200) + "true"
+                        + ")".repeat(200), "json.items.all(a, json.items.all(b, a == b))"};
+                n = around(2_048);
+                String condition = random.nextInt(3) == 0 ? "status == 200" + " ".repeat(Math.max(0, n - 13))
+                        : shapes[random.nextInt(shapes.length)];
+                d.setCondition(condition);
+                kind[0] = "condition=" + condition.length();
             }
             default -> {
                 d.setQuorum(QuorumPolicy.AT_LEAST);
