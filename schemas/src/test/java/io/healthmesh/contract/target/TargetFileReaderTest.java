@@ -150,6 +150,17 @@ class TargetFileReaderTest {
     }
 
     @Test
+    void aConditionIsReadAndABadOneIsReportedWithItsPosition() {
+        TargetFileReader.Batch batch = yaml("- id: api\n  address: h\n  protocol: HTTP\n"
+                + "  condition: 'status == 200 && json.status == \"ok\"'\n");
+        assertThat(batch.errors()).isEmpty();
+        assertThat(batch.specs().get(0).condition()).isEqualTo("status == 200 && json.status == \"ok\"");
+        assertThat(yaml("- {id: api, address: h, protocol: HTTP, condition: 'status == \"ok\"'}\n").errors())
+                .singleElement().asString()
+                .startsWith("t.yaml: target api: condition: 1:8: found no matching overload for '_==_'");
+    }
+
+    @Test
     void missingProtocolAndUnknownProtocolAreReported() {
         assertThat(yaml("- {id: a, address: h}\n- {id: b, address: h, protocol: SCTP}\n").errors()).containsExactly(
                 "t.yaml: target a: protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC, DNS)",
