@@ -1,5 +1,6 @@
 package io.healthmesh.dnsfollow;
 
+import io.healthmesh.testkit.LocalNamed;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.KafkaExtension;

@@ -1,5 +1,6 @@
 package io.healthmesh.dnsfollow;
 
+import io.healthmesh.testkit.LocalNamed;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;

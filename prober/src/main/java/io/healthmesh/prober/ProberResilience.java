@@ -3,7 +3,7 @@ package io.healthmesh.prober;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.probe.ProbeEngineConfig;
-import io.healthmesh.probe.dns.DnsConfig;
+import io.healthmesh.probe.resolve.DnsConfig;
 import io.healthmesh.prober.health.SheddingPolicy;
 
 import java.util.Arrays;

@@ -4,10 +4,11 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.probe.dns.HostResolver;
-import io.healthmesh.probe.dns.NettyHostResolver;
+import io.healthmesh.probe.resolve.HostResolver;
+import io.healthmesh.probe.resolve.NettyHostResolver;
 import io.healthmesh.probe.egress.AddressGate;
 import io.healthmesh.probe.egress.DiscoveredEndpoints;
+import io.healthmesh.probe.dns.DnsProber;
 import io.healthmesh.probe.http.HttpProber;
 import io.healthmesh.probe.grpc.GrpcProber;
 import io.healthmesh.probe.icmp.IcmpPinger;
@@ -36,7 +37,7 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The {@link ProbeEngine} on Netty: TCP, UDP, HTTP, HTTPS, GRPC and ICMP probes, each on a fresh channel of the given
+ * The {@link ProbeEngine} on Netty: TCP, UDP, HTTP, HTTPS, GRPC, ICMP and DNS probes, each on a fresh channel of the given
  * event-loop group, on the transport {@link ChosenTransport} picks at start (io_uring, epoll or NIO; ICMP keeps its
  * own socket). Thread-safe; {@link #probe} never blocks and its future never
  * completes exceptionally. Build it with {@link #create}.
@@ -133,6 +134,7 @@ public final class NettyProbeEngine implements ProbeEngine {
         IcmpProber icmp = new IcmpProber(pinger);
         probers.put(Protocol.ICMP, icmp);
         probers.put(Protocol.UDP, new UdpProber(icmp, config.userAgent(), source, bootstraps));
+        probers.put(Protocol.DNS, new DnsProber(bootstraps));
         LoopWatch watch = LoopWatch.start(loops);
         return new NettyProbeEngine(loops, owns, gate, new ProbeRunner(probers, gate, watch, config.stallFraction(),
                 DeadlineLanes.forEach(loops)), pinger, watch, transport);

@@ -4,6 +4,8 @@ import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
 import io.netty.buffer.ByteBuf;
+import io.healthmesh.probe.condition.ConditionEvaluator;
+import io.healthmesh.probe.condition.ConditionInput;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
@@ -67,6 +69,7 @@ public final class ProbeContext {
     private long bytesRead;
     private Long certNotAfterMs;
     private Long chainNotAfterMs;
+    private final CheckFacts facts = new CheckFacts();
 
     ProbeContext(TargetSpec target, EventLoop loop, long startNanos) {
         this(target, loop, startNanos, LoopWatch.Stalls.NONE, Long.MAX_VALUE, null);
@@ -267,6 +270,11 @@ public final class ProbeContext {
         bytesRead += count;
     }
 
+    /** What the check learnt beyond its verdict (a DNS reply, a certificate's days left, a gRPC status). */
+    public CheckFacts facts() {
+        return facts;
+    }
+
     /** The response bytes read so far, every hop together. */
     public long bytesReadSoFar() {
         return bytesRead;
@@ -317,6 +325,13 @@ public final class ProbeContext {
             return;
         }
         done = true;
+        if (outcome == Outcome.SUCCESS && target.condition() != null) {
+            String failed = ConditionEvaluator.SHARED.failure(target.condition(), conditionInput());
+            if (failed != null) {
+                outcome = Outcome.UNEXPECTED_RESPONSE;
+                detail = failed;
+            }
+        }
         if (outcome.mayBeProberTrouble()) {
             long stalled = stalledNanos();
             if (stalled > stallBoundNanos) {
@@ -451,6 +466,13 @@ public final class ProbeContext {
         } catch (RejectedExecutionException stopping) {
             channel.close();
         }
+    }
+
+    /** What the definition's condition reads: this check's facts so far. */
+    private ConditionInput conditionInput() {
+        return new ConditionInput(httpStatus == null ? 0 : httpStatus, micros(startNanos) / 1_000,
+                facts.httpHeaders(), facts.httpBody(), facts.httpBodyComplete(), facts.dnsRcode(), facts.dnsAnswers(),
+                facts.tlsDaysLeft(), facts.grpcStatus());
     }
 
     /** The deadline passed: the verdict it means, unless one came first. */

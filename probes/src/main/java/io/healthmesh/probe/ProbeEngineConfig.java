@@ -1,6 +1,6 @@
 package io.healthmesh.probe;
 
-import io.healthmesh.probe.dns.DnsConfig;
+import io.healthmesh.probe.resolve.DnsConfig;
 import io.healthmesh.probe.egress.Cidr;
 import io.healthmesh.probe.egress.EgressPolicy;
 import io.healthmesh.probe.icmp.IcmpSocketKind;

@@ -2,8 +2,8 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.InconclusiveCause;
 import io.healthmesh.core.probe.Outcome;
-import io.healthmesh.probe.dns.HostResolver;
-import io.healthmesh.probe.dns.ResolverBusyException;
+import io.healthmesh.probe.resolve.HostResolver;
+import io.healthmesh.probe.resolve.ResolverBusyException;
 import io.healthmesh.probe.icmp.IcmpSocketKind;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.probe.dns.HostResolver;
+import io.healthmesh.probe.resolve.HostResolver;
 import io.healthmesh.probe.egress.AddressGate;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -2,7 +2,7 @@ package io.healthmesh.probe;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
-import io.healthmesh.probe.dns.HostResolver;
+import io.healthmesh.probe.resolve.HostResolver;
 import io.healthmesh.probe.egress.AddressGate;
 import io.netty.channel.DefaultEventLoop;
 import org.junit.jupiter.api.Test;

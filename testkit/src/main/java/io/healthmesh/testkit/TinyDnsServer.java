@@ -1,6 +1,13 @@
 package io.healthmesh.testkit;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.dns.DefaultDnsResponse;
+import io.netty.handler.codec.dns.DnsQuery;
+import io.netty.handler.codec.dns.TcpDnsQueryDecoder;
+import io.netty.handler.codec.dns.TcpDnsResponseEncoder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -34,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it was given (with the TTL given), NOERROR without answers for other types of those names, SERVFAIL for names
  * starting with {@code servfail}, NXDOMAIN otherwise, and never answers names under a {@link #silentFor silent
  * zone} (a dead authoritative server, as a recursive resolver sees it). Counts the queries it received per name.
+ * A name starting with {@code truncated} is answered over UDP with the TC bit and no answer, and in full over TCP
+ * on the same port ({@link #queriesOverTcp}): what a server does when the answer does not fit a datagram.
  */
 public final class TinyDnsServer implements AutoCloseable {
 
@@ -41,6 +50,8 @@ public final class TinyDnsServer implements AutoCloseable {
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
     private final EventLoopGroup group;
     private final Channel channel;
+    private final Channel tcpChannel;
+    private final AtomicInteger tcpQueries = new AtomicInteger();
     private final int ttlSeconds;
     private volatile long answerDelayMs;
     private volatile String silentZone;
@@ -56,6 +67,15 @@ public final class TinyDnsServer implements AutoCloseable {
                                 new Answerer());
                     }
                 }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+        int port = ((InetSocketAddress) channel.localAddress()).getPort();
+        this.tcpChannel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new TcpDnsQueryDecoder(), new TcpDnsResponseEncoder(),
+                                new TcpAnswerer());
+                    }
+                }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
     }
 
     public TinyDnsServer add(String name, String ipv4) throws Exception {
@@ -77,6 +97,15 @@ public final class TinyDnsServer implements AutoCloseable {
         return "127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
+    /** Queries that came over TCP. */
+    public int queriesOverTcp() {
+        return tcpQueries.get();
+    }
+
+    public int port() {
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
     public int queriesFor(String name) {
         AtomicInteger count = queries.get(canonical(name));
         return count == null ? 0 : count.get();
@@ -90,7 +119,30 @@ public final class TinyDnsServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        tcpChannel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Answers over TCP in full, the truncated names included. */
+    private final class TcpAnswerer extends SimpleChannelInboundHandler<DnsQuery> {
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DnsQuery query) {
+            tcpQueries.incrementAndGet();
+            DnsQuestion question = query.recordAt(DnsSection.QUESTION);
+            String name = canonical(question.name());
+            DefaultDnsResponse response = new DefaultDnsResponse(query.id());
+            response.setAuthoritativeAnswer(true);
+            response.addRecord(DnsSection.QUESTION, question);
+            InetAddress address = names.get(name);
+            if (address == null) {
+                response.setCode(DnsResponseCode.NXDOMAIN);
+            } else if (question.type() == DnsRecordType.A) {
+                response.addRecord(DnsSection.ANSWER, new DefaultDnsRawRecord(question.name(), DnsRecordType.A,
+                        ttlSeconds, Unpooled.wrappedBuffer(address.getAddress())));
+            }
+            ctx.writeAndFlush(response);
+        }
     }
 
     private final class Answerer extends SimpleChannelInboundHandler<DatagramDnsQuery> {
@@ -109,7 +161,9 @@ public final class TinyDnsServer implements AutoCloseable {
             response.setRecursionAvailable(true);
             response.addRecord(DnsSection.QUESTION, question);
             InetAddress address = names.get(name);
-            if (name.startsWith("servfail")) {
+            if (name.startsWith("truncated")) {
+                response.setTruncated(true);
+            } else if (name.startsWith("servfail")) {
                 response.setCode(DnsResponseCode.SERVFAIL);
             } else if (address == null) {
                 response.setCode(DnsResponseCode.NXDOMAIN);

@@ -51,6 +51,14 @@ public final class ProbeFingerprint {
                         .number(spec.udp().hex() ? 1 : 0).number(spec.udp().exactMatch() ? 1 : 0);
                 case TCP -> c.text(spec.tcp().send()).text(spec.tcp().expect());
                 case GRPC -> c.text(spec.grpc().service()).number(spec.grpc().tls() ? 1 : 0);
+                case DNS -> {
+                    DnsSpec d = spec.dns();
+                    c.text(d.name()).text(d.type() == null ? null : d.type().name()).text(d.expectedRcode());
+                    c.number(d.expectedAnswers().size());
+                    d.expectedAnswers().forEach(c::text);
+                    c.number(d.answerPatterns().size());
+                    d.answerPatterns().forEach(c::text);
+                }
                 case ICMP -> { }
             }
             if (spec.usesTls() && !spec.tls().equals(TlsSpec.DEFAULTS)) {
@@ -58,6 +66,10 @@ public final class ProbeFingerprint {
                 TlsSpec t = spec.tls();
                 c.text("tls").number(t.insecureSkipVerify() ? 1 : 0).text(t.trustId()).text(t.clientKeyId())
                         .number(t.minCertDaysLeft());
+            }
+            if (spec.condition() != null) {
+                // only when set, like tls: a definition without a condition keeps its generation
+                c.text("condition").text(spec.condition());
             }
         }
         // a profile changes how the probe is made and scheduled

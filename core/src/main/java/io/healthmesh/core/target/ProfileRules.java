@@ -72,7 +72,7 @@ final class ProfileRules {
             case HTTP, HTTPS -> checkHttp(out, spec);
             case UDP -> checkUdp(out, spec);
             case TCP -> checkTcp(out, spec);
-            case ICMP, GRPC -> { } // GRPC: refused above under every product profile
+            case ICMP, GRPC, DNS -> { } // GRPC, DNS: refused above under every product profile
         }
     }
 

@@ -50,6 +50,9 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
     private static final Pattern GENERIC_PATH = Pattern.compile("/[A-Za-z0-9\\-/.%?#&=_;~!()*\\[\\]@$^:',+]*");
     private static final Pattern GA_PATH = Pattern.compile("/[A-Za-z0-9\\-/.%?#&_;~!()*\\[\\]@$^:',+]*");
     private static final Set<Protocol> ALL = EnumSet.allOf(Protocol.class);
+    /** What 001 documents: TCP, UDP, HTTP, HTTPS and ICMP ping; the protocols added since are GENERIC only. */
+    private static final Set<Protocol> EDGEONE = EnumSet.of(Protocol.TCP, Protocol.UDP, Protocol.HTTP, Protocol.HTTPS,
+            Protocol.ICMP);
     private static final Set<HttpMethod> HEAD_OR_GET = EnumSet.allOf(HttpMethod.class);
     private static final Set<UdpMode> BOTH_MODES = EnumSet.allOf(UdpMode.class);
     private static final List<String> CLASS_2XX = List.of("2xx");
@@ -84,7 +87,7 @@ public record ProfileTable(TargetProfile profile, Set<Protocol> protocols,
                                     "000 lines 82-86"),
                             new WorkedExample(Protocol.TCP, 5_000, 2_000, 3, 3, 1_000, 10_000, 10_000,
                                     "000 lines 75-81"))),
-            TargetProfile.TENCENT_EDGEONE, new ProfileTable(TargetProfile.TENCENT_EDGEONE, ALL,
+            TargetProfile.TENCENT_EDGEONE, new ProfileTable(TargetProfile.TENCENT_EDGEONE, EDGEONE,
                     new IntRange(30_000, 600_000), 30_000, new IntRange(1_000, 30_000), 5_000,
                     new IntRange(1, 5), 3, new IntRange(1, 5), 2, false,
                     HEAD_OR_GET, HttpMethod.HEAD, StatusRule.CLASSES_ONLY, CLASS_2XX, true, 8,

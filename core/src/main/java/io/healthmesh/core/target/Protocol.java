@@ -1,11 +1,12 @@
 package io.healthmesh.core.target;
 
 /**
- * How a target is probed. L4 protocols run on a fixed rate, L7 on a fixed delay (SPEC section 5). New symbols are
- * appended, never inserted: the Avro enum of the contract holds them in this order.
+ * How a target is probed. L4 protocols run on a fixed rate, L7 on a fixed delay (SPEC section 5). {@code DNS}
+ * queries the target as a name server (one query, UDP with TCP on truncation) and runs at a fixed rate like L4.
+ * New symbols are only ever appended, never inserted: the contract's Avro enum holds them in this order.
  */
 public enum Protocol {
-    TCP, UDP, HTTP, HTTPS, ICMP, GRPC;
+    TCP, UDP, HTTP, HTTPS, ICMP, GRPC, DNS;
 
     /**
      * True for HTTP, HTTPS and GRPC: scheduled with a fixed delay, the next probe {@code interval} after the last

@@ -12,13 +12,17 @@ import java.util.function.UnaryOperator;
  * <p>{@code fastIntervalMs} and {@code downIntervalMs} are the state-dependent intervals (BEHAVIOUR.md section 5b):
  * {@code null} when absent, and then {@code intervalMs} applies in that phase too, which is the schedule of a
  * definition that has neither. Which phase a target is in is {@link IntervalState}'s rule.
+ *
+ * <p>{@code condition} is an optional CEL expression over the check's result ({@code null}: none), checked by
+ * {@code ConditionRules} and evaluated by the prober after a check that otherwise succeeded.
  */
 public record TargetSpec(String id, String group, String address, int port, Protocol protocol,
                          int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                          boolean enabled, int weight, Map<String, String> labels,
                          HttpSpec http, UdpSpec udp, TcpSpec tcp,
                          List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile,
-                         Integer fastIntervalMs, Integer downIntervalMs, GrpcSpec grpc, TlsSpec tls) {
+                         Integer fastIntervalMs, Integer downIntervalMs, GrpcSpec grpc, TlsSpec tls,
+                         DnsSpec dns, String condition) {
 
     public static final String DEFAULT_GROUP = "default";
     public static final int DEFAULT_PORT = 80;
@@ -38,16 +42,18 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         profile = profile == null ? TargetProfile.GENERIC : profile;
         grpc = grpc == null ? GrpcSpec.DEFAULTS : grpc;
         tls = tls == null ? TlsSpec.DEFAULTS : tls;
+        dns = dns == null ? DnsSpec.DEFAULTS : dns;
     }
 
-    /** A spec without state-dependent intervals, GRPC or TLS settings (the shape before they existed). */
+    /** A spec without state-dependent intervals, GRPC, TLS or DNS settings, or a condition (the older shape). */
     public TargetSpec(String id, String group, String address, int port, Protocol protocol,
                       int intervalMs, int timeoutMs, int healthyThreshold, int unhealthyThreshold,
                       boolean enabled, int weight, Map<String, String> labels,
                       HttpSpec http, UdpSpec udp, TcpSpec tcp,
                       List<String> regions, QuorumPolicy quorum, int quorumAtLeast, TargetProfile profile) {
         this(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold,
-                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null, null, null, null);
+                enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile, null, null, null, null,
+                null, null);
     }
 
     /** A {@link TargetProfile#GENERIC} spec (the shape before profiles existed). */
@@ -71,7 +77,7 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withProfile(TargetProfile newProfile) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, newProfile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     /** A spec with every default of SPEC section 5, for tests and the demo. */
@@ -84,19 +90,19 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withTiming(int intervalMs, int timeoutMs) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withThresholds(int healthy, int unhealthy) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthy, unhealthy,
                 enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withEnabled(boolean on) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, on, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     /**
@@ -107,56 +113,69 @@ public record TargetSpec(String id, String group, String address, int port, Prot
     public TargetSpec withSharedText(UnaryOperator<String> share) {
         return new TargetSpec(id, share.apply(group), share.apply(address), port, protocol, intervalMs, timeoutMs,
                 healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum,
-                quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls);
+                quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withGroup(String newGroup) {
         return new TargetSpec(id, newGroup, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withHttp(HttpSpec newHttp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, newHttp, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withUdp(UdpSpec newUdp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, newUdp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     public TargetSpec withTcp(TcpSpec newTcp) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, newTcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
+    }
+
+    public TargetSpec withDns(DnsSpec newDns) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs, grpc, tls, newDns, condition);
+    }
+
+    /** The same target with this CEL {@code condition} ({@code null}: none). */
+    public TargetSpec withCondition(String newCondition) {
+        return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
+                unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, newCondition);
     }
 
     public TargetSpec withRegions(List<String> newRegions, QuorumPolicy newQuorum, int atLeast) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, newRegions, newQuorum, atLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, tls);
+                fastIntervalMs, downIntervalMs, grpc, tls, dns, condition);
     }
 
     /** The same target with these state-dependent intervals ({@code null}: absent). */
     public TargetSpec withIntervals(Integer fast, Integer down) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fast, down, grpc, tls);
+                fast, down, grpc, tls, dns, condition);
     }
 
     public TargetSpec withGrpc(GrpcSpec newGrpc) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, newGrpc, tls);
+                fastIntervalMs, downIntervalMs, newGrpc, tls, dns, condition);
     }
 
     public TargetSpec withTls(TlsSpec newTls) {
         return new TargetSpec(id, group, address, port, protocol, intervalMs, timeoutMs, healthyThreshold,
                 unhealthyThreshold, enabled, weight, labels, http, udp, tcp, regions, quorum, quorumAtLeast, profile,
-                fastIntervalMs, downIntervalMs, grpc, newTls);
+                fastIntervalMs, downIntervalMs, grpc, newTls, dns, condition);
     }
 
     /** True when either state-dependent interval is set. */

@@ -16,8 +16,8 @@ import static java.util.Objects.requireNonNull;
  * an address is checked for syntax only (IP literal or host name).
  *
  * <p>Protocol sections are checked only for the protocol that uses them ({@code http} for HTTP/HTTPS,
- * {@code udp} for UDP, {@code tcp} for TCP, {@code grpc} for GRPC; {@code tls} for HTTPS and GRPC over TLS): the
- * contract mapper drops the others, so they can never reach a prober.
+ * {@code udp} for UDP, {@code tcp} for TCP, {@code grpc} for GRPC, {@code dns} for DNS; {@code tls} for HTTPS and
+ * GRPC over TLS): the contract mapper drops the others, so they can never reach a prober.
  */
 public final class TargetValidator {
 
@@ -68,9 +68,11 @@ public final class TargetValidator {
                 case UDP -> checkUdp(out, spec.udp());
                 case TCP -> checkTcp(out, spec.tcp());
                 case GRPC -> GrpcRules.check(out, spec.grpc());
+                case DNS -> DnsRules.check(out, spec.dns());
                 case ICMP -> { }
             }
             TlsRules.check(out, spec);
+            ConditionRules.check(out, spec);
             // the product's own rules (protocols, methods, statuses, payloads): none beyond these under GENERIC
             ProfileRules.checkProduct(out, spec);
         }

@@ -148,7 +148,7 @@ class TargetValidatorTest {
     @Test
     void protocolIsRequired() {
         assertThat(messages(withProtocol(TCP, null)))
-                .containsExactly("protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC)");
+                .containsExactly("protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC, DNS)");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.healthmesh.dnsfollow.update;
 
-import io.healthmesh.dnsfollow.LocalNamed;
+import io.healthmesh.testkit.LocalNamed;
 import io.healthmesh.dnsfollow.mapping.NameMapping;
 import io.healthmesh.dnsfollow.mapping.RecordType;
 import io.healthmesh.dnsfollow.mapping.ServerAddress;

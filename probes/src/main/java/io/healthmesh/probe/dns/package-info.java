@@ -1,7 +1,8 @@
 /**
- * Name resolution for probes: {@code HostResolver} and its Netty implementation ({@code NettyHostResolver}: a
- * bounded number of lookups waiting, the system's or the configured servers ({@code DnsConfig}), a TTL-capped
- * cache), off the event loops. A resolver too busy to try says so with {@code ResolverBusyException}, which the
- * engine reports as inconclusive rather than as the target's DNS failure.
+ * The DNS check ({@code protocol: DNS}): one query to the target as a name server, over UDP and again over TCP when
+ * the answer comes back truncated, on Netty's DNS codec in the probe's own event loop. {@code DnsProber} does the
+ * I/O, {@code DnsAnswerText} turns records into the presentation text users write in {@code expectedAnswers}, and
+ * {@code DnsAnswerJudge} gives the one verdict. Name resolution of other probes' targets is
+ * {@code io.healthmesh.probe.resolve}, apart from this.
  */
 package io.healthmesh.probe.dns;

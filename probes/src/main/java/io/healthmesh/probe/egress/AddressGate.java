@@ -6,8 +6,8 @@ import io.healthmesh.core.target.Protocol;
 import io.healthmesh.probe.FailureClassifier;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.ProbeEngineConfig;
-import io.healthmesh.probe.dns.HostResolver;
-import io.healthmesh.probe.dns.ResolverBusyException;
+import io.healthmesh.probe.resolve.HostResolver;
+import io.healthmesh.probe.resolve.ResolverBusyException;
 
 import java.net.InetAddress;
 import java.util.Optional;

@@ -181,6 +181,9 @@ final class GrpcCallHandler extends ChannelInboundHandlerAdapter {
             // trailers-only: the status is in these headers
         }
         HealthCallJudge.Verdict verdict = HealthCallJudge.trailers(headers.get(GRPC_STATUS), messageOrEmpty());
+        if (verdict.servingStatus() != null) {
+            probe.facts().grpcStatus(verdict.servingStatus());
+        }
         probe.finish(verdict.outcome(), verdict.detail());
     }
 

@@ -11,8 +11,16 @@ import io.netty.buffer.ByteBuf;
  */
 final class HealthCallJudge {
 
-    /** The verdict: an outcome and its detail. */
-    record Verdict(Outcome outcome, String detail) {
+    /**
+     * The verdict: an outcome and its detail.
+     *
+     * @param servingStatus the {@code ServingStatus} the server answered, by name, or {@code null} when the call
+     *                      ended before one was read
+     */
+    record Verdict(Outcome outcome, String detail, String servingStatus) {
+        Verdict(Outcome outcome, String detail) {
+            this(outcome, detail, null);
+        }
     }
 
     private static final String[] STATUS_NAMES = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT",
@@ -66,8 +74,9 @@ final class HealthCallJudge {
         } catch (IllegalArgumentException e) {
             return new Verdict(Outcome.UNEXPECTED_RESPONSE, "grpc-status 0 with " + e.getMessage());
         }
-        return serving == HealthMessages.SERVING ? new Verdict(Outcome.SUCCESS, "SERVING")
-                : new Verdict(Outcome.UNEXPECTED_RESPONSE, HealthMessages.servingStatusName(serving));
+        String name = HealthMessages.servingStatusName(serving);
+        return new Verdict(serving == HealthMessages.SERVING ? Outcome.SUCCESS : Outcome.UNEXPECTED_RESPONSE, name,
+                name);
     }
 
     /** The name of a grpc-status code; {@code code} for one outside the protocol's table. */

@@ -1,7 +1,9 @@
 package io.healthmesh.probe.http;
 
+import io.healthmesh.core.condition.ConditionLanguage;
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.ExpectedStatuses;
+import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.probe.ProbeContext;
 import io.healthmesh.probe.transport.ByteWindow;
 import io.netty.handler.codec.http.HttpContent;
@@ -17,8 +19,9 @@ import java.nio.charset.StandardCharsets;
  * came: through a channel's pipeline ({@link HttpResponseHandler}) or read by the channel-free check on epoll
  * ({@link ChannelFreeHttpExchange}), so that both give the same verdict for the same bytes. A redirect is handed back to
  * {@link HttpProber} when redirects are on, the status is checked against the expected set, and with
- * {@code bodyContains} the body is searched up to the byte limit. A response the decoder could not decode within its
- * bounds (over-long headers) is {@code UNEXPECTED_RESPONSE}. Confined to the probe's loop.
+ * {@code bodyContains} the body is searched up to the byte limit. With a {@code condition} the headers and the body's
+ * first bytes are kept for it (the condition itself runs as the probe succeeds). A response the decoder could not
+ * decode within its bounds (over-long headers) is {@code UNEXPECTED_RESPONSE}. Confined to the probe's loop.
  */
 final class HttpResponseJudge {
 
@@ -35,6 +38,10 @@ final class HttpResponseJudge {
     private final HttpHop hop;
     private final ExpectedStatuses expected;
     private final ByteWindow body;
+    /** The body as the definition's condition reads it; {@code null} without a condition. */
+    private final BodyCapture capture;
+    private final boolean conditional;
+    private boolean bodyFound;
     private final int redirectsFollowed;
     private final HttpProber prober;
 
@@ -50,6 +57,10 @@ final class HttpResponseJudge {
         String bodyContains = probe.target().http().bodyContains();
         this.body = bodyContains == null ? null
                 : new ByteWindow(maxBodyBytes, bodyContains.getBytes(StandardCharsets.UTF_8));
+        this.conditional = probe.target().condition() != null;
+        // a HEAD response has no body to read: its condition sees the headers and an empty body
+        this.capture = conditional && probe.target().http().method() != HttpMethod.HEAD
+                ? new BodyCapture(ConditionLanguage.MAX_BODY_BYTES) : null;
         this.redirectsFollowed = redirectsFollowed;
         this.prober = prober;
     }
@@ -129,7 +140,10 @@ final class HttpResponseJudge {
             probe.finish(Outcome.UNEXPECTED_STATUS, "status " + status + " (expected: " + expected + ")");
             return;
         }
-        if (body == null) {
+        if (conditional) {
+            probe.facts().httpHeaders(BodyCapture.headers(response.headers()));
+        }
+        if (body == null && capture == null) {
             probe.succeed(statusDetail(status));
             return;
         }
@@ -138,12 +152,30 @@ final class HttpResponseJudge {
     }
 
     private void onBody(HttpContent content) {
-        if (body.append(content.content())) {
+        boolean last = content instanceof LastHttpContent;
+        if (capture != null) {
+            capture.append(content.content());
+        }
+        if (body != null && !bodyFound) {
+            if (body.append(content.content())) {
+                bodyFound = true;
+            } else if (body.isFull()) {
+                probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the first " + body.size()
+                        + " body bytes");
+                return;
+            } else if (last) {
+                probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the body (" + body.size() + " bytes)");
+                return;
+            } else {
+                return;
+            }
+        }
+        if (capture == null) {
             probe.succeed("status " + status + ", body contains expected text");
-        } else if (body.isFull()) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the first " + body.size() + " body bytes");
-        } else if (content instanceof LastHttpContent) {
-            probe.finish(Outcome.UNEXPECTED_RESPONSE, "expected text not in the body (" + body.size() + " bytes)");
+        } else if (last || capture.isFull()) {
+            // the condition reads the body; it runs as the probe succeeds
+            probe.facts().httpBody(capture.text(), last && !capture.isCut());
+            probe.succeed(bodyFound ? "status " + status + ", body contains expected text" : statusDetail(status));
         }
     }
 

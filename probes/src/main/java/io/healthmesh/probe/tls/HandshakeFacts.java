@@ -7,7 +7,7 @@ import io.netty.handler.ssl.SslHandler;
 
 /**
  * What every TLS probe does once its handshake succeeded, in one place for HTTPS and GRPC: records the certificate
- * facts on the probe (they go into its result) and applies the definition's {@code minCertDaysLeft}.
+ * facts on the probe (they go into its result and its {@link io.healthmesh.probe.CheckFacts}) and applies the definition's {@code minCertDaysLeft}.
  */
 public final class HandshakeFacts {
 
@@ -28,8 +28,10 @@ public final class HandshakeFacts {
         if (facts == null) {
             return true;
         }
+        long nowMs = System.currentTimeMillis();
         probe.certificates(facts.leafNotAfterMs(), facts.chainNotAfterMs());
-        String tooSoon = facts.belowMinimum(probe.target().tls().minCertDaysLeft(), System.currentTimeMillis());
+        probe.facts().tlsDaysLeft(facts.daysLeft(nowMs));
+        String tooSoon = facts.belowMinimum(probe.target().tls().minCertDaysLeft(), nowMs);
         if (tooSoon != null) {
             probe.finish(Outcome.TLS_FAILURE, tooSoon);
             return false;

@@ -9,7 +9,7 @@ import io.healthmesh.probe.ProbeFixtures;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.Prober;
 import io.healthmesh.probe.Targets;
-import io.healthmesh.probe.dns.HostResolver;
+import io.healthmesh.probe.resolve.HostResolver;
 import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.EventLoop;
 import org.junit.jupiter.api.AfterAll;

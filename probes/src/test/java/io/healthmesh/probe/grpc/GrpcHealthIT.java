@@ -118,6 +118,15 @@ class GrpcHealthIT {
     }
 
     @Test
+    void aConditionReadsTheServingStatus() throws Exception {
+        assertThat(run(grpc(plain.getPort(), "").withCondition("grpc.status == 'SERVING' && !has(tls.daysLeft)"))
+                .outcome()).isEqualTo(Outcome.SUCCESS);
+        ProbeReport report = run(grpc(plain.getPort(), "svc.up").withCondition("grpc.status != 'SERVING'"));
+        assertThat(report.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+        assertThat(report.detail()).isEqualTo("condition false");
+    }
+
+    @Test
     void aServiceServing() throws Exception {
         assertThat(run(grpc(plain.getPort(), "svc.up")).outcome()).isEqualTo(Outcome.SUCCESS);
     }

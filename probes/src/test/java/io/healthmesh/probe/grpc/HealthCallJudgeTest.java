@@ -33,13 +33,14 @@ class HealthCallJudgeTest {
 
     @Test
     void servingIsTheOnlySuccess() {
-        assertThat(HealthCallJudge.trailers("0", message(1))).isEqualTo(new Verdict(Outcome.SUCCESS, "SERVING"));
+        assertThat(HealthCallJudge.trailers("0", message(1)))
+                .isEqualTo(new Verdict(Outcome.SUCCESS, "SERVING", "SERVING"));
         assertThat(HealthCallJudge.trailers("0", message(2)))
-                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "NOT_SERVING"));
+                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "NOT_SERVING", "NOT_SERVING"));
         assertThat(HealthCallJudge.trailers("0", message(3)))
-                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "SERVICE_UNKNOWN"));
+                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "SERVICE_UNKNOWN", "SERVICE_UNKNOWN"));
         assertThat(HealthCallJudge.trailers("0", message(0)))
-                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "UNKNOWN"));
+                .isEqualTo(new Verdict(Outcome.UNEXPECTED_RESPONSE, "UNKNOWN", "UNKNOWN"));
     }
 
     @Test

@@ -75,6 +75,19 @@ class HttpsProberTest {
     }
 
     @Test
+    void aConditionReadsTheCertificatesDaysLeft() throws Exception {
+        try (ScriptedServer server = okServer(new SelfSignedTls.RecordingSniMatcher())) {
+            TargetSpec target = https(server.port(), "app.example.test", false);
+            // keytool's two days, from when the certificate was made: one whole day left, or two just after
+            assertThat(run(target.withCondition("tls.daysLeft >= 1 && tls.daysLeft <= 2")).outcome())
+                    .isEqualTo(Outcome.SUCCESS);
+            ProbeReport tooFew = run(target.withCondition("tls.daysLeft > 14"));
+            assertThat(tooFew.outcome()).isEqualTo(Outcome.UNEXPECTED_RESPONSE);
+            assertThat(tooFew.detail()).isEqualTo("condition false");
+        }
+    }
+
+    @Test
     void aCertificateThatExpiresSoonerThanTheDefinitionAllowsFailsTheCheckBeforeTheRequest() throws Exception {
         SelfSignedTls.RecordingSniMatcher sni = new SelfSignedTls.RecordingSniMatcher();
         try (ScriptedServer server = okServer(sni)) {

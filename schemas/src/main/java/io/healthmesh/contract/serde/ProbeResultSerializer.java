@@ -28,7 +28,7 @@ import static java.util.Objects.requireNonNull;
 final class ProbeResultSerializer implements Serializer<ProbeResult> {
 
     /** {@code SchemaNormalization.parsingFingerprint64} of the {@code ProbeResult} schema this class writes. */
-    static final long LAYOUT_FINGERPRINT = 0x69ae76b2611fcbacL;
+    static final long LAYOUT_FINGERPRINT = 0xac8ce6951be197f0L;
 
     private final AvroSerializer<ProbeResult> ids;
     /**

@@ -1,6 +1,8 @@
 package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
@@ -14,6 +16,7 @@ import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.core.target.Violation;
+import io.healthmesh.schema.DnsCheck;
 import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.TargetDefinition;
@@ -43,6 +46,7 @@ final class TargetNodeReader {
     static final Set<String> TCP_FIELDS = fieldNames(TcpCheck.getClassSchema());
     static final Set<String> GRPC_FIELDS = fieldNames(GrpcCheck.getClassSchema());
     static final Set<String> TLS_FIELDS = fieldNames(TlsCheck.getClassSchema());
+    static final Set<String> DNS_FIELDS = fieldNames(DnsCheck.getClassSchema());
 
     private TargetNodeReader() {
     }
@@ -64,7 +68,7 @@ final class TargetNodeReader {
                 f.string("id", null),
                 f.string("group", TargetSpec.DEFAULT_GROUP),
                 f.string("address", null),
-                f.integer("port", TargetSpec.DEFAULT_PORT),
+                f.integer("port", protocol == Protocol.DNS ? DnsSpec.DEFAULT_PORT : TargetSpec.DEFAULT_PORT),
                 protocol,
                 f.integer("intervalMs", p.defaultIntervalMs()),
                 f.integer("timeoutMs", p.defaultTimeoutMs()),
@@ -84,7 +88,9 @@ final class TargetNodeReader {
                 f.optionalInteger("fastIntervalMs"),
                 f.optionalInteger("downIntervalMs"),
                 grpc(f.section("grpc")),
-                tls(f.section("tls")));
+                tls(f.section("tls")),
+                dns(f.section("dns")),
+                f.string("condition", null));
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.usesHttpSection()) {
@@ -101,6 +107,9 @@ final class TargetNodeReader {
             }
             if (f.has("tls") && !protocol.mayUseTls()) {
                 problems.add(misplaced("tls", protocol, "HTTPS or GRPC"));
+            }
+            if (f.has("dns") && protocol != Protocol.DNS) {
+                problems.add(misplaced("dns", protocol, "DNS"));
             }
         }
         return new Read(spec, problems);
@@ -159,6 +168,17 @@ final class TargetNodeReader {
         f.rejectUnknown(TLS_FIELDS);
         return new TlsSpec(f.bool("insecureSkipVerify", false), f.string("trustId", null),
                 f.string("clientKeyId", null), f.integer("minCertDaysLeft", 0));
+    }
+
+    private static DnsSpec dns(TargetFields f) {
+        if (f == null) {
+            return null;
+        }
+        f.rejectUnknown(DNS_FIELDS);
+        return new DnsSpec(f.string("name", null), f.enumValue("type", DnsRecordType.class, DnsRecordType.A),
+                f.string("expectedRcode", DnsSpec.DEFAULT_RCODE).toUpperCase(java.util.Locale.ROOT),
+                f.strings("expectedAnswers", List.of()),
+                f.strings("answerPatterns", List.of()));
     }
 
     private static TcpSpec tcp(TargetFields f) {

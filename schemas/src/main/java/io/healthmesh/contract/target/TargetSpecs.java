@@ -1,5 +1,7 @@
 package io.healthmesh.contract.target;
 
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
@@ -11,6 +13,7 @@ import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
+import io.healthmesh.schema.DnsCheck;
 import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.TargetDefinition;
@@ -45,7 +48,8 @@ public final class TargetSpecs {
                 d.getLabels(), http(d.getHttp()), udp(d.getUdp()), tcp(d.getTcp()), d.getRegions(),
                 QuorumPolicy.valueOf(d.getQuorum().name()), d.getQuorumAtLeast(),
                 TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs(),
-                grpc(d.getGrpc()), tls(d.getTls()));
+                grpc(d.getGrpc()), tls(d.getTls()), dns(d.getDns()),
+                d.getCondition());
     }
 
     /**
@@ -117,6 +121,14 @@ public final class TargetSpecs {
                         .setClientKeyId(s.tls().clientKeyId())
                         .setMinCertDaysLeft(s.tls().minCertDaysLeft())
                         .build() : null)
+                .setDns(s.protocol() == Protocol.DNS ? DnsCheck.newBuilder()
+                        .setName(s.dns().name() == null ? "" : s.dns().name())
+                        .setType(s.dns().type().name())
+                        .setExpectedRcode(s.dns().expectedRcode())
+                        .setExpectedAnswers(new ArrayList<>(s.dns().expectedAnswers()))
+                        .setAnswerPatterns(new ArrayList<>(s.dns().answerPatterns()))
+                        .build() : null)
+                .setCondition(s.condition())
                 .build();
     }
 
@@ -142,6 +154,21 @@ public final class TargetSpecs {
         return u == null ? UdpSpec.DEFAULTS
                 : new UdpSpec(UdpMode.valueOf(u.getMode().name()), u.getRequest(), u.getExpectedResponse(),
                         u.getHex(), u.getExactMatch());
+    }
+
+    /** A type this version does not know is refused with the validator's message shape, never guessed. */
+    private static DnsSpec dns(DnsCheck d) {
+        if (d == null) {
+            return DnsSpec.DEFAULTS;
+        }
+        DnsRecordType type;
+        try {
+            type = DnsRecordType.valueOf(d.getType());
+        } catch (IllegalArgumentException unknown) {
+            throw new IllegalArgumentException("dns.type: \"" + d.getType().replaceAll("\\p{Cntrl}", "?")
+                    + "\" (expected: one of " + java.util.Arrays.toString(DnsRecordType.values()) + ")");
+        }
+        return new DnsSpec(d.getName(), type, d.getExpectedRcode(), d.getExpectedAnswers(), d.getAnswerPatterns());
     }
 
     private static TcpSpec tcp(TcpCheck t) {

@@ -34,6 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LongFieldBoundsTest {
 
     private static final long MAX_SAFE = (1L << 53) - 1;
+    /** 9999-12-31T23:59:59.999Z, the last instant an X.509 certificate can name. */
+    private static final long LAST_X509_MS = 253_402_300_799_999L;
 
     /** Longs that are epoch-millisecond timestamps. */
     private static final Set<String> TIMESTAMPS = Set.of("ProbeResult.startedAtMs", "TargetHealth.sinceMs",
@@ -54,7 +56,10 @@ class LongFieldBoundsTest {
             "ProbeResult.firstByteMicros", TargetValidator.MAX_TIMEOUT_MS * 1_000L,
             "TargetHealth.latencyMicros", ResultBounds.MAX_SAFE_LONG,
             // how late a probe started: a process stalled for 285 years would reach 2^53 microseconds
-            "ProbeResult.schedulingLagMicros", MAX_SAFE);
+            "ProbeResult.schedulingLagMicros", MAX_SAFE,
+            // a certificate's notAfter: X.509 dates end with the year 9999 (GeneralizedTime has four digits)
+            "ProbeResult.certNotAfterMs", LAST_X509_MS,
+            "ProbeResult.chainNotAfterMs", LAST_X509_MS);
 
     private static Set<String> longFields() {
         Set<String> out = new TreeSet<>();

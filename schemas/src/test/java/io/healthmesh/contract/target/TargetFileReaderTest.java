@@ -92,7 +92,8 @@ class TargetFileReaderTest {
         assertThat(batch.errors()).containsExactly(
                 "t.yaml: target a: intervall: unknown field (expected one of: id, group, address, port, protocol, "
                         + "intervalMs, timeoutMs, healthyThreshold, unhealthyThreshold, enabled, weight, labels, http, "
-                        + "udp, tcp, regions, quorum, quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls)",
+                        + "udp, tcp, regions, quorum, quorumAtLeast, profile, fastIntervalMs, downIntervalMs, grpc, tls,"
+                        + " dns, condition)",
                 "t.yaml: target a: http.paht: unknown field (expected one of: method, path, host, expectedStatuses, "
                         + "followRedirects, headers, bodyContains, tlsVerify)");
     }
@@ -134,10 +135,36 @@ class TargetFileReaderTest {
     }
 
     @Test
+    void aDnsTargetAsksPort53UnlessToldAndItsSectionBelongsToDnsOnly() {
+        TargetFileReader.Batch batch = yaml("- {id: ns, address: 192.0.2.53, protocol: DNS, dns: {name: example.com,"
+                + " type: mx, expectedRcode: nxdomain}}\n");
+        assertThat(batch.errors()).isEmpty();
+        TargetSpec ns = batch.specs().get(0);
+        assertThat(ns.port()).isEqualTo(53);
+        assertThat(ns.dns()).isEqualTo(new io.healthmesh.core.target.DnsSpec("example.com",
+                io.healthmesh.core.target.DnsRecordType.MX, "NXDOMAIN", List.of(), List.of()));
+        assertThat(yaml("- {id: t, address: h, protocol: TCP, dns: {name: example.com}}\n").errors())
+                .containsExactly("t.yaml: target t: dns: a section for protocol TCP (expected: only with protocol DNS)");
+        assertThat(yaml("- {id: ns, address: h, protocol: DNS, dns: {name: example.com, typ: A}}\n").errors())
+                .singleElement().asString().startsWith("t.yaml: target ns: dns.typ: unknown field");
+    }
+
+    @Test
+    void aConditionIsReadAndABadOneIsReportedWithItsPosition() {
+        TargetFileReader.Batch batch = yaml("- id: api\n  address: h\n  protocol: HTTP\n"
+                + "  condition: 'status == 200 && json.status == \"ok\"'\n");
+        assertThat(batch.errors()).isEmpty();
+        assertThat(batch.specs().get(0).condition()).isEqualTo("status == 200 && json.status == \"ok\"");
+        assertThat(yaml("- {id: api, address: h, protocol: HTTP, condition: 'status == \"ok\"'}\n").errors())
+                .singleElement().asString()
+                .startsWith("t.yaml: target api: condition: 1:8: found no matching overload for '_==_'");
+    }
+
+    @Test
     void missingProtocolAndUnknownProtocolAreReported() {
         assertThat(yaml("- {id: a, address: h}\n- {id: b, address: h, protocol: SCTP}\n").errors()).containsExactly(
-                "t.yaml: target a: protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC)",
-                "t.yaml: target b: protocol: \"SCTP\" (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC)");
+                "t.yaml: target a: protocol: null (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC, DNS)",
+                "t.yaml: target b: protocol: \"SCTP\" (expected: one of TCP, UDP, HTTP, HTTPS, ICMP, GRPC, DNS)");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.healthmesh.contract.target;
 
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.GrpcSpec;
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
@@ -98,8 +100,11 @@ class TargetSpecsTest {
         TcpSpec tcp = protocol == Protocol.TCP ? new TcpSpec("HELLO\r\n", "+OK") : TcpSpec.CONNECT_ONLY;
         GrpcSpec grpc = protocol == Protocol.GRPC ? new GrpcSpec("pkg.Api", true) : GrpcSpec.DEFAULTS;
         TlsSpec tls = protocol.mayUseTls() ? new TlsSpec(false, "internal-ca", "probe-1", 14) : TlsSpec.DEFAULTS;
+        DnsSpec dns = protocol == Protocol.DNS ? new DnsSpec("_sip._tcp.example.com", DnsRecordType.SRV, "NXDOMAIN",
+                List.of("10 5 5060 sip.example.com."), List.of("[0-9]+ [0-9]+ 5060 .*")) : DnsSpec.DEFAULTS;
         return new TargetSpec("api-7", "edge", "10.1.2.3", 8443, protocol, 7_000, 1_500, 2, 4, false, 0,
                 Map.of("team", "payments", "tier", "1"), http, udp, tcp, List.of("eu-west", "us-east"),
-                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, null, null, grpc, tls);
+                QuorumPolicy.AT_LEAST, 2, TargetProfile.GENERIC, null, null, grpc, tls, dns,
+                "status == 200 && json.ok == true");
     }
 }

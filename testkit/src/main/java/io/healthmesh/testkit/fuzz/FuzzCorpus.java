@@ -10,6 +10,7 @@ import io.healthmesh.schema.HttpCheck;
 import io.healthmesh.schema.HttpMethod;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.ProbeResult;
+import io.healthmesh.schema.DnsCheck;
 import io.healthmesh.schema.Protocol;
 import io.healthmesh.schema.QuorumPolicy;
 import io.healthmesh.schema.TargetDefinition;
@@ -80,6 +81,9 @@ public final class FuzzCorpus {
                     .setExpectedResponse("pong").build());
             case TCP -> b.setTcp(TcpCheck.newBuilder().setSend("PING\r\n").setExpect("PONG").build());
             case GRPC -> b.setGrpc(GrpcCheck.newBuilder().setService("pkg.Api").setTls(random.nextBoolean()).build());
+            case DNS -> b.setDns(DnsCheck.newBuilder().setName("www.example.com").setType("A")
+                    .setExpectedAnswers(new ArrayList<>(List.of("192.0.2.1")))
+                    .setAnswerPatterns(new ArrayList<>(List.of("192\\.0\\.2\\.[0-9]+"))).build());
             default -> { }
         }
         if (protocol == Protocol.HTTPS || protocol == Protocol.GRPC && b.getGrpc().getTls()) {
@@ -160,7 +164,7 @@ public final class FuzzCorpus {
 
     private TargetDefinition structured(TargetDefinition base, String[] kind) {
         TargetDefinition d = TargetDefinition.newBuilder(base).build();
-        int field = random.nextInt(20);
+        int field = random.nextInt(23);
         int n;
         switch (field) {
             case 0 -> {
@@ -302,6 +306,42 @@ public final class FuzzCorpus {
                 d.setHttp(null);
                 d.setTls(TlsCheck.newBuilder().setInsecureSkipVerify(true).setTrustId("ca").build());
                 kind[0] = "tls.misplaced";
+            }
+            case 19 -> {
+                n = around(16);
+                List<String> answers = new ArrayList<>();
+                for (int i = 0; i < Math.min(n, 5_000); i++) {
+                    answers.add(random.nextInt(10) == 0 ? text(around(512)) : "192.0.2." + i);
+                }
+                d.setProtocol(Protocol.DNS);
+                d.setDns(DnsCheck.newBuilder().setName(random.nextBoolean() ? "example.com" : text(around(253)))
+                        .setType(random.nextInt(8) == 0 ? "PTR" : "A")
+                        .setExpectedRcode(random.nextInt(8) == 0 ? "BOGUS" : "NOERROR").setExpectedAnswers(answers)
+                        .build());
+                kind[0] = "dns.expectedAnswers=" + n;
+            }
+            case 20 -> {
+                n = around(8);
+                // patterns a backtracking engine would choke on, unbalanced ones, and long ones
+                String[] shapes = {"(a+)+$", "(a|aa)*b", "(x+x+)+y", "(unclosed", "(a)\\1", "[0-9]+"};
+                List<String> patterns = new ArrayList<>();
+                for (int i = 0; i < Math.min(n, 5_000); i++) {
+                    patterns.add(random.nextInt(6) == 0 ? text(around(256)) : shapes[random.nextInt(shapes.length)]);
+                }
+                d.setProtocol(Protocol.DNS);
+                d.setDns(DnsCheck.newBuilder().setName("example.com").setAnswerPatterns(patterns).build());
+                kind[0] = "dns.answerPatterns=" + n;
+            }
+            case 21 -> {
+                // conditions: valid ones, syntax and type errors, deep nesting, and lengths around the bound
+                String[] shapes = {"status == 200 && json.status == 'ok'", "dns.answers.exists(a, a == '192.0.2.1')",
+                    "status == ", "status == 'ok'", "body", "undeclared > 1", "(".repeat(200) + "true"
+                        + ")".repeat(200), "json.items.all(a, json.items.all(b, a == b))"};
+                n = around(2_048);
+                String condition = random.nextInt(3) == 0 ? "status == 200" + " ".repeat(Math.max(0, n - 13))
+                        : shapes[random.nextInt(shapes.length)];
+                d.setCondition(condition);
+                kind[0] = "condition=" + condition.length();
             }
             default -> {
                 d.setQuorum(QuorumPolicy.AT_LEAST);

@@ -2,6 +2,7 @@ package io.healthmesh.core.target.profile;
 
 import io.healthmesh.core.target.HttpMethod;
 import io.healthmesh.core.target.HttpSpec;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
@@ -30,7 +31,10 @@ class GenericProfileTest {
         assertThat(tcp.fixedDelay()).isFalse();
         assertThat(http.fixedDelay()).isTrue();
         for (Protocol p : Protocol.values()) {
-            assertThat(messages(spec(GENERIC, p))).as(p.name()).isEmpty();
+            // a DNS check has no default name to ask for
+            TargetSpec spec = p == Protocol.DNS ? spec(GENERIC, p).withDns(new DnsSpec("example.com", null, null,
+                    null, null)) : spec(GENERIC, p);
+            assertThat(messages(spec)).as(p.name()).isEmpty();
         }
     }
 

@@ -1,4 +1,4 @@
-package io.healthmesh.probe.dns;
+package io.healthmesh.probe.resolve;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;

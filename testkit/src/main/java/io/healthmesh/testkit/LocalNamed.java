@@ -1,19 +1,10 @@
-package io.healthmesh.dnsfollow;
+package io.healthmesh.testkit;
 
 import io.healthmesh.embedded.FreePorts;
-import io.healthmesh.testkit.Await;
 import org.junit.jupiter.api.Assumptions;
-import org.xbill.DNS.DClass;
-import org.xbill.DNS.Message;
-import org.xbill.DNS.Name;
-import org.xbill.DNS.Rcode;
-import org.xbill.DNS.Record;
-import org.xbill.DNS.SimpleResolver;
-import org.xbill.DNS.Type;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,7 +22,8 @@ import java.util.stream.Stream;
  * A real BIND 9 {@code named} (Debian's {@code bind9}) on a loopback port, with a configuration, zone files and TSIG
  * keys the test writes to a directory of its own: no recursion, every zone a primary that takes updates signed with
  * {@link #UPDATE_KEY}. {@link #READ_ONLY_KEY} is known to the server but may not update. Run as root, it drops to
- * the {@code bind} user (which then owns the directory); otherwise it runs as the current user. Absent binary: the
+ * the {@code bind} user (which then owns the directory); otherwise it runs as the current user. Used by the
+ * {@code dns} role's tests and the DNS check's. Absent binary: the
  * test is skipped on a developer machine and fails in CI ({@code CI=true}), where {@code .ci/run} installs it.
  */
 public final class LocalNamed implements AutoCloseable {
@@ -147,17 +139,9 @@ public final class LocalNamed implements AutoCloseable {
         }
     }
 
+    /** named prints "running" once every zone is loaded and it listens (it runs in the foreground, {@code -g}). */
     private boolean answers() {
-        try {
-            SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", port));
-            resolver.setTCP(true);
-            resolver.setTimeout(Duration.ofMillis(500));
-            Message answer = resolver.send(Message.newQuery(Record.newRecord(Name.fromString("version.bind."),
-                    Type.TXT, DClass.CH)));
-            return answer.getRcode() != Rcode.SERVFAIL;
-        } catch (IOException e) {
-            return false;
-        }
+        return log().lines().anyMatch(line -> line.endsWith(" running"));
     }
 
     /** Stops named (SIGTERM: it writes its journal and exits). */

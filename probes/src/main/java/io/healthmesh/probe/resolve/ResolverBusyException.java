@@ -1,4 +1,4 @@
-package io.healthmesh.probe.dns;
+package io.healthmesh.probe.resolve;
 
 /**
  * The resolver refused a lookup because its own bound was reached (too many lookups waiting). The prober's trouble,

@@ -1,4 +1,4 @@
-package io.healthmesh.probe.dns;
+package io.healthmesh.probe.resolve;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.Protocol;
