@@ -327,6 +327,7 @@ public final class ProbeContext {
         done = true;
         if (outcome == Outcome.SUCCESS && target.condition() != null) {
             String failed = ConditionEvaluator.SHARED.failure(target.condition(), conditionInput());
+            step(failed == null ? "condition true" : failed);
             if (failed != null) {
                 outcome = Outcome.UNEXPECTED_RESPONSE;
                 detail = failed;

@@ -6,6 +6,8 @@ import com.sun.net.httpserver.HttpsServer;
 import io.healthmesh.cli.CliRun;
 import io.healthmesh.testkit.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
+import io.healthmesh.testkit.TinyDnsServer;
+import io.healthmesh.testkit.grpc.LoopbackBackends;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,6 +115,50 @@ class ProbeCommandTest {
                 .contains("body: {\"status\": \"ok\"}\\nsecond line")
                 .containsPattern("timings: connect \\d+\\.\\d{3} ms, first byte \\d+\\.\\d{3} ms, status 200, total")
                 .contains("verdict: SUCCESS: status 200");
+    }
+
+    @Test
+    void aGrpcTargetIsAskedForItsHealthAndServing() {
+        LoopbackBackends grpc = new LoopbackBackends(1);
+        open.add(grpc::close);
+
+        CliRun run = patiently("--protocol", "GRPC", "--address", "127.0.0.1", "--port",
+                Integer.toString(grpc.port(0)), "--allow", LOOPBACK);
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("connected", "verdict: SUCCESS");
+    }
+
+    @Test
+    void aDnsTargetWithAConditionOnItsAnswersShowsTheConditionAndFailsWhenItIsFalse() throws Exception {
+        TinyDnsServer dns = new TinyDnsServer(60);
+        open.add(dns::close);
+        dns.add("www.example.test", "192.0.2.10");
+        Path file = dir.resolve("dns.yaml");
+        Files.writeString(file, """
+                - id: ns-1
+                  address: %s
+                  port: %d
+                  protocol: DNS
+                  timeoutMs: 5000
+                  dns: {name: www.example.test, type: A}
+                  condition: dns.answers.exists(a, a == "192.0.2.11")
+                - id: ns-2
+                  address: %s
+                  port: %d
+                  protocol: DNS
+                  timeoutMs: 5000
+                  dns: {name: www.example.test, type: A}
+                  condition: dns.rcode == "NOERROR" && size(dns.answers) == 1
+                """.formatted("127.0.0.1", dns.port(), "127.0.0.1", dns.port()));
+
+        CliRun wrong = CliRun.of("probe", "-f", file.toString(), "--id", "ns-1", "--allow", LOOPBACK);
+        assertThat(wrong.exitCode()).as(wrong.out() + wrong.err()).isEqualTo(1);
+        assertThat(wrong.out()).contains("condition false", "verdict: UNEXPECTED_RESPONSE: condition false");
+
+        CliRun right = CliRun.of("probe", "-f", file.toString(), "--id", "ns-2", "--allow", LOOPBACK);
+        assertThat(right.exitCode()).as(right.out() + right.err()).isZero();
+        assertThat(right.out()).contains("condition true", "verdict: SUCCESS");
     }
 
     @Test
