@@ -21,6 +21,6 @@ class ContractSchemasTest {
                 "other.maintenance-value");
         ContractSchemas.register(registry, List.of("healthmesh."));
         assertThat(registry.versions("healthmesh.targets-value", false)).containsExactly(1);
-        assertThat(ContractSchemas.of(new Topics("x.")).keySet()).hasSize(5);
+        assertThat(ContractSchemas.of(new Topics("x.")).keySet()).hasSize(6);
     }
 }
