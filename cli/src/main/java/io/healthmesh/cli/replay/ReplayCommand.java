@@ -18,6 +18,7 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.replay.Alternatives;
 import io.healthmesh.replay.GroupThresholds;
+import io.healthmesh.replay.IntervalEstimate;
 import io.healthmesh.aggregator.topology.GroupPolicyDecoder;
 import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.schema.GroupPolicy;
@@ -142,6 +143,20 @@ public final class ReplayCommand implements Callable<Integer> {
             + "use the groups' recorded policies.")
     String panic;
 
+    @Option(names = "--fast-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Alternative fastIntervalMs for every target: an estimate from the recorded results "
+                    + "(BEHAVIOUR.md 5b), shown next to the recorded run.")
+    Duration fastInterval;
+
+    @Option(names = "--down-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Alternative downIntervalMs for every target, estimated the same way.")
+    Duration downInterval;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "Judge the alternative definitions under this "
+            + "product profile's rules (ranges of interval, timeout, thresholds; probe rules); a definition the "
+            + "profile forbids refuses the replay with the validator's message.")
+    String profile;
+
     @Option(names = "--aggregator-group", paramLabel = "ID", defaultValue = AggregatorConfig.DEFAULT_APPLICATION_ID,
             description = "The aggregator's application.id: the self-check compares only what the input records it "
                     + "committed caused (default: ${DEFAULT-VALUE}).")
@@ -170,6 +185,7 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayWindow window = new ReplayWindow(readFromMs, fromMs, toMs);
         Alternatives alternatives = alternatives();
         PanicThreshold panicOverride = panic == null ? null : panicThreshold(panic);
+        IntervalWhatIf whatIf = IntervalWhatIf.of(fastInterval, downInterval, profile);
         StalenessRule staleness;
         try {
             staleness = new StalenessRule(stalenessFactor);
@@ -217,6 +233,11 @@ public final class ReplayCommand implements Callable<Integer> {
                     r -> readDefinition(r, decoder, definitions, specs));
             TreeSet<String> selected = select(specs, topics);
             definitions.keySet().retainAll(selected);
+            if (whatIf != null) {
+                Map<String, TargetSpec> latest = new TreeMap<>();
+                selected.forEach(id -> latest.put(id, specs.get(id).get(specs.get(id).size() - 1)));
+                whatIf.check(latest, alternatives);
+            }
 
             Map<String, List<EmittedEvent>> emitted = new TreeMap<>();
             events.read(consumer, TIMEOUT, r -> {
@@ -244,6 +265,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     inRange[0]++;
                 }
                 engine.result(r.key(), r.timestamp(), o.value());
+                if (whatIf != null && r.timestamp() <= toMs) {
+                    whatIf.result(r.key(), o.value());
+                }
             });
             progress.finish();
             if (inRange[0] == 0) {
@@ -254,10 +278,15 @@ public final class ReplayCommand implements Callable<Integer> {
             ReplayResult result = engine.finish();
             GroupThresholds thresholds = new GroupThresholds(recordedPolicies(consumer, topics, toMs), panicOverride);
             ReplayReport report = result.report(flapSpan.toMillis(), thresholds);
+            List<IntervalEstimate.TargetEstimate> estimates = whatIf == null ? List.of()
+                    : whatIf.estimate(fromMs, toMs);
             if (json) {
-                out.println(json(result, report, progress));
+                out.println(json(result, report, progress, whatIf, estimates));
             } else {
                 new ReplayText(out).print(result, report, !noCheck, flapSpan, minOutage);
+                if (whatIf != null) {
+                    whatIf.print(out, estimates);
+                }
             }
             out.flush();
             return noCheck || result.check().matches() ? 0 : MISMATCH;
@@ -446,7 +475,8 @@ public final class ReplayCommand implements Callable<Integer> {
         return ms == Long.MIN_VALUE ? "the beginning" : Instant.ofEpochMilli(ms).toString();
     }
 
-    private String json(ReplayResult result, ReplayReport report, Progress progress) {
+    private String json(ReplayResult result, ReplayReport report, Progress progress, IntervalWhatIf whatIf,
+                        List<IntervalEstimate.TargetEstimate> estimates) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("from", result.window().fromBeginning() ? null : Instant.ofEpochMilli(result.window().fromMs()).toString());
         doc.put("to", Instant.ofEpochMilli(result.window().toMs()).toString());
@@ -460,6 +490,9 @@ public final class ReplayCommand implements Callable<Integer> {
         doc.put("groups", report.groups());
         doc.put("totals", report.totals());
         doc.put("notes", result.notes());
+        if (whatIf != null) {
+            doc.put("intervalEstimate", whatIf.json(estimates));
+        }
         if (!noCheck) {
             Map<String, Object> check = new LinkedHashMap<>();
             check.put("matches", result.check().matches());
