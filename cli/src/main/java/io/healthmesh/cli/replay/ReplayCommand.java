@@ -19,6 +19,7 @@ import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.replay.Alternatives;
 import io.healthmesh.replay.GroupThresholds;
 import io.healthmesh.replay.IntervalEstimate;
+import io.healthmesh.replay.MaintenanceCheck;
 import io.healthmesh.aggregator.topology.GroupPolicyDecoder;
 import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.schema.GroupPolicy;
@@ -162,6 +163,12 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "committed caused (default: ${DEFAULT-VALUE}).")
     String aggregatorGroup;
 
+    @Option(names = "--maintenance-tolerance", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "5s", description = "The self-check accepts an event's maintenance window when the windows "
+            + "recorded up to this long before it give it (the aggregator reads a window record a little after its "
+            + "timestamp; default: ${DEFAULT-VALUE}).")
+    Duration maintenanceTolerance;
+
     @Option(names = "--no-check", description = "Do not compare the run as configured with the aggregator's events.")
     boolean noCheck;
 
@@ -228,9 +235,10 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             Map<String, List<DefinitionRecord>> definitions = new TreeMap<>();
             Map<String, List<TargetSpec>> specs = new TreeMap<>();
+            Map<String, List<MaintenanceCheck.Membership>> members = new TreeMap<>();
             progressOfAggregator.bound(TopicRange.of(consumer, topics.targets(), Long.MIN_VALUE, toMs, TIMEOUT))
                     .read(consumer, TIMEOUT,
-                    r -> readDefinition(r, decoder, definitions, specs));
+                    r -> readDefinition(r, decoder, definitions, specs, members));
             TreeSet<String> selected = select(specs, topics);
             definitions.keySet().retainAll(selected);
             if (whatIf != null) {
@@ -240,14 +248,21 @@ public final class ReplayCommand implements Callable<Integer> {
             }
 
             Map<String, List<EmittedEvent>> emitted = new TreeMap<>();
+            List<MaintenanceCheck.Mark> marks = new ArrayList<>();
             events.read(consumer, TIMEOUT, r -> {
                 if (r.key() != null && selected.contains(r.key())) {
-                    readEvent(r, healthSerde, emitted);
+                    readEvent(r, healthSerde, emitted, r.timestamp() >= fromMs ? marks : null);
                 }
             });
+            List<MaintenanceCheck.WindowRecord> windows = noCheck ? null : RecordedMaintenance.read(consumer,
+                    topics.maintenance(), kafka.serdeConfig(), toMs, TIMEOUT);
 
             ReplayEngine engine = new ReplayEngine(window, definitions, emitted, staleness, alternatives,
                     punctuateInterval.toMillis(), minOutage.toMillis());
+            if (windows != null) {
+                engine.checkMaintenance(MaintenanceCheck.compare(windows, members, marks,
+                        maintenanceTolerance.toMillis()));
+            }
             Progress progress = new Progress(err, "reading", "read", topics.probeResults(), results.size(),
                     System::nanoTime);
             long[] inRange = {0};
@@ -384,7 +399,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static void readDefinition(ConsumerRecord<String, byte[]> r, InputDecoder decoder,
                                        Map<String, List<DefinitionRecord>> definitions,
-                                       Map<String, List<TargetSpec>> specs) {
+                                       Map<String, List<TargetSpec>> specs,
+                                       Map<String, List<MaintenanceCheck.Membership>> members) {
         if (r.key() == null) {
             return;
         }
@@ -401,14 +417,19 @@ public final class ReplayCommand implements Callable<Integer> {
         definitions.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new DefinitionRecord(r.key(), r.timestamp(),
                 r.offset(), TargetEssentials.of(spec.value())));
         specs.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(spec.value());
+        members.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new MaintenanceCheck.Membership(r.timestamp(),
+                spec.value().group(), spec.value().labels()));
     }
 
     private static void readEvent(ConsumerRecord<String, byte[]> r, AvroSerde<TargetHealth> serde,
-                                  Map<String, List<EmittedEvent>> emitted) {
+                                  Map<String, List<EmittedEvent>> emitted, List<MaintenanceCheck.Mark> marks) {
         try {
             TargetHealth health = r.value() == null ? null : serde.deserializer().deserialize(r.topic(), r.value());
             emitted.computeIfAbsent(r.key(), k -> new ArrayList<>())
                     .add(EmittedEvents.of(r.key(), r.timestamp(), r.offset(), health));
+            if (marks != null && health != null) {
+                marks.add(RecordedMaintenance.mark(r.key(), r.offset(), health));
+            }
         } catch (RuntimeException e) {
             // an event replay cannot read is left out; the self-check then names the difference it makes
         }
@@ -498,6 +519,7 @@ public final class ReplayCommand implements Callable<Integer> {
             check.put("matches", result.check().matches());
             check.put("targets", result.check().targets());
             check.put("statusChanges", result.check().changes());
+            check.put("maintenanceEvents", result.check().maintenanceEvents());
             check.put("mismatches", result.check().mismatches());
             doc.put("selfCheck", check);
         }
