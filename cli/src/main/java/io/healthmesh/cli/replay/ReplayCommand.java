@@ -1,7 +1,5 @@
 package io.healthmesh.cli.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
@@ -20,9 +18,7 @@ import io.healthmesh.replay.Alternatives;
 import io.healthmesh.replay.GroupThresholds;
 import io.healthmesh.replay.IntervalEstimate;
 import io.healthmesh.replay.MaintenanceCheck;
-import io.healthmesh.aggregator.topology.GroupPolicyDecoder;
 import io.healthmesh.core.health.PanicThreshold;
-import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.replay.DefinitionRecord;
 import io.healthmesh.replay.EmittedEvent;
 import io.healthmesh.replay.ReplayEngine;
@@ -51,7 +47,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -291,12 +286,12 @@ public final class ReplayCommand implements Callable<Integer> {
                         + topics.probeResults() + ", none for " + String.join(", ", selected) + ")");
             }
             ReplayResult result = engine.finish();
-            GroupThresholds thresholds = new GroupThresholds(recordedPolicies(consumer, topics, toMs), panicOverride);
+            GroupThresholds thresholds = new GroupThresholds(RecordedPolicies.read(consumer, topics, kafka.serdeConfig(), toMs, TIMEOUT), panicOverride);
             ReplayReport report = result.report(flapSpan.toMillis(), thresholds);
             List<IntervalEstimate.TargetEstimate> estimates = whatIf == null ? List.of()
                     : whatIf.estimate(fromMs, toMs);
             if (json) {
-                out.println(json(result, report, progress, whatIf, estimates));
+                out.println(ReplayJson.of(result, report, progress, whatIf, estimates, flapSpan, minOutage, !noCheck));
             } else {
                 new ReplayText(out).print(result, report, !noCheck, flapSpan, minOutage);
                 if (whatIf != null) {
@@ -321,37 +316,6 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--panic: " + text + " (" + e.getMessage() + ")");
         }
-    }
-
-    /**
-     * The group policies in force at the end of the range, read from the groups topic as the aggregator reads them
-     * (a record it would reject is skipped; a tombstone deletes). No topic (a cluster older than group policies): none.
-     */
-    private Map<String, PanicThreshold> recordedPolicies(KafkaConsumer<String, byte[]> consumer, Topics topics,
-                                                         long toMs) {
-        List<org.apache.kafka.common.PartitionInfo> partitions = consumer.partitionsFor(topics.groups(), TIMEOUT);
-        if (partitions == null || partitions.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, PanicThreshold> out = new TreeMap<>();
-        try (AvroSerde<GroupPolicy> serde = AvroSerde.forValues(GroupPolicy.class, kafka.serdeConfig())) {
-            GroupPolicyDecoder decoder = new GroupPolicyDecoder(serde.deserializer());
-            TopicRange.of(consumer, topics.groups(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT, r -> {
-                if (r.key() == null) {
-                    return;
-                }
-                Decoded<PanicThreshold> t = decoder.threshold(r.topic(), r.key(), r.value());
-                if (t.isRejected()) {
-                    return; // the aggregator rejects it too and keeps the policy in force
-                }
-                if (t.value().isNone()) {
-                    out.remove(r.key());
-                } else {
-                    out.put(r.key(), t.value());
-                }
-            });
-        }
-        return out;
     }
 
     private Alternatives alternatives() {
@@ -494,39 +458,5 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static String describe(long ms) {
         return ms == Long.MIN_VALUE ? "the beginning" : Instant.ofEpochMilli(ms).toString();
-    }
-
-    private String json(ReplayResult result, ReplayReport report, Progress progress, IntervalWhatIf whatIf,
-                        List<IntervalEstimate.TargetEstimate> estimates) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("from", result.window().fromBeginning() ? null : Instant.ofEpochMilli(result.window().fromMs()).toString());
-        doc.put("to", Instant.ofEpochMilli(result.window().toMs()).toString());
-        doc.put("alternatives", result.alternatives().describe());
-        doc.put("flapSpanMs", flapSpan.toMillis());
-        doc.put("minOutageMs", minOutage.toMillis());
-        doc.put("recordsRead", progress.done());
-        doc.put("recordsPerSecond", progress.rate());
-        doc.put("resultsReplayed", result.results());
-        doc.put("targets", report.targets());
-        doc.put("groups", report.groups());
-        doc.put("totals", report.totals());
-        doc.put("notes", result.notes());
-        if (whatIf != null) {
-            doc.put("intervalEstimate", whatIf.json(estimates));
-        }
-        if (!noCheck) {
-            Map<String, Object> check = new LinkedHashMap<>();
-            check.put("matches", result.check().matches());
-            check.put("targets", result.check().targets());
-            check.put("statusChanges", result.check().changes());
-            check.put("maintenanceEvents", result.check().maintenanceEvents());
-            check.put("mismatches", result.check().mismatches());
-            doc.put("selfCheck", check);
-        }
-        try {
-            return new ObjectMapper().writeValueAsString(doc);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("could not write JSON: " + e.getMessage(), e);
-        }
     }
 }
