@@ -5,9 +5,11 @@ import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.replay.Alternatives;
+import io.healthmesh.replay.IntervalEstimate;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +59,20 @@ class IntervalWhatIfTest {
         assertThat(alt.unhealthyThreshold()).isEqualTo(TCP.unhealthyThreshold());
         assertThat(alt.profile()).isEqualTo(TargetProfile.GENERIC);
         assertThat(w.estimates()).isTrue();
+    }
+
+    @Test
+    void theTextSaysItIsAnEstimateAndGivesBothRuns() {
+        IntervalWhatIf w = IntervalWhatIf.of(Duration.ofSeconds(2), null, null);
+        IntervalEstimate.Figures recorded = new IntervalEstimate.Figures(720, 720, List.of(10_000L), List.of());
+        IntervalEstimate.Figures estimated = new IntervalEstimate.Figures(800, 800, List.of(4_000L), List.of());
+        java.io.StringWriter text = new java.io.StringWriter();
+
+        w.print(new java.io.PrintWriter(text, true), List.of(new IntervalEstimate.TargetEstimate("t",
+                new IntervalEstimate.Intervals(5_000, 2_000, 5_000), recorded, estimated)));
+
+        assertThat(text.toString()).contains("ESTIMATE with --fast-interval 2000ms", "not a measurement")
+                .containsPattern("(?m)^t\\s+5\\.0s/2\\.0s/5\\.0s\\s+720\\s+800\\s+10\\.0s -> 4\\.0s\\s+- -> -$");
     }
 
     @Test
