@@ -41,6 +41,7 @@ public final class ReplayEngine {
     private final Map<String, Long> resultsWithoutDefinition = new TreeMap<>();
     private final long minOutageMs;
     private long results;
+    private MaintenanceCheck.Result maintenance;
 
     /**
      * @param definitions every valid record of the targets topic up to {@code window.toMs}, per target in offset order
@@ -97,6 +98,11 @@ public final class ReplayEngine {
         }
     }
 
+    /** Adds the maintenance windows' comparison to the self-check {@link #finish} returns. */
+    public void checkMaintenance(MaintenanceCheck.Result result) {
+        this.maintenance = requireNonNull(result, "result");
+    }
+
     /** Ends the replay at the window's end and returns what each run did. */
     public ReplayResult finish() {
         for (TargetFeed feed : feeds.values()) {
@@ -111,9 +117,10 @@ public final class ReplayEngine {
                     + " results for targets with no definition (the aggregator rejects them as UNKNOWN_TARGET): "
                     + String.join(", ", resultsWithoutDefinition.keySet()));
         }
+        SelfCheck check = SelfCheck.compare(window, configured, emittedInRange, lastBefore());
         return new ReplayResult(window, alternatives, results, configured.atFrom(), configured.changes(),
-                alternative.atFrom(), alternative.changes(), found, SelfCheck.compare(window, configured,
-                emittedInRange, lastBefore()), List.copyOf(notes));
+                alternative.atFrom(), alternative.changes(), found,
+                maintenance == null ? check : check.with(maintenance), List.copyOf(notes));
     }
 
     private Map<String, EmittedEvent> lastBefore() {

@@ -20,11 +20,24 @@ import java.util.TreeSet;
  * @param targets targets compared
  * @param changes status changes the aggregator emitted in the range (each one compared)
  * @param mismatches one line per target that differs (empty when replay reproduces the aggregator)
+ * @param maintenanceEvents state events whose maintenance window was compared ({@link MaintenanceCheck}; 0 when the
+ *                          windows were not read)
  */
-public record SelfCheck(int targets, int changes, List<String> mismatches) {
+public record SelfCheck(int targets, int changes, List<String> mismatches, int maintenanceEvents) {
 
     public SelfCheck {
         mismatches = List.copyOf(mismatches);
+    }
+
+    public SelfCheck(int targets, int changes, List<String> mismatches) {
+        this(targets, changes, mismatches, 0);
+    }
+
+    /** This check with the maintenance comparison's events and mismatches added. */
+    SelfCheck with(MaintenanceCheck.Result maintenance) {
+        List<String> all = new ArrayList<>(mismatches);
+        all.addAll(maintenance.mismatches());
+        return new SelfCheck(targets, changes, all, maintenanceEvents + maintenance.events());
     }
 
     public boolean matches() {

@@ -1,7 +1,5 @@
 package io.healthmesh.cli.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.domain.ProbeObservation;
 import io.healthmesh.aggregator.domain.QuorumRule;
@@ -18,9 +16,9 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TargetValidator;
 import io.healthmesh.replay.Alternatives;
 import io.healthmesh.replay.GroupThresholds;
-import io.healthmesh.aggregator.topology.GroupPolicyDecoder;
+import io.healthmesh.replay.IntervalEstimate;
+import io.healthmesh.replay.MaintenanceCheck;
 import io.healthmesh.core.health.PanicThreshold;
-import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.replay.DefinitionRecord;
 import io.healthmesh.replay.EmittedEvent;
 import io.healthmesh.replay.ReplayEngine;
@@ -49,7 +47,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -142,10 +139,30 @@ public final class ReplayCommand implements Callable<Integer> {
             + "use the groups' recorded policies.")
     String panic;
 
+    @Option(names = "--fast-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Alternative fastIntervalMs for every target: an estimate from the recorded results "
+                    + "(BEHAVIOUR.md 5b), shown next to the recorded run.")
+    Duration fastInterval;
+
+    @Option(names = "--down-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Alternative downIntervalMs for every target, estimated the same way.")
+    Duration downInterval;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", description = "Judge the alternative definitions under this "
+            + "product profile's rules (ranges of interval, timeout, thresholds; probe rules); a definition the "
+            + "profile forbids refuses the replay with the validator's message.")
+    String profile;
+
     @Option(names = "--aggregator-group", paramLabel = "ID", defaultValue = AggregatorConfig.DEFAULT_APPLICATION_ID,
             description = "The aggregator's application.id: the self-check compares only what the input records it "
                     + "committed caused (default: ${DEFAULT-VALUE}).")
     String aggregatorGroup;
+
+    @Option(names = "--maintenance-tolerance", paramLabel = "DURATION", converter = DurationConverter.class,
+            defaultValue = "5s", description = "The self-check accepts an event's maintenance window when the windows "
+            + "recorded up to this long before it give it (the aggregator reads a window record a little after its "
+            + "timestamp; default: ${DEFAULT-VALUE}).")
+    Duration maintenanceTolerance;
 
     @Option(names = "--no-check", description = "Do not compare the run as configured with the aggregator's events.")
     boolean noCheck;
@@ -170,6 +187,7 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayWindow window = new ReplayWindow(readFromMs, fromMs, toMs);
         Alternatives alternatives = alternatives();
         PanicThreshold panicOverride = panic == null ? null : panicThreshold(panic);
+        IntervalWhatIf whatIf = IntervalWhatIf.of(fastInterval, downInterval, profile);
         StalenessRule staleness;
         try {
             staleness = new StalenessRule(stalenessFactor);
@@ -212,21 +230,34 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             Map<String, List<DefinitionRecord>> definitions = new TreeMap<>();
             Map<String, List<TargetSpec>> specs = new TreeMap<>();
+            Map<String, List<MaintenanceCheck.Membership>> members = new TreeMap<>();
             progressOfAggregator.bound(TopicRange.of(consumer, topics.targets(), Long.MIN_VALUE, toMs, TIMEOUT))
                     .read(consumer, TIMEOUT,
-                    r -> readDefinition(r, decoder, definitions, specs));
+                    r -> readDefinition(r, decoder, definitions, specs, members));
             TreeSet<String> selected = select(specs, topics);
             definitions.keySet().retainAll(selected);
+            if (whatIf != null) {
+                Map<String, TargetSpec> latest = new TreeMap<>();
+                selected.forEach(id -> latest.put(id, specs.get(id).get(specs.get(id).size() - 1)));
+                whatIf.check(latest, alternatives);
+            }
 
             Map<String, List<EmittedEvent>> emitted = new TreeMap<>();
+            List<MaintenanceCheck.Mark> marks = new ArrayList<>();
             events.read(consumer, TIMEOUT, r -> {
                 if (r.key() != null && selected.contains(r.key())) {
-                    readEvent(r, healthSerde, emitted);
+                    readEvent(r, healthSerde, emitted, r.timestamp() >= fromMs ? marks : null);
                 }
             });
+            List<MaintenanceCheck.WindowRecord> windows = noCheck ? null : RecordedMaintenance.read(consumer,
+                    topics.maintenance(), kafka.serdeConfig(), toMs, TIMEOUT);
 
             ReplayEngine engine = new ReplayEngine(window, definitions, emitted, staleness, alternatives,
                     punctuateInterval.toMillis(), minOutage.toMillis());
+            if (windows != null) {
+                engine.checkMaintenance(MaintenanceCheck.compare(windows, members, marks,
+                        maintenanceTolerance.toMillis()));
+            }
             Progress progress = new Progress(err, "reading", "read", topics.probeResults(), results.size(),
                     System::nanoTime);
             long[] inRange = {0};
@@ -244,6 +275,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     inRange[0]++;
                 }
                 engine.result(r.key(), r.timestamp(), o.value());
+                if (whatIf != null && r.timestamp() <= toMs) {
+                    whatIf.result(r.key(), o.value());
+                }
             });
             progress.finish();
             if (inRange[0] == 0) {
@@ -252,12 +286,17 @@ public final class ReplayCommand implements Callable<Integer> {
                         + topics.probeResults() + ", none for " + String.join(", ", selected) + ")");
             }
             ReplayResult result = engine.finish();
-            GroupThresholds thresholds = new GroupThresholds(recordedPolicies(consumer, topics, toMs), panicOverride);
+            GroupThresholds thresholds = new GroupThresholds(RecordedPolicies.read(consumer, topics, kafka.serdeConfig(), toMs, TIMEOUT), panicOverride);
             ReplayReport report = result.report(flapSpan.toMillis(), thresholds);
+            List<IntervalEstimate.TargetEstimate> estimates = whatIf == null ? List.of()
+                    : whatIf.estimate(fromMs, toMs);
             if (json) {
-                out.println(json(result, report, progress));
+                out.println(ReplayJson.of(result, report, progress, whatIf, estimates, flapSpan, minOutage, !noCheck));
             } else {
                 new ReplayText(out).print(result, report, !noCheck, flapSpan, minOutage);
+                if (whatIf != null) {
+                    whatIf.print(out, estimates);
+                }
             }
             out.flush();
             return noCheck || result.check().matches() ? 0 : MISMATCH;
@@ -277,37 +316,6 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--panic: " + text + " (" + e.getMessage() + ")");
         }
-    }
-
-    /**
-     * The group policies in force at the end of the range, read from the groups topic as the aggregator reads them
-     * (a record it would reject is skipped; a tombstone deletes). No topic (a cluster older than group policies): none.
-     */
-    private Map<String, PanicThreshold> recordedPolicies(KafkaConsumer<String, byte[]> consumer, Topics topics,
-                                                         long toMs) {
-        List<org.apache.kafka.common.PartitionInfo> partitions = consumer.partitionsFor(topics.groups(), TIMEOUT);
-        if (partitions == null || partitions.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, PanicThreshold> out = new TreeMap<>();
-        try (AvroSerde<GroupPolicy> serde = AvroSerde.forValues(GroupPolicy.class, kafka.serdeConfig())) {
-            GroupPolicyDecoder decoder = new GroupPolicyDecoder(serde.deserializer());
-            TopicRange.of(consumer, topics.groups(), Long.MIN_VALUE, toMs, TIMEOUT).read(consumer, TIMEOUT, r -> {
-                if (r.key() == null) {
-                    return;
-                }
-                Decoded<PanicThreshold> t = decoder.threshold(r.topic(), r.key(), r.value());
-                if (t.isRejected()) {
-                    return; // the aggregator rejects it too and keeps the policy in force
-                }
-                if (t.value().isNone()) {
-                    out.remove(r.key());
-                } else {
-                    out.put(r.key(), t.value());
-                }
-            });
-        }
-        return out;
     }
 
     private Alternatives alternatives() {
@@ -355,7 +363,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static void readDefinition(ConsumerRecord<String, byte[]> r, InputDecoder decoder,
                                        Map<String, List<DefinitionRecord>> definitions,
-                                       Map<String, List<TargetSpec>> specs) {
+                                       Map<String, List<TargetSpec>> specs,
+                                       Map<String, List<MaintenanceCheck.Membership>> members) {
         if (r.key() == null) {
             return;
         }
@@ -372,14 +381,19 @@ public final class ReplayCommand implements Callable<Integer> {
         definitions.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new DefinitionRecord(r.key(), r.timestamp(),
                 r.offset(), TargetEssentials.of(spec.value())));
         specs.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(spec.value());
+        members.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(new MaintenanceCheck.Membership(r.timestamp(),
+                spec.value().group(), spec.value().labels()));
     }
 
     private static void readEvent(ConsumerRecord<String, byte[]> r, AvroSerde<TargetHealth> serde,
-                                  Map<String, List<EmittedEvent>> emitted) {
+                                  Map<String, List<EmittedEvent>> emitted, List<MaintenanceCheck.Mark> marks) {
         try {
             TargetHealth health = r.value() == null ? null : serde.deserializer().deserialize(r.topic(), r.value());
             emitted.computeIfAbsent(r.key(), k -> new ArrayList<>())
                     .add(EmittedEvents.of(r.key(), r.timestamp(), r.offset(), health));
+            if (marks != null && health != null) {
+                marks.add(RecordedMaintenance.mark(r.key(), r.offset(), health));
+            }
         } catch (RuntimeException e) {
             // an event replay cannot read is left out; the self-check then names the difference it makes
         }
@@ -444,34 +458,5 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static String describe(long ms) {
         return ms == Long.MIN_VALUE ? "the beginning" : Instant.ofEpochMilli(ms).toString();
-    }
-
-    private String json(ReplayResult result, ReplayReport report, Progress progress) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("from", result.window().fromBeginning() ? null : Instant.ofEpochMilli(result.window().fromMs()).toString());
-        doc.put("to", Instant.ofEpochMilli(result.window().toMs()).toString());
-        doc.put("alternatives", result.alternatives().describe());
-        doc.put("flapSpanMs", flapSpan.toMillis());
-        doc.put("minOutageMs", minOutage.toMillis());
-        doc.put("recordsRead", progress.done());
-        doc.put("recordsPerSecond", progress.rate());
-        doc.put("resultsReplayed", result.results());
-        doc.put("targets", report.targets());
-        doc.put("groups", report.groups());
-        doc.put("totals", report.totals());
-        doc.put("notes", result.notes());
-        if (!noCheck) {
-            Map<String, Object> check = new LinkedHashMap<>();
-            check.put("matches", result.check().matches());
-            check.put("targets", result.check().targets());
-            check.put("statusChanges", result.check().changes());
-            check.put("mismatches", result.check().mismatches());
-            doc.put("selfCheck", check);
-        }
-        try {
-            return new ObjectMapper().writeValueAsString(doc);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("could not write JSON: " + e.getMessage(), e);
-        }
     }
 }

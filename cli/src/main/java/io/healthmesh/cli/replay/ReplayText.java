@@ -56,7 +56,9 @@ final class ReplayText {
             out.println();
             if (result.check().matches()) {
                 out.printf("self-check: ok, the run as configured reproduces the aggregator's %d status changes of "
-                        + "%d targets one for one%n", result.check().changes(), result.check().targets());
+                        + "%d targets one for one%s%n", result.check().changes(), result.check().targets(),
+                        result.check().maintenanceEvents() == 0 ? "" : ", and the maintenance window of its "
+                                + result.check().maintenanceEvents() + " events");
             } else {
                 out.printf("self-check: MISMATCH, the run as configured differs from the aggregator's events for %d "
                         + "target(s):%n", result.check().mismatches().size());

@@ -147,6 +147,24 @@ class ReplayCommandIT {
         assertThat(doc.get("selfCheck").get("matches").asBoolean()).isTrue();
         assertThat(doc.get("selfCheck").get("statusChanges").asInt()).isEqualTo(emitted.size());
         assertThat(replay.err()).contains("records/s");
+        // no window was ever recorded: every event carried none, and the self-check compared each one
+        assertThat(doc.get("selfCheck").get("maintenanceEvents").asInt()).isPositive();
+
+        // other intervals: an estimate next to the recorded run; the run as configured and its check are unchanged
+        CliRun intervals = CliRun.of(args(topics, "--to", Instant.ofEpochMilli(toMs).toString(), "--fast-interval",
+                "300ms", "--down-interval", "2s", "--json"));
+        assertThat(intervals.exitCode()).as(intervals.err()).isZero();
+        JsonNode estimate = json.readTree(intervals.out()).get("intervalEstimate");
+        assertThat(estimate.get("method").asText()).startsWith("estimate:");
+        JsonNode flappyEstimate = estimate.get("targets").get(0);
+        assertThat(flappyEstimate.get("recorded").get("probes").asInt()).isEqualTo(outcomes.size());
+        // thresholds 1/1: every failure makes it UNHEALTHY, probed again only 2 s later instead of 500 ms
+        assertThat(flappyEstimate.get("estimated").get("probes").asInt())
+                .isLessThan(flappyEstimate.get("recorded").get("probes").asInt());
+        assertThat(json.readTree(intervals.out()).get("selfCheck").get("matches").asBoolean()).isTrue();
+        CliRun refused = CliRun.of(args(topics, "--fast-interval", "300ms", "--profile", "TENCENT_CLB"));
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err()).contains("flappy under TENCENT_CLB: fastIntervalMs");
 
         // a range from the middle: started from the aggregator's state (3 s of warm-up), it still matches one for one
         ConsumerRecord<String, byte[]> middle = results.get(results.size() / 2);
