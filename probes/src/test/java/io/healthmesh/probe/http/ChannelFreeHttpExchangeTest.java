@@ -242,8 +242,16 @@ class ChannelFreeHttpExchangeTest {
             for (int i = 0; i < Math.min(each, 10); i++) {
                 timeouts.add(channelFree.probe(timesOut));
             }
-            assertThat(outcomes(timeouts)).containsExactlyInAnyOrderEntriesOf(Map.of(Outcome.TIMEOUT,
-                    (long) Math.min(each, 10)));
+            // a silent server's check ends in TIMEOUT; on a starved machine the engine may instead call it the
+            // prober's own trouble (INCONCLUSIVE, its loop stalled while the probe waited): either way it ended, and
+            // its socket must be released, which is what this test counts
+            outcomes(timeouts);
+            for (CompletableFuture<ProbeReport> timeout : timeouts) {
+                ProbeReport report = timeout.join();
+                assertThat(report.outcome() == Outcome.TIMEOUT
+                        || report.outcome() == Outcome.INCONCLUSIVE && report.detail().contains("event loop stalled"))
+                        .as("%s: %s", report.outcome(), report.detail()).isTrue();
+            }
             assertThat(channelFree.inFlight()).isZero();
         }
     }
