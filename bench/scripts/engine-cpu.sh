@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # CPU per probe of the probe engine alone (no scheduler, no Kafka), read from /proc: the same loopback servers and
 # driver as syscalls.sh (`bench syscalls`), the driver's user and system CPU over N probes after its warm-up.
-# Also counts the TCP segments the machine sent per probe (both ends of loopback, so a quiet machine reads true).
+# Also counts the TCP segments the machine sent per probe (both ends of loopback, so a quiet machine reads true); for
+# -p dns the UDP datagrams instead (query and answer: 2 per probe on a quiet machine).
 # Runs every jar given once per round, interleaved, so that two builds are compared on the same machine at the same
 # time (on a shared or noisy machine only such interleaved figures compare).
 #
-#   bash bench/scripts/engine-cpu.sh [-p tcp|http|grpc] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
+#   bash bench/scripts/engine-cpu.sh [-p tcp|http|grpc|dns] [-t epoll|nio|io_uring|auto] [-n N] [-r ROUNDS] [JAR ...]
 #
 # JAR defaults to bench/target/bench.jar. Prints one line per run and the median of each jar.
 set -euo pipefail
@@ -22,7 +23,7 @@ while getopts "p:t:n:r:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-case $PROTO in tcp | http | grpc) ;; *) echo "-p: tcp, http or grpc, not $PROTO" >&2; exit 2 ;; esac
+case $PROTO in tcp | http | grpc | dns) ;; *) echo "-p: tcp, http, grpc or dns, not $PROTO" >&2; exit 2 ;; esac
 [[ $N =~ ^[0-9]+$ && $N -ge 1000 && $N -le 10000000 ]] || { echo "-n: 1000..10000000 probes, not $N" >&2; exit 2; }
 [[ $ROUNDS =~ ^[0-9]+$ && $ROUNDS -ge 1 && $ROUNDS -le 50 ]] || { echo "-r: 1..50 rounds, not $ROUNDS" >&2; exit 2; }
 JARS=("$@")
@@ -44,6 +45,8 @@ trap cleanup EXIT
 . bench/scripts/syscall-driver.sh
 start_servers "${JARS[0]}"
 TARGET=$TCP_TARGET; [ "$PROTO" = http ] && TARGET=$HTTP_TARGET; [ "$PROTO" = grpc ] && TARGET=$GRPC_TARGET
+[ "$PROTO" = dns ] && TARGET=$DNS_TARGET
+PACKETS=TCP; [ "$PROTO" = dns ] && PACKETS=UDP
 TICK=$(getconf CLK_TCK)
 
 # one run: prints "user sys" in µs per probe
@@ -66,10 +69,13 @@ run() {
     'BEGIN { printf "%.1f %.1f %.2f\n", u / t * 1e6 / n, s / t * 1e6 / n, g / n }'
 }
 
-# TCP segments this machine has sent (every socket, both ends of loopback): /proc/net/snmp's Tcp OutSegs
+# TCP segments (or for DNS UDP datagrams) this machine has sent (every socket, both ends of loopback): /proc/net/snmp's
+# Tcp OutSegs or Udp OutDatagrams
 out_segments() {
-  awk '$1 == "Tcp:" { if (!h) { for (i = 1; i <= NF; i++) if ($i == "OutSegs") c = i; h = 1 } else print $c }' \
-    /proc/net/snmp
+  local row=Tcp: col=OutSegs
+  [ "$PACKETS" = UDP ] && row=Udp: col=OutDatagrams
+  awk -v r="$row" -v k="$col" \
+    '$1 == r { if (!h) { for (i = 1; i <= NF; i++) if ($i == k) c = i; h = 1 } else print $c }' /proc/net/snmp
 }
 
 echo "engine CPU per $PROTO probe, transport $TRANSPORT, $N probes per run, $ROUNDS rounds; load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -77,8 +83,9 @@ for r in $(seq 1 "$ROUNDS"); do
   for i in "${!JARS[@]}"; do
     read -r user sys segs < <(run "${JARS[$i]}")
     echo "$i $user $sys" >> "$WORK/runs"
-    printf 'round %d  %-40s user %6.1f  sys %6.1f  total %6.1f µs/probe  %5.2f TCP segments/probe\n' "$r" \
-      "${JARS[$i]}" "$user" "$sys" "$(awk -v a="$user" -v b="$sys" 'BEGIN { print a + b }')" "$segs"
+    printf 'round %d  %-40s user %6.1f  sys %6.1f  total %6.1f µs/probe  %5.2f %s/probe\n' "$r" \
+      "${JARS[$i]}" "$user" "$sys" "$(awk -v a="$user" -v b="$sys" 'BEGIN { print a + b }')" "$segs" \
+      "$([ "$PACKETS" = UDP ] && echo 'UDP datagrams' || echo 'TCP segments')"
   done
 done
 for i in "${!JARS[@]}"; do

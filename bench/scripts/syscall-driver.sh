@@ -1,14 +1,14 @@
 # Sourced by syscalls.sh and engine-cpu.sh: the loopback targets and the probe driver of `bench syscalls`, with the
 # warm-up handshake on a fifo. The caller sets WORK (a scratch directory) and kills SERVER_PID on exit.
 
-# start_servers JAR: one TCP and one HTTP target of the loopback farm and a gRPC health service in their own JVM;
-# sets SERVER_PID, TCP_TARGET, HTTP_TARGET and GRPC_TARGET (ADDRESS:PORT[/PATH])
+# start_servers JAR: one TCP and one HTTP target of the loopback farm, a gRPC health service and a DNS server on UDP in
+# their own JVM; sets SERVER_PID, TCP_TARGET, HTTP_TARGET, GRPC_TARGET and DNS_TARGET (ADDRESS:PORT[/PATH or /NAME])
 start_servers() {
   java -Xmx256m -XX:+UseSerialGC -jar "$1" syscalls serve \
     > "$WORK/serve.out" 2>"$WORK/serve.err" &
   SERVER_PID=$!
   for _ in $(seq 1 300); do grep -q '^TARGETS' "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
-  read -r _ TCP_TARGET HTTP_TARGET GRPC_TARGET < <(grep '^TARGETS' "$WORK/serve.out") \
+  read -r _ TCP_TARGET HTTP_TARGET GRPC_TARGET DNS_TARGET < <(grep '^TARGETS' "$WORK/serve.out") \
     || { echo "the loopback servers did not start: $(tail -3 "$WORK/serve.err")" >&2; return 1; }
 }
 

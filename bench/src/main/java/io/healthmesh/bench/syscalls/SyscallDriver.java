@@ -5,24 +5,28 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.healthmesh.core.probe.Outcome;
+import io.healthmesh.core.target.DnsRecordType;
+import io.healthmesh.core.target.DnsSpec;
 import io.healthmesh.core.target.HttpSpec;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.testkit.TinyDnsServer;
 import io.healthmesh.testkit.farm.FarmLayout;
 import io.healthmesh.testkit.farm.TargetFarm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 import java.io.BufferedReader;
-import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -36,10 +40,11 @@ import java.util.concurrent.TimeUnit;
  * syscalls for exactly those probes. {@code bench/scripts/syscalls.sh} and {@code engine-cpu.sh} drive it.
  *
  * <pre>
- * syscalls serve                                            one TCP and one HTTP target of the loopback farm and
- *                                                           grpc-java's health service; prints
- *                                                           TARGETS tcp-endpoint http-endpoint grpc-endpoint
- * syscalls probe tcp|http|grpc ENDPOINT N CONCURRENCY [TRANSPORT]
+ * syscalls serve                                            one TCP and one HTTP target of the loopback farm,
+ *                                                           grpc-java's health service and a DNS server on UDP;
+ *                                                           prints TARGETS tcp-endpoint http-endpoint
+ *                                                           grpc-endpoint dns-endpoint
+ * syscalls probe tcp|http|grpc|dns ENDPOINT N CONCURRENCY [TRANSPORT]
  *                                                           warm up, print READY, on "go" run N probes,
  *                                                           print DONE, on a line exit
  * </pre>
@@ -51,21 +56,26 @@ public final class SyscallDriver {
 
     private static final int WARM_UP_PROBES = 30_000;
     private static final long WAIT_SECONDS = 120;
+    /** The one A record the DNS target of {@code serve} holds; the DNS probe expects exactly this answer. */
+    private static final String DNS_ADDRESS = "192.0.2.1";
 
     /** {@code serve}: the targets, in their own process so that they do not count. */
     @Command(name = "serve", mixinStandardHelpOptions = true, description = "One TCP and one HTTP target of the "
-            + "loopback farm (one event-loop thread) and grpc-java's health service (SERVING); prints TARGETS"
-            + " <tcp endpoint> <http endpoint> <grpc endpoint>, runs until killed.")
+            + "loopback farm (one event-loop thread), grpc-java's health service (SERVING) and a DNS server on UDP "
+            + "(one A record); prints TARGETS <tcp endpoint> <http endpoint> <grpc endpoint> <dns endpoint/name>, "
+            + "runs until killed.")
     static final class Serve implements Callable<Integer> {
 
         @Override
-        public Integer call() throws InterruptedException, IOException {
+        public Integer call() throws Exception {
             Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     InsecureServerCredentials.create()).addService(new HealthStatusManager().getHealthService())
                     .build().start();
-            try (TargetFarm farm = TargetFarm.start(new FarmLayout(1, 1, 1, 0, "127.0.0.1"), 1)) {
+            try (TargetFarm farm = TargetFarm.start(new FarmLayout(1, 1, 1, 0, "127.0.0.1"), 1);
+                 TinyDnsServer dns = new TinyDnsServer(60).add("bench.test", DNS_ADDRESS)) {
                 System.out.println("TARGETS " + farm.targets(Protocol.TCP).get(0).endpoint() + " "
-                        + farm.targets(Protocol.HTTP).get(0).endpoint() + " 127.0.0.1:" + grpc.getPort());
+                        + farm.targets(Protocol.HTTP).get(0).endpoint() + " 127.0.0.1:" + grpc.getPort() + " "
+                        + dns.address() + "/bench.test");
                 System.out.flush();
                 new CountDownLatch(1).await();
             } finally {
@@ -80,9 +90,9 @@ public final class SyscallDriver {
             + "probes, print DONE, exit on the next line.")
     static final class Probe implements Callable<Integer> {
 
-        @Parameters(index = "0", description = "tcp, http or grpc.")
+        @Parameters(index = "0", description = "tcp, http, grpc or dns.")
         String protocol;
-        @Parameters(index = "1", description = "ADDRESS:PORT[/PATH], as serve prints it.")
+        @Parameters(index = "1", description = "ADDRESS:PORT[/PATH or /NAME], as serve prints it.")
         String endpoint;
         @Parameters(index = "2", description = "Probes counted.")
         int n;
@@ -93,7 +103,7 @@ public final class SyscallDriver {
 
         @Override
         public Integer call() throws Exception {
-            TargetSpec target = target(Protocol.valueOf(protocol.toUpperCase(java.util.Locale.ROOT)), endpoint);
+            TargetSpec target = target(Protocol.valueOf(protocol.toUpperCase(Locale.ROOT)), endpoint);
             ProbeEngineConfig config = EngineConfigs.of(transport);
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
             try (NettyProbeEngine engine = NettyProbeEngine.create(config, null)) {
@@ -122,7 +132,10 @@ public final class SyscallDriver {
     private SyscallDriver() {
     }
 
-    /** The probed target of {@code ADDRESS:PORT[/PATH]}; HTTP with the default settings but for the path. */
+    /**
+     * The probed target of {@code ADDRESS:PORT[/PATH]}; HTTP with the default settings but for the path, DNS asking
+     * for the A record of the name after the slash and expecting exactly the one address {@code serve} holds.
+     */
     static TargetSpec target(Protocol protocol, String endpoint) {
         int slash = endpoint.indexOf('/');
         String hostPort = slash < 0 ? endpoint : endpoint.substring(0, slash);
@@ -130,13 +143,20 @@ public final class SyscallDriver {
         if (colon <= 0) {
             throw new IllegalArgumentException("endpoint: " + endpoint + " (expected: ADDRESS:PORT[/PATH])");
         }
-        TargetSpec spec = TargetSpec.of("syscalls-" + protocol.name().toLowerCase(java.util.Locale.ROOT),
+        TargetSpec spec = TargetSpec.of("syscalls-" + protocol.name().toLowerCase(Locale.ROOT),
                 "syscalls", hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)), protocol)
                 .withTiming(5_000, 2_000);
         if (protocol == Protocol.HTTP && slash >= 0) {
             HttpSpec d = HttpSpec.DEFAULTS;
             spec = spec.withHttp(new HttpSpec(d.method(), endpoint.substring(slash), d.host(), d.expectedStatuses(),
                     d.followRedirects(), d.headers(), d.bodyContains(), d.tlsVerify()));
+        }
+        if (protocol == Protocol.DNS) {
+            if (slash < 0) {
+                throw new IllegalArgumentException("endpoint: " + endpoint + " (expected for dns: ADDRESS:PORT/NAME)");
+            }
+            spec = spec.withDns(new DnsSpec(endpoint.substring(slash + 1), DnsRecordType.A, DnsSpec.DEFAULT_RCODE,
+                    List.of(DNS_ADDRESS), List.of()));
         }
         return spec;
     }
