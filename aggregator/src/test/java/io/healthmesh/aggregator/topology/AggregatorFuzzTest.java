@@ -127,7 +127,9 @@ class AggregatorFuzzTest {
             health.readRecordsToList().forEach(r -> withState.add(r.key()));
             assertThat(withState).as("valid targets with a state event").containsAll(validIds);
             assertThat(stats.inputs()).isEqualTo(definitions + hostile + results);
-            assertThat(stats.maxMillis()).as("slowest record, ms of CPU").isLessThan(100);
+            // no record holds a worker for long: a definition's validation now compiles its CEL condition (up to
+            // 2,048 characters, 32 levels deep), tens of ms on a busy 2-core machine, so the bound is a quarter second
+            assertThat(stats.maxMillis()).as("slowest record, ms of CPU").isLessThan(250);
         }
 
         private void defineValid() {

@@ -59,7 +59,9 @@ class DefinitionReaderFuzzTest {
         assertThat(stats.inputs()).isEqualTo(definitions + hostile);
         assertThat(stats.accepted()).as("some mutations are valid").isPositive();
         assertThat(stats.rejectedTotal()).as("most are not").isGreaterThan(stats.accepted());
-        assertThat(stats.maxMillis()).as("slowest record, ms").isLessThan(100);
+        // no record holds a worker for long: a definition's validation now compiles its CEL condition (up to
+        // 2,048 characters, 32 levels deep), tens of ms on a busy 2-core machine, so the bound is a quarter second
+        assertThat(stats.maxMillis()).as("slowest record, ms").isLessThan(250);
     }
 
     private static void judge(FuzzCorpus corpus, DefinitionReader reader, FuzzInput input, FuzzStats stats) {
