@@ -95,7 +95,7 @@ final class IntervalWhatIf {
                 a.unhealthy() == null ? s.unhealthyThreshold() : a.unhealthy(), s.enabled(), s.weight(), s.labels(),
                 s.http(), s.udp(), s.tcp(), s.regions(), s.quorum(), s.quorumAtLeast(),
                 profile == null ? s.profile() : profile, fastMs == null ? s.fastIntervalMs() : fastMs,
-                downMs == null ? s.downIntervalMs() : downMs, s.grpc(), s.tls());
+                downMs == null ? s.downIntervalMs() : downMs, s.grpc(), s.tls(), s.dns(), s.condition());
     }
 
     /** True when an interval is given: the results must then be kept for the estimate. */
