@@ -65,12 +65,13 @@ class TargetsCommandIT {
         CliRun apply = run("targets", "apply", "-f", EXAMPLES.toString());
         assertThat(apply.exitCode()).as(apply.err()).isZero();
         assertThat(apply.out()).contains("shop-web-1", "created",
-                "applied 12 target(s) in " + topics.targets() + ": 12 created, 0 updated, 0 unchanged");
+                "applied 14 target(s) in " + topics.targets() + ": 14 created, 0 updated, 0 unchanged");
 
         // what reached the topic decodes with a plain serde, keyed by id
         Map<String, byte[]> raw = topicContents();
         assertThat(raw).containsOnlyKeys("shop-web-1", "shop-api-1", "shop-db-1", "shop-cache-1", "dns-1",
-                "syslog-1", "gateway-1", "shop-web-2", "clb-web-1", "edgeone-origin-1", "nlb-udp-1", "ga-endpoint-1");
+                "syslog-1", "orders-grpc-1", "gateway-1", "ns-1", "shop-web-2", "clb-web-1", "edgeone-origin-1", "nlb-udp-1",
+                "ga-endpoint-1");
         try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig())) {
             TargetDefinition db = serde.deserializer().deserialize(topics.targets(), raw.get("shop-db-1"));
             assertThat(db.getPort()).isEqualTo(5432);
@@ -83,12 +84,12 @@ class TargetsCommandIT {
 
         CliRun list = run("targets", "list");
         assertThat(list.exitCode()).isZero();
-        assertThat(list.out()).contains("shop-db-1", "gateway-1", "12 target(s)");
+        assertThat(list.out()).contains("shop-db-1", "gateway-1", "14 target(s)");
         assertThat(run("targets", "list", "--group", "shop-db").out()).contains("shop-db-1", "shop-cache-1",
                 "2 target(s)").doesNotContain("gateway-1");
 
         CliRun again = run("targets", "apply", "-f", EXAMPLES.toString());
-        assertThat(again.out()).contains("12 unchanged");
+        assertThat(again.out()).contains("14 unchanged");
     }
 
     @Test
@@ -96,9 +97,9 @@ class TargetsCommandIT {
         CliRun apply = run("targets", "apply", "-f", EXAMPLES.toString(), "--lines", "5");
         assertThat(apply.exitCode()).as(apply.err()).isZero();
         assertThat(apply.out()).doesNotContain("shop-web-1")
-                .contains("applied 12 target(s) in " + topics.targets() + ": 12 created, 0 updated, 0 unchanged");
-        assertThat(apply.err()).contains("wrote and had acknowledged 12 records of " + topics.targets());
-        assertThat(topicContents()).hasSize(12);
+                .contains("applied 14 target(s) in " + topics.targets() + ": 14 created, 0 updated, 0 unchanged");
+        assertThat(apply.err()).contains("wrote and had acknowledged 14 records of " + topics.targets());
+        assertThat(topicContents()).hasSize(14);
     }
 
     @Test
