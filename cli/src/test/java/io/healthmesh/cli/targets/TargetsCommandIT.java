@@ -168,8 +168,8 @@ class TargetsCommandIT {
         CliRun delete = run("targets", "delete", "dns-1", "gateway-1");
         assertThat(delete.exitCode()).isZero();
         assertThat(delete.out()).contains("deleted 2 target(s)");
-        assertThat(topicContents()).doesNotContainKeys("dns-1", "gateway-1").hasSize(10);
-        assertThat(run("targets", "list").out()).contains("10 target(s)").doesNotContain("gateway-1");
+        assertThat(topicContents()).doesNotContainKeys("dns-1", "gateway-1").hasSize(12);
+        assertThat(run("targets", "list").out()).contains("12 target(s)").doesNotContain("gateway-1");
 
         assertThat(run("targets", "delete", "nope", "--ignore-missing").exitCode()).isZero();
     }
