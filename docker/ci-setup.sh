@@ -7,6 +7,8 @@
 #   3. the project's images on that base: healthmesh:dev and healthmesh/targets:dev (builds the CLI jar first
 #      when cli/target/healthmesh-cli.jar is missing; --build-jar rebuilds it anyway);
 #   4. docker/.ci-env: the environment the container tests and Testcontainers need (`. docker/.ci-env`).
+# --engine-and-base does steps 1-2 only (they need no build of this project), so that CI can run them in the
+# background while the Maven tiers run; a later run without it finds them done and goes on with steps 3-4.
 # Each step prints how long it took. Exits non-zero, with the reason, when any step fails.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -14,11 +16,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/offline/common.sh"
 
 build_args=()
+engine_and_base_only=false
 for arg in "$@"; do
   case "$arg" in
     --build-jar) build_args+=(--build-jar) ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-    *) die "unknown argument: $arg (expected: --build-jar)" ;;
+    --engine-and-base) engine_and_base_only=true ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) die "unknown argument: $arg (expected: --build-jar, --engine-and-base)" ;;
   esac
 done
 
@@ -86,6 +90,10 @@ timed "packages" install_packages
 timed "docker engine" start_engine
 timed "base image" "$here/offline/build-base-image.sh"
 timed "kafka image" "$here/offline/build-kafka-image.sh"
+if [ "$engine_and_base_only" = true ]; then
+  log "engine and base images ready in $((SECONDS - started)) s"
+  exit 0
+fi
 timed "healthmesh images" env HEALTHMESH_IMAGE="$healthmesh_image" HEALTHMESH_TARGET_IMAGE="$target_image" \
   HEALTHMESH_BASE_IMAGE="$base_image" "$here/build-images.sh" --offline "${build_args[@]}"
 write_ci_env
