@@ -203,7 +203,7 @@ class StatusFeedTest {
                 .build()).build())).isNull();
         // a product profile never verifies, as the load balancer it reproduces: no note
         assertThat(StatusFeed.tlsNote(d.setHttp(io.healthmesh.schema.HttpCheck.newBuilder().build())
-                .setProfile(io.healthmesh.schema.TargetProfile.ALIBABA_NLB).build())).isNull();
+                .setProfile(io.healthmesh.schema.TargetProfile.TENCENT_CLB).build())).isNull();
         assertThat(StatusFeed.tlsNote(d.setProtocol(Protocol.HTTP).setProfile(io.healthmesh.schema.TargetProfile.GENERIC)
                 .build())).isNull();
     }
