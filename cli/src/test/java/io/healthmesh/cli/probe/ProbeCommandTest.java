@@ -187,6 +187,7 @@ class ProbeCommandTest {
 
         assertThat(byDefault.exitCode()).as(byDefault.out() + byDefault.err()).isEqualTo(1);
         assertThat(byDefault.out()).doesNotContain("certificate:")
+                .contains("tls: certificate verified against the JDK's trust store, name checked")
                 .contains("verdict: TLS_FAILURE: TLS: certificate not trusted (no path to a trusted issuer)");
 
         CliRun trusted = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
@@ -194,7 +195,8 @@ class ProbeCommandTest {
                 "--trust-bundle", "test-ca=" + certificates.certificatePem(), "--allow", LOOPBACK);
 
         assertThat(trusted.exitCode()).as(trusted.out() + trusted.err()).isZero();
-        assertThat(trusted.out()).contains("connecting, then TLS handshake", "TLS handshake done", "status 200")
+        assertThat(trusted.out()).contains("tls: certificate verified against trust bundle test-ca, name checked")
+                .contains("connecting, then TLS handshake", "TLS handshake done", "status 200")
                 .containsPattern("certificate: subject CN=localhost; issuer CN=localhost; names localhost,127.0.0.1;"
                         + " expires \\S+ \\(\\d days left\\); chain of 1, earliest expiry")
                 .containsPattern("timings: connect \\S+ ms, TLS \\S+ ms, first byte")
@@ -204,7 +206,8 @@ class ProbeCommandTest {
                 "--set", "tls.insecureSkipVerify=true", "--allow", LOOPBACK);
 
         assertThat(skipped.exitCode()).as(skipped.out() + skipped.err()).isZero();
-        assertThat(skipped.out()).contains("certificate: subject CN=localhost", "verdict: SUCCESS");
+        assertThat(skipped.out()).contains("tls: certificate not verified (tls.insecureSkipVerify)",
+                "certificate: subject CN=localhost", "verdict: SUCCESS");
 
         CliRun oldForm = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
                 "--set", "http.tlsVerify=false", "--allow", LOOPBACK);

@@ -184,7 +184,8 @@ class StatusFeedTest {
     @Test
     void onlyAnExplicitInsecureSkipVerifyIsNoted() {
         io.healthmesh.schema.TargetDefinition.Builder d = io.healthmesh.schema.TargetDefinition.newBuilder()
-                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.GRPC);
+                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.GRPC)
+                .setGrpc(io.healthmesh.schema.GrpcCheck.newBuilder().setTls(true).build());
         assertThat(StatusFeed.tlsNote(d.build())).isNull();
         assertThat(StatusFeed.tlsNote(d.setTls(io.healthmesh.schema.TlsCheck.newBuilder().setMinCertDaysLeft(3)
                 .build()).build())).isNull();
