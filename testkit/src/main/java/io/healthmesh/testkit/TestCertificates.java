@@ -41,6 +41,15 @@ public record TestCertificates(Path keyStore, Path trustStore, Path certificateP
      * server and a client, certificates with chosen expiries) side by side.
      */
     public static TestCertificates create(Path dir, String name, int validityDays) {
+        return create(dir, name, validityDays, "localhost");
+    }
+
+    /**
+     * As {@link #create(Path, String, int)}, for the host name {@code dnsName} (its CN and first SAN; {@code localhost}
+     * and {@code 127.0.0.1} stay in the SAN): a name with a dot, which a JDK client sends as SNI where it sends
+     * none for {@code localhost}.
+     */
+    public static TestCertificates create(Path dir, String name, int validityDays, String dnsName) {
         String password = "test-" + Long.toHexString(System.nanoTime());
         boolean server = name.equals("server");
         Path keyStore = dir.resolve(name + ".p12");
@@ -49,7 +58,8 @@ public record TestCertificates(Path keyStore, Path trustStore, Path certificateP
             Files.createDirectories(dir);
             Files.deleteIfExists(keyStore);
             keytool(List.of("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                    "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity",
+                    "-dname", "CN=" + dnsName, "-ext", "SAN=dns:" + dnsName
+                            + (dnsName.equals("localhost") ? "" : ",dns:localhost") + ",ip:127.0.0.1", "-validity",
                     Integer.toString(validityDays),
                     "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", password, "-keypass", password));
             KeyStore store = KeyStore.getInstance("PKCS12");

@@ -7,6 +7,8 @@ import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
+import io.healthmesh.probe.ProbeSource;
+import io.healthmesh.probe.tls.TlsMaterial;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,6 +25,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code healthmesh probe}: runs one definition's check once, here and now, with no cluster: the definition read and
@@ -41,6 +45,8 @@ public final class ProbeCommand implements Callable<Integer> {
 
     /** The most characters of each fact (a response excerpt) printed. */
     static final int MAX_EXCERPT = 4096;
+    /** One {@code --trust-bundle}: the id syntax of the prober's {@code tls.trust.bundles}. */
+    private static final Pattern TRUST_ENTRY = Pattern.compile("([A-Za-z0-9._-]{1,64})=(\\S.*)");
 
     @Spec
     CommandSpec spec;
@@ -73,8 +79,13 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--set", paramLabel = "FIELD=VALUE",
             description = "Any field of the file format, section.field for a protocol's section, e.g."
-                    + " http.tlsVerify=true, http.expectedStatuses=[200], tcp.send=PING (flags; repeatable).")
+                    + " tls.insecureSkipVerify=true, http.expectedStatuses=[200], tcp.send=PING (flags; repeatable).")
     List<String> sets = new ArrayList<>();
+
+    @Option(names = "--trust-bundle", paramLabel = "ID=PATH",
+            description = "A PEM file of CA certificates that a definition's tls.trustId names, like the prober's"
+                    + " tls.trust.bundles (repeatable).")
+    List<String> trustBundles = new ArrayList<>();
 
     @Option(names = "--allow", paramLabel = "CIDR",
             description = "Opens a block the prober's deny list refuses, like its allow.list, e.g. 127.0.0.0/8 to"
@@ -101,7 +112,7 @@ public final class ProbeCommand implements Callable<Integer> {
         out.flush();
         TraceLog trace = new TraceLog(excerpt);
         ProbeReport report;
-        try (NettyProbeEngine engine = NettyProbeEngine.create(config, null)) {
+        try (NettyProbeEngine engine = NettyProbeEngine.create(config, null, ProbeSource.NONE, tlsMaterial())) {
             report = await(engine, target, trace);
         }
         TraceText.trace(out, trace, report);
@@ -130,6 +141,26 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         fields.put("id", id);
         return ProbeDefinition.fromFlags(fields, sets);
+    }
+
+    /** The trust bundles of {@code --trust-bundle}, read and checked as the prober reads its own. */
+    private TlsMaterial tlsMaterial() {
+        Map<String, Path> bundles = new LinkedHashMap<>();
+        for (String entry : trustBundles) {
+            Matcher m = TRUST_ENTRY.matcher(entry.trim());
+            if (!m.matches()) {
+                throw new BadInputException("--trust-bundle " + entry + ": expected ID=PATH, the id 1-64 of"
+                        + " [A-Za-z0-9._-]");
+            }
+            if (bundles.put(m.group(1), Path.of(m.group(2).trim())) != null) {
+                throw new BadInputException("--trust-bundle: id " + m.group(1) + " twice (expected: each id once)");
+            }
+        }
+        try {
+            return TlsMaterial.load(bundles, Map.of(), Map.of());
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("--trust-bundle: " + e.getMessage());
+        }
     }
 
     /** The prober's engine settings: its default deny list with {@code --deny} added, and {@code --allow}. */

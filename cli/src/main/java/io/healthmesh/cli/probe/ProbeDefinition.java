@@ -68,7 +68,7 @@ final class ProbeDefinition {
         for (String set : sets) {
             int eq = set.indexOf('=');
             if (eq <= 0) {
-                throw new BadInputException("--set " + set + ": expected FIELD=VALUE, e.g. http.tlsVerify=true");
+                throw new BadInputException("--set " + set + ": expected FIELD=VALUE, e.g. http.path=/ready");
             }
             put(root, set.substring(0, eq).trim(), scalar(set.substring(eq + 1)));
         }

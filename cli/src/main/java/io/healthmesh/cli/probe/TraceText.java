@@ -2,6 +2,7 @@ package io.healthmesh.cli.probe;
 
 import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.core.target.TlsVerification;
 import io.healthmesh.probe.ProbeReport;
 
 import java.io.PrintWriter;
@@ -27,7 +28,22 @@ final class TraceText {
         }
         out.printf(Locale.ROOT, "target %s (group %s): %s, timeout %d ms%n", spec.id(), spec.group(), what,
                 spec.timeoutMs());
+        if (spec.usesTls()) {
+            out.printf(Locale.ROOT, "tls: %s%n", verification(spec));
+        }
         out.printf(Locale.ROOT, "egress: %s%n%n", egress);
+    }
+
+    /** What the check does with the server's certificate, in the words of {@link TlsVerification}'s states. */
+    static String verification(TargetSpec spec) {
+        return switch (spec.tlsVerification()) {
+            case VERIFIED -> "certificate verified against " + (spec.tls().trustId() == null
+                    ? "the JDK's trust store" : "trust bundle " + spec.tls().trustId()) + ", name checked";
+            case SKIPPED_BY_DEFINITION -> "certificate not verified (tls.insecureSkipVerify)";
+            case OFF_UNDER_PROFILE -> "certificate not verified (profile " + spec.profile() + ", as its load balancer)";
+            case OFF_BY_OLD_DEFAULT -> "certificate not verified (a stored definition of the old default)";
+            case NO_TLS -> "none";
+        };
     }
 
     static void trace(PrintWriter out, TraceLog trace, ProbeReport report) {

@@ -17,8 +17,10 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -68,20 +70,21 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         PrintWriter err = spec.commandLine().getErr();
         return apply(kafka, batch.specs(), dryRun, spec.commandLine().getOut(),
-                batch.specs().size() > lines ? err : null);
+                batch.specs().size() > lines ? err : null, err);
     }
 
-    /** Writes {@code specs} (already validated) and prints one line per target and a summary. */
+    /** Writes {@code specs} (already validated) and prints one line per target, a summary and any warning. */
     public static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out) {
-        return apply(kafka, specs, dryRun, out, null);
+        return apply(kafka, specs, dryRun, out, null, out);
     }
 
     /**
      * Writes {@code specs} (already validated); with {@code progress} (large applies) prints the summary only and
-     * draws the write's progress there, otherwise one line per target and the summary.
+     * draws the write's progress there, otherwise one line per target and the summary; a warning about stored
+     * definitions this apply leaves unverified ({@link OldTlsDefaultWarning}) goes to {@code warnings}.
      */
     static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out,
-                     PrintWriter progress) {
+                     PrintWriter progress, PrintWriter warnings) {
         TargetTopic topic = new TargetTopic(kafka);
         Map<String, TargetDefinition> current = topic.read().definitions();
         List<TargetSpec> toWrite = new ArrayList<>();
@@ -127,6 +130,12 @@ public final class ApplyCommand implements Callable<Integer> {
                 dryRun ? "would apply" : "applied", specs.size(), dryRun ? "to" : "in", topic.name(),
                 created, updated, unchanged);
         out.flush();
+        Set<String> applied = new HashSet<>();
+        specs.forEach(s -> applied.add(s.id()));
+        OldTlsDefaultWarning.about(current.values(), applied).ifPresent(warning -> {
+            warnings.println(warning);
+            warnings.flush();
+        });
         return 0;
     }
 

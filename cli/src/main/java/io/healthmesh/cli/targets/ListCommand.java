@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code healthmesh targets list}: every current definition, read from the compacted topic to its end. */
@@ -54,6 +55,9 @@ public final class ListCommand implements Callable<Integer> {
             }
         }
         contents.undecodable().forEach(u -> spec.commandLine().getErr().println("warning: undecodable record " + u));
+        OldTlsDefaultWarning.about(contents.definitions().values(), Set.of())
+                .ifPresent(spec.commandLine().getErr()::println);
+        spec.commandLine().getErr().flush();
         out.flush();
         return 0;
     }

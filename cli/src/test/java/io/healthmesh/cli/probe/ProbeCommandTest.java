@@ -175,28 +175,46 @@ class ProbeCommandTest {
     }
 
     @Test
-    void anHttpsTargetShowsItsHandshakeAndCertificateAndFailsVerificationWhenAsked() throws Exception {
+    void anHttpsTargetIsVerifiedByDefaultAndShowsItsHandshakeAndCertificate() throws Exception {
         TestCertificates certificates = TestCertificates.create(dir.resolve("tls"));
         HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(sslContext(certificates)));
         serve(server, 200, "secure");
         String port = Integer.toString(server.getAddress().getPort());
 
-        CliRun run = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
-                "--method", "GET", "--allow", LOOPBACK);
+        CliRun byDefault = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
+                "--allow", LOOPBACK);
 
-        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).contains("connecting, then TLS handshake", "TLS handshake done", "status 200")
+        assertThat(byDefault.exitCode()).as(byDefault.out() + byDefault.err()).isEqualTo(1);
+        assertThat(byDefault.out()).doesNotContain("certificate:")
+                .contains("tls: certificate verified against the JDK's trust store, name checked")
+                .contains("verdict: TLS_FAILURE: TLS: certificate not trusted (no path to a trusted issuer)");
+
+        CliRun trusted = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
+                "--method", "GET", "--set", "tls.trustId=test-ca",
+                "--trust-bundle", "test-ca=" + certificates.certificatePem(), "--allow", LOOPBACK);
+
+        assertThat(trusted.exitCode()).as(trusted.out() + trusted.err()).isZero();
+        assertThat(trusted.out()).contains("tls: certificate verified against trust bundle test-ca, name checked")
+                .contains("connecting, then TLS handshake", "TLS handshake done", "status 200")
                 .containsPattern("certificate: subject CN=localhost; issuer CN=localhost; names localhost,127.0.0.1;"
                         + " expires \\S+ \\(\\d days left\\); chain of 1, earliest expiry")
                 .containsPattern("timings: connect \\S+ ms, TLS \\S+ ms, first byte")
                 .contains("body: secure", "verdict: SUCCESS");
 
-        CliRun verified = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
-                "--set", "http.tlsVerify=true", "--allow", LOOPBACK);
+        CliRun skipped = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
+                "--set", "tls.insecureSkipVerify=true", "--allow", LOOPBACK);
 
-        assertThat(verified.exitCode()).as(verified.out() + verified.err()).isEqualTo(1);
-        assertThat(verified.out()).doesNotContain("certificate:").containsPattern("verdict: TLS_\\w+: ");
+        assertThat(skipped.exitCode()).as(skipped.out() + skipped.err()).isZero();
+        assertThat(skipped.out()).contains("tls: certificate not verified (tls.insecureSkipVerify)",
+                "certificate: subject CN=localhost", "verdict: SUCCESS");
+
+        CliRun oldForm = patiently("--protocol", "HTTPS", "--address", "127.0.0.1", "--port", port,
+                "--set", "http.tlsVerify=false", "--allow", LOOPBACK);
+
+        assertThat(oldForm.exitCode()).isEqualTo(2);
+        assertThat(oldForm.err()).contains("http.tlsVerify: false (expected: true or absent",
+                "tls: {insecureSkipVerify: true}");
     }
 
     @Test

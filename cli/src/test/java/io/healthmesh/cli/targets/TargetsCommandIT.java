@@ -10,6 +10,10 @@ import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,6 +95,57 @@ class TargetsCommandIT {
 
         CliRun again = run("targets", "apply", "-f", EXAMPLES.toString());
         assertThat(again.out()).contains("14 unchanged");
+    }
+
+    @Test
+    void aStoredHttpsDefinitionOfTheOldDefaultIsNamedUntilItIsAppliedAgain(@TempDir Path dir) throws Exception {
+        // what an older writer left: tlsVerify false (its default then), no tls section
+        writeRaw(TargetDefinition.newBuilder().setId("old-https").setAddress("203.0.113.7").setPort(443)
+                .setProtocol(io.healthmesh.schema.Protocol.HTTPS)
+                .setHttp(io.healthmesh.schema.HttpCheck.newBuilder().build()).build());
+
+        CliRun list = run("targets", "list");
+        assertThat(list.exitCode()).isZero();
+        assertThat(list.err()).contains("warning: 1 stored HTTPS definition(s) do not verify certificates",
+                "docs/operations/tls-verification.md): old-https");
+
+        // taken back as it is stored, the old form is refused, saying what to write
+        Path old = Files.writeString(dir.resolve("old.yaml"), run("targets", "get", "old-https").out());
+        CliRun reapply = run("targets", "apply", "-f", old.toString());
+        assertThat(reapply.exitCode()).isEqualTo(2);
+        assertThat(reapply.err()).contains("target old-https: http.tlsVerify: false (expected: true or absent");
+
+        // an apply of other targets leaves it as it is and names it; what it writes states verification
+        Path other = Files.writeString(dir.resolve("other.yaml"),
+                "- {id: new-https, address: 203.0.113.8, port: 443, protocol: HTTPS}\n");
+        CliRun apply = run("targets", "apply", "-f", other.toString());
+        assertThat(apply.exitCode()).as(apply.err()).isZero();
+        assertThat(apply.err()).contains("1 stored HTTPS definition(s)", ": old-https").doesNotContain("new-https");
+        try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig())) {
+            TargetDefinition written = serde.deserializer().deserialize(topics.targets(),
+                    topicContents().get("new-https"));
+            assertThat(written.getHttp().getTlsVerify()).isTrue();
+        }
+
+        // saying insecureSkipVerify is the way to keep it unverified; then nothing is left to warn about
+        Path skip = Files.writeString(dir.resolve("skip.yaml"), "- {id: old-https, address: 203.0.113.7, port: 443,"
+                + " protocol: HTTPS, tls: {insecureSkipVerify: true}}\n");
+        CliRun fixed = run("targets", "apply", "-f", skip.toString());
+        assertThat(fixed.exitCode()).as(fixed.err()).isZero();
+        assertThat(fixed.out()).contains("old-https", "updated");
+        assertThat(fixed.err()).doesNotContain("warning");
+        assertThat(run("targets", "list").err()).doesNotContain("warning");
+    }
+
+    private void writeRaw(TargetDefinition definition) throws Exception {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig());
+             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(),
+                     new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.targets(), definition.getId(),
+                    serde.serializer().serialize(topics.targets(), definition))).get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test

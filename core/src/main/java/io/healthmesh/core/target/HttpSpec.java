@@ -9,6 +9,8 @@ import java.util.Map;
  * @param host Host header and SNI; {@code null} sends the target address
  * @param expectedStatuses classes such as {@code 2xx} and exact codes such as {@code 200}
  * @param bodyContains text that the first {@value #BODY_SEARCH_LIMIT} body bytes must contain, or {@code null}
+ * @param tlsVerify verify the server's certificate (HTTPS, and a plain check's redirects to https); a new GENERIC
+ *                  HTTPS definition gets true unless it says {@code tls.insecureSkipVerify} ({@link TlsVerification})
  */
 public record HttpSpec(HttpMethod method, String path, String host, List<String> expectedStatuses,
                        boolean followRedirects, Map<String, String> headers, String bodyContains,

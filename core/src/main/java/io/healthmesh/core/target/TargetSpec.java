@@ -208,16 +208,14 @@ public record TargetSpec(String id, String group, String address, int port, Prot
         return protocol == Protocol.HTTPS || protocol == Protocol.GRPC && grpc.tls();
     }
 
-    /**
-     * True when the probe verifies the server's certificate chain and name. GRPC over TLS verifies unless
-     * {@code tls.insecureSkipVerify}; HTTPS keeps its documented default, {@code http.tlsVerify} (off, as the load
-     * balancers it stands in for do), so that existing definitions keep their verdicts.
-     */
+    /** Whether the probe verifies the server's certificate chain and name, and why: {@link TlsVerification}. */
+    public TlsVerification tlsVerification() {
+        return TlsVerification.of(this);
+    }
+
+    /** True when the probe verifies the server's certificate chain and name ({@link TlsVerification#verifies}). */
     public boolean verifiesTls() {
-        if (tls.insecureSkipVerify()) {
-            return false;
-        }
-        return protocol == Protocol.GRPC || http.tlsVerify();
+        return tlsVerification().verifies();
     }
 
 }

@@ -4,7 +4,8 @@ package io.healthmesh.core.target;
  * What a definition says about TLS for HTTPS and GRPC over TLS. It names material the prober holds (a trust bundle,
  * a client key) by id only: paths and keys live in the prober's settings, never in a definition.
  *
- * @param insecureSkipVerify true to accept any certificate and name (shown on the status page)
+ * @param insecureSkipVerify true to accept any certificate and name (shown on the status page): the one way a GENERIC
+ *                           definition turns verification off ({@link TlsVerification})
  * @param trustId the prober's trust bundle to verify against ({@code tls.trust.<id>.bundle}), or {@code null} for
  *                the JDK's default trust store
  * @param clientKeyId the prober's client certificate and key to present ({@code tls.client.<id>.*}), or

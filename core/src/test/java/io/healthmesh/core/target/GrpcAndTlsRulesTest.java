@@ -43,9 +43,10 @@ class GrpcAndTlsRulesTest {
     }
 
     @Test
-    void verificationIsOnForGrpcOverTlsUnlessSkippedAndHttpsKeepsItsDefault() {
+    void verificationIsOnForGrpcOverTlsUnlessSkippedAndHttpsFollowsItsStoredTlsVerify() {
         assertThat(GRPC_TLS.verifiesTls()).isTrue();
         assertThat(GRPC_TLS.withTls(new TlsSpec(true, null, null, 0)).verifiesTls()).isFalse();
+        // a spec holding tlsVerify false without insecureSkipVerify is a record of the old default (TlsVerification)
         assertThat(HTTPS.verifiesTls()).isFalse();
         assertThat(HTTPS.withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), false, Map.of(), null,
                 true)).verifiesTls()).isTrue();

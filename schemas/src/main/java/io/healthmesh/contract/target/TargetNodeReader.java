@@ -13,6 +13,7 @@ import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.TlsSpec;
+import io.healthmesh.core.target.TlsVerification;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.core.target.Violation;
@@ -35,7 +36,8 @@ import java.util.Set;
  * Turns one target object of a file into a {@link TargetSpec}: the field names of the Avro contract (read from the
  * schemas of {@code TargetDefinition} and its sections), the defaults of the
  * target's {@code profile} (docs/PROFILES.md; GENERIC: SPEC section 5) for absent fields, unknown fields and wrong
- * types reported, never guessed.
+ * types reported, never guessed. This is where a new definition's TLS verification default is applied
+ * ({@link TlsVerification#verifiesWhenUnsaid}), so that {@code targets apply} stores it explicitly.
  */
 final class TargetNodeReader {
 
@@ -64,6 +66,7 @@ final class TargetNodeReader {
         // every absent field takes the profile's default (docs/PROFILES.md); GENERIC's are SPEC section 5's
         ProfileTable p = ProfileTable.of(profile);
         int healthy = f.integer("healthyThreshold", p.defaultHealthyThreshold());
+        TlsSpec tls = tls(f.section("tls"));
         TargetSpec spec = new TargetSpec(
                 f.string("id", null),
                 f.string("group", TargetSpec.DEFAULT_GROUP),
@@ -78,7 +81,8 @@ final class TargetNodeReader {
                 f.bool("enabled", true),
                 f.integer("weight", TargetSpec.DEFAULT_WEIGHT),
                 f.stringMap("labels"),
-                http(f.section("http"), p),
+                http(f.section("http"), p, TlsVerification.verifiesWhenUnsaid(protocol, profile,
+                        tls.insecureSkipVerify())),
                 udp(f.section("udp"), p),
                 tcp(f.section("tcp")),
                 f.strings("regions", List.of()),
@@ -88,9 +92,14 @@ final class TargetNodeReader {
                 f.optionalInteger("fastIntervalMs"),
                 f.optionalInteger("downIntervalMs"),
                 grpc(f.section("grpc")),
-                tls(f.section("tls")),
+                tls,
                 dns(f.section("dns")),
                 f.string("condition", null));
+        if (spec.tlsVerification() == TlsVerification.OFF_BY_OLD_DEFAULT) {
+            // only an explicit false reaches this state here: it is what stored records of the old default hold
+            problems.add(new Violation("http.tlsVerify", "false (expected: true or absent: HTTPS verifies the"
+                    + " certificate by default; to probe without verifying write tls: {insecureSkipVerify: true})"));
+        }
         if (protocol != null) {
             // a section of another protocol would be dropped silently by the contract mapper: say so instead
             if (f.has("http") && !protocol.usesHttpSection()) {
@@ -126,10 +135,12 @@ final class TargetNodeReader {
                 + expected + ")");
     }
 
-    private static HttpSpec http(TargetFields f, ProfileTable p) {
+    /** The http section; {@code verifyWhenUnsaid} is {@code tlsVerify}'s default ({@link TlsVerification}). */
+    private static HttpSpec http(TargetFields f, ProfileTable p, boolean verifyWhenUnsaid) {
         HttpSpec d = p.defaultHttp();
         if (f == null) {
-            return d;
+            return verifyWhenUnsaid ? new HttpSpec(d.method(), d.path(), d.host(), d.expectedStatuses(),
+                    d.followRedirects(), d.headers(), d.bodyContains(), true) : d;
         }
         f.rejectUnknown(HTTP_FIELDS);
         return new HttpSpec(
@@ -140,7 +151,7 @@ final class TargetNodeReader {
                 f.bool("followRedirects", d.followRedirects()),
                 f.stringMap("headers"),
                 f.string("bodyContains", d.bodyContains()),
-                f.bool("tlsVerify", d.tlsVerify()));
+                f.bool("tlsVerify", verifyWhenUnsaid));
     }
 
     private static UdpSpec udp(TargetFields f, ProfileTable p) {

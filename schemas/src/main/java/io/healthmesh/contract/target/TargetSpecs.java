@@ -11,6 +11,7 @@ import io.healthmesh.core.target.TargetProfile;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.core.target.TcpSpec;
 import io.healthmesh.core.target.TlsSpec;
+import io.healthmesh.core.target.TlsVerification;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
 import io.healthmesh.schema.DnsCheck;
@@ -50,6 +51,18 @@ public final class TargetSpecs {
                 TargetProfile.valueOf(d.getProfile().name()), d.getFastIntervalMs(), d.getDownIntervalMs(),
                 grpc(d.getGrpc()), tls(d.getTls()), dns(d.getDns()),
                 d.getCondition());
+    }
+
+    /**
+     * Whether a stored definition's probe verifies TLS, and why, read from the few fields that decide it without
+     * mapping the whole record (the status page does this for every definition it reads).
+     */
+    public static TlsVerification tlsVerification(TargetDefinition d) {
+        requireNonNull(d, "definition");
+        return TlsVerification.of(Protocol.valueOf(d.getProtocol().name()),
+                TargetProfile.valueOf(d.getProfile().name()), d.getGrpc() != null && d.getGrpc().getTls(),
+                d.getHttp() != null && d.getHttp().getTlsVerify(),
+                d.getTls() != null && d.getTls().getInsecureSkipVerify());
     }
 
     /**

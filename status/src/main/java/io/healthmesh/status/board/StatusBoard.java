@@ -30,12 +30,15 @@ public final class StatusBoard {
      * A target with everything the page shows about it.
      *
      * @param tls what the page says about the target's TLS verification: {@link #INSECURE_SKIP_VERIFY} when its
-     *            definition turns verification off, else {@code null}
+     *            definition turns verification off, {@link #NOT_VERIFIED_OLD_DEFAULT} when it was stored before
+     *            HTTPS verified by default, else {@code null}
      */
     public record TargetEntry(TargetRow row, Map<String, String> labels, List<LatencyPoint> history, String tls) {
 
         /** The definition says {@code tls.insecureSkipVerify: true}. */
         public static final String INSECURE_SKIP_VERIFY = "insecure-skip-verify";
+        /** A GENERIC HTTPS definition stored under the old default: probed without verification until applied again. */
+        public static final String NOT_VERIFIED_OLD_DEFAULT = "not-verified-old-default";
 
         /** An entry without a TLS note. */
         public TargetEntry(TargetRow row, Map<String, String> labels, List<LatencyPoint> history) {

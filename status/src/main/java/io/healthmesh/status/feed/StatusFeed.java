@@ -5,6 +5,7 @@ import io.healthmesh.status.board.RegionRow;
 import io.healthmesh.status.board.StatusBoard;
 import io.healthmesh.status.board.TargetRow;
 import io.healthmesh.schema.RegionHealth;
+import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
@@ -348,10 +349,16 @@ public final class StatusFeed implements AutoCloseable {
         }
     }
 
-    /** The page's note on a definition's TLS: whether it turns verification off. */
+    /**
+     * The page's note on a definition's TLS: whether it says verification off, or was stored under the old default
+     * and is probed unverified. Product profiles, which never verify, and verified checks get no note.
+     */
     static String tlsNote(TargetDefinition d) {
-        return d.getTls() != null && d.getTls().getInsecureSkipVerify()
-                ? StatusBoard.TargetEntry.INSECURE_SKIP_VERIFY : null;
+        return switch (TargetSpecs.tlsVerification(d)) {
+            case SKIPPED_BY_DEFINITION -> StatusBoard.TargetEntry.INSECURE_SKIP_VERIFY;
+            case OFF_BY_OLD_DEFAULT -> StatusBoard.TargetEntry.NOT_VERIFIED_OLD_DEFAULT;
+            case NO_TLS, VERIFIED, OFF_UNDER_PROFILE -> null;
+        };
     }
 
     /** The page's row of a state event. */

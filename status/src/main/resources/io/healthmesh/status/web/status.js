@@ -236,6 +236,11 @@
     const labels = el('td');
     for (const [k, v] of Object.entries(t.labels)) labels.appendChild(el('span', 'label', k + '=' + v));
     if (t.tls === 'insecure-skip-verify') labels.appendChild(el('span', 'label insecure', 'TLS not verified'));
+    if (t.tls === 'not-verified-old-default') {
+      const old = el('span', 'label insecure', 'TLS not verified (old default)');
+      old.title = 'stored before HTTPS verified by default: apply it again to verify, or say tls.insecureSkipVerify';
+      labels.appendChild(old);
+    }
     tr.appendChild(labels);
     return tr;
   }

@@ -184,11 +184,28 @@ class StatusFeedTest {
     @Test
     void onlyAnExplicitInsecureSkipVerifyIsNoted() {
         io.healthmesh.schema.TargetDefinition.Builder d = io.healthmesh.schema.TargetDefinition.newBuilder()
-                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.GRPC);
+                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.GRPC)
+                .setGrpc(io.healthmesh.schema.GrpcCheck.newBuilder().setTls(true).build());
         assertThat(StatusFeed.tlsNote(d.build())).isNull();
         assertThat(StatusFeed.tlsNote(d.setTls(io.healthmesh.schema.TlsCheck.newBuilder().setMinCertDaysLeft(3)
                 .build()).build())).isNull();
         assertThat(StatusFeed.tlsNote(d.setTls(io.healthmesh.schema.TlsCheck.newBuilder().setInsecureSkipVerify(true)
                 .build()).build())).isEqualTo("insecure-skip-verify");
+    }
+
+    @Test
+    void aGenericHttpsDefinitionStoredUnderTheOldDefaultIsNotedAsNotVerified() {
+        io.healthmesh.schema.TargetDefinition.Builder d = io.healthmesh.schema.TargetDefinition.newBuilder()
+                .setId("a").setAddress("10.0.0.1").setProtocol(Protocol.HTTPS)
+                .setHttp(io.healthmesh.schema.HttpCheck.newBuilder().build());
+        // the record an old writer left: tlsVerify false, no tls section
+        assertThat(StatusFeed.tlsNote(d.build())).isEqualTo("not-verified-old-default");
+        assertThat(StatusFeed.tlsNote(d.setHttp(io.healthmesh.schema.HttpCheck.newBuilder().setTlsVerify(true)
+                .build()).build())).isNull();
+        // a product profile never verifies, as the load balancer it reproduces: no note
+        assertThat(StatusFeed.tlsNote(d.setHttp(io.healthmesh.schema.HttpCheck.newBuilder().build())
+                .setProfile(io.healthmesh.schema.TargetProfile.TENCENT_CLB).build())).isNull();
+        assertThat(StatusFeed.tlsNote(d.setProtocol(Protocol.HTTP).setProfile(io.healthmesh.schema.TargetProfile.GENERIC)
+                .build())).isNull();
     }
 }

@@ -76,7 +76,8 @@ public final class FuzzCorpus {
                 .setRegions(new ArrayList<>(List.of("eu", "us")));
         switch (protocol) {
             case HTTP, HTTPS -> b.setHttp(HttpCheck.newBuilder().setMethod(HttpMethod.GET).setPath("/healthz")
-                    .setHeaders(new HashMap<>(Map.of("X-Probe", "1"))).build());
+                    .setHeaders(new HashMap<>(Map.of("X-Probe", "1"))).setTlsVerify(protocol == Protocol.HTTPS)
+                    .build());
             case UDP -> b.setUdp(UdpCheck.newBuilder().setMode(UdpMode.PAYLOAD).setRequest("ping")
                     .setExpectedResponse("pong").build());
             case TCP -> b.setTcp(TcpCheck.newBuilder().setSend("PING\r\n").setExpect("PONG").build());
@@ -164,7 +165,7 @@ public final class FuzzCorpus {
 
     private TargetDefinition structured(TargetDefinition base, String[] kind) {
         TargetDefinition d = TargetDefinition.newBuilder(base).build();
-        int field = random.nextInt(23);
+        int field = random.nextInt(24);
         int n;
         switch (field) {
             case 0 -> {
@@ -345,6 +346,19 @@ public final class FuzzCorpus {
                         : shapes[random.nextInt(shapes.length)];
                 d.setCondition(condition);
                 kind[0] = "condition=" + condition.length();
+            }
+            case 22 -> {
+                // TLS verification as every writer may have stated it: the old default (tlsVerify false and no
+                // tls section, valid and probed unverified), verified, skipped, and the contradiction of both
+                boolean verify = random.nextBoolean();
+                boolean skip = random.nextBoolean();
+                d.setProtocol(Protocol.HTTPS);
+                d.setHttp(HttpCheck.newBuilder().setMethod(HttpMethod.GET).setPath("/").setTlsVerify(verify).build());
+                d.setTls(skip || random.nextBoolean() ? TlsCheck.newBuilder().setInsecureSkipVerify(skip)
+                        .setTrustId(!skip && random.nextBoolean() ? "internal-ca" : null).build() : null);
+                d.setProfile(random.nextInt(4) == 0 ? io.healthmesh.schema.TargetProfile.TENCENT_CLB
+                        : io.healthmesh.schema.TargetProfile.GENERIC);
+                kind[0] = "tls.verify=" + verify + ",skip=" + skip;
             }
             default -> {
                 d.setQuorum(QuorumPolicy.AT_LEAST);
