@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
  * A TCP listener that goes down and comes back on the same port, as the farm's TCP targets do: the first bind takes
  * an ephemeral port, down closes the listener only (accepted connections are the owner's), up binds that port again.
  */
-final class SwitchableListener {
+final class SwitchableListener implements TargetSwitch {
 
     private final ServerBootstrap bootstrap;
     private final String address;
@@ -36,23 +36,36 @@ final class SwitchableListener {
         this.address = address;
     }
 
+    /** Binds the first time, on an ephemeral port, and returns it. */
+    int start() throws InterruptedException {
+        set(true);
+        return port();
+    }
+
     synchronized int port() {
         return port;
     }
 
     /** Up: listening. Down: the listener closed, returning once a connect to it is refused. */
-    synchronized void set(boolean up) throws InterruptedException {
+    @Override
+    public synchronized void set(boolean up) throws InterruptedException {
         if (up && channel == null) {
             channel = bootstrap.bind(new InetSocketAddress(address, port)).sync().channel();
             port = ((InetSocketAddress) channel.localAddress()).getPort();
         } else if (!up && channel != null) {
-            close();
+            closeNow();
             awaitRefused(address, port);
         }
     }
 
+    /** Down for good. */
+    @Override
+    public void close() throws InterruptedException {
+        set(false);
+    }
+
     /** Closes the listener without waiting for connects to be refused. */
-    synchronized void close() throws InterruptedException {
+    synchronized void closeNow() throws InterruptedException {
         if (channel != null) {
             channel.close().sync();
             channel = null;

@@ -11,29 +11,15 @@ import io.netty.util.ReferenceCountUtil;
  * A TCP target: a listening socket that accepts and discards. Down closes the listener, so that a connect
  * is refused at once (a reset), as when a backend process has died; up binds the same address and port again.
  */
-final class TcpAcceptServer implements TargetSwitch {
+final class TcpAcceptServer {
 
-    private final SwitchableListener listener;
+    private TcpAcceptServer() {
+    }
 
-    TcpAcceptServer(EventLoopGroup group, String address) {
-        this.listener = new SwitchableListener(group, address,
+    /** A listener on {@code address} that accepts and discards; {@link SwitchableListener#start()} binds it. */
+    static SwitchableListener on(EventLoopGroup group, String address) {
+        return new SwitchableListener(group, address,
                 bootstrap -> bootstrap.option(ChannelOption.SO_BACKLOG, 4096).childHandler(Discard.INSTANCE));
-    }
-
-    /** Binds the first time on an ephemeral port and returns it. */
-    int start() throws InterruptedException {
-        set(true);
-        return listener.port();
-    }
-
-    @Override
-    public void set(boolean up) throws InterruptedException {
-        listener.set(up);
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        set(false);
     }
 
     /** Accepted connections: read and drop whatever arrives; the prober resets the connection itself. */

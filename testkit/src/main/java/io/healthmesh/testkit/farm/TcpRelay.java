@@ -48,8 +48,7 @@ public final class TcpRelay implements TargetSwitch {
 
     /** Binds the first time on an ephemeral port and returns it. */
     public int start() throws InterruptedException {
-        set(true);
-        return listener.port();
+        return listener.start();
     }
 
     public int port() {
@@ -65,7 +64,7 @@ public final class TcpRelay implements TargetSwitch {
     /** Closes the listener and every relayed connection. */
     @Override
     public void close() throws InterruptedException {
-        listener.close();
+        listener.closeNow();
         relayed.close().sync();
     }
 
