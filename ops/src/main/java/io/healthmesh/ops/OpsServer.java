@@ -4,18 +4,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -24,12 +19,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -137,51 +128,28 @@ public final class OpsServer implements AutoCloseable {
 
     private static OpsServer start(Builder b) throws IOException {
         HttpLimits limits = b.limits;
-        ExecutorService routes = executor(b.name + "-route", limits.threads(), limits.queue());
-        ExecutorService ops = executor(b.name + "-ops", 1, 16);
+        ExecutorService routes = BoundedHttpPipeline.requestThreads(b.name + "-route", limits.threads(), limits.queue());
+        ExecutorService ops = BoundedHttpPipeline.requestThreads(b.name + "-ops", 1, 16);
         OpsDispatcher dispatcher = new OpsDispatcher(routes, ops, b.routeToken, b.opsToken,
                 b.registry == null ? null : new OpsEndpoints(b.registry, b.ready, ExpositionFormats.init()));
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-        ConnectionCap cap = ConnectionCap.of(limits);
+        BoundedHttpPipeline pipeline = new BoundedHttpPipeline(limits, null,
+                () -> new HttpObjectAggregator(limits.maxBodyBytes()), dispatcher);
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            connections.add(ch);
-                            HttpDeadlines deadlines = HttpDeadlines.of(limits);
-                            ChannelPipeline pipeline = ch.pipeline();
-                            pipeline.addLast(cap);
-                            pipeline.addLast(deadlines.bytes());
-                            pipeline.addLast(new HttpServerCodec(4096, 8192, 8192));
-                            pipeline.addLast(deadlines.messages());
-                            pipeline.addLast(new io.netty.handler.codec.http.HttpObjectAggregator(limits.maxBodyBytes()));
-                            pipeline.addLast(dispatcher);
-                        }
-                    })
+                    .childHandler(pipeline)
                     .bind(b.bind).syncUninterruptibly().channel();
-            return new OpsServer(loop, routes, ops, channel, connections, dispatcher, cap);
+            return new OpsServer(loop, routes, ops, channel, pipeline.connections(), dispatcher, pipeline.cap());
         } catch (RuntimeException e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             routes.shutdownNow();
             ops.shutdownNow();
             throw new IOException("cannot listen on " + b.bind + ": " + e.getMessage(), e);
         }
-    }
-
-    private static ExecutorService executor(String name, int threads, int queue) {
-        AtomicInteger count = new AtomicInteger();
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), r -> {
-                    Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
     }
 
     /** Adds a route (a path prefix; the longest matching prefix wins); the handler owns the exchange and must answer it. */

@@ -3,8 +3,8 @@ package io.healthmesh.prober;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.core.secret.Redact;
-import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.GroupMembership;
+import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.ops.SettingsReader;
@@ -13,8 +13,6 @@ import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeSource;
 import io.healthmesh.probe.transport.ProbeTransport;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -287,16 +285,7 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
     }
 
     private static String defaultProberId() {
-        // containers set HOSTNAME; asking the resolver can take seconds where DNS is slow
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (UnknownHostException e) {
-                host = "unknown-host";
-            }
-        }
-        String id = host.replaceAll("[^A-Za-z0-9._:@-]", "_") + "-" + ProcessHandle.current().pid();
+        String id = GroupMembership.hostName() + "-" + ProcessHandle.current().pid();
         return id.length() <= 128 ? id : id.substring(id.length() - 128);
     }
 }

@@ -1,16 +1,13 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.ops.ServerIdentity;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 
 import static java.util.Objects.requireNonNull;
 
@@ -30,17 +27,7 @@ public record ListenerTls(Path certificateChain, Path privateKey, String keyPass
 
     public ListenerTls {
         requireNonNull(keyStoreType, "keyStoreType");
-        boolean pem = certificateChain != null || privateKey != null;
-        if (pem && keyStore != null) {
-            throw new IllegalArgumentException("registry.ssl: both PEM files and a key store (expected: one of them)");
-        }
-        if (pem && (certificateChain == null || privateKey == null)) {
-            throw new IllegalArgumentException("registry.ssl.certificate.location and registry.ssl.key.location: "
-                    + "only one given (expected: both)");
-        }
-        if (!pem && keyStore == null) {
-            throw new IllegalArgumentException("registry.ssl: no identity (expected: PEM files or a key store)");
-        }
+        ServerIdentity.requireOneForm("registry.ssl", certificateChain, privateKey, keyStore);
     }
 
     /** PEM certificate chain and private key. */
@@ -63,14 +50,8 @@ public record ListenerTls(Path certificateChain, Path privateKey, String keyPass
             if (keyStore == null) {
                 return SslContextBuilder.forServer(certificateChain.toFile(), privateKey.toFile(), keyPassword).build();
             }
-            KeyStore store = KeyStore.getInstance(keyStoreType);
-            char[] storePassword = keyStorePassword == null ? null : keyStorePassword.toCharArray();
-            try (InputStream in = Files.newInputStream(keyStore)) {
-                store.load(in, storePassword);
-            }
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, keyPassword != null ? keyPassword.toCharArray() : storePassword);
-            return SslContextBuilder.forServer(keys).build();
+            return SslContextBuilder.forServer(ServerIdentity.keyManagers(keyStore, keyStorePassword, keyStoreType,
+                    keyPassword)).build();
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalStateException("registry TLS: cannot use " + (keyStore == null ? certificateChain + " / " + privateKey
                     : keyStore) + ": " + e.getMessage(), e);

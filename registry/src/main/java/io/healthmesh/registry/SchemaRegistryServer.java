@@ -1,36 +1,26 @@
 package io.healthmesh.registry;
 
-import io.healthmesh.ops.ConnectionCap;
-import io.healthmesh.ops.HttpDeadlines;
+import io.healthmesh.ops.BoundedHttpPipeline;
 import io.healthmesh.ops.HttpLimits;
 import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.contract.registry.SchemaRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -118,56 +108,29 @@ public final class SchemaRegistryServer implements AutoCloseable, ListeningWorke
                                       RegistrySecurity security, HttpLimits limits) {
         SslContext tls = security.tls() == null ? null : security.tls().serverContext();
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ExecutorService apiExecutor = apiExecutor(limits);
+        ExecutorService apiExecutor = BoundedHttpPipeline.requestThreads("registry-api", limits.threads(),
+                limits.queue());
         OpsRoutes opsRoutes = new OpsRoutes();
         RegistryHttpHandler handler = new RegistryHttpHandler(new RegistryApi(registry), opsRoutes, apiExecutor,
                 new RegistryAccess(security));
-        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-        ConnectionCap cap = ConnectionCap.of(limits);
+        BoundedHttpPipeline pipeline = new BoundedHttpPipeline(limits, tls,
+                () -> new BoundedHttpAggregator(limits.maxBodyBytes()), handler);
         try {
             Channel channel = new ServerBootstrap()
                     .group(loop)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            connections.add(ch);
-                            ChannelPipeline pipeline = ch.pipeline();
-                            HttpDeadlines deadlines = HttpDeadlines.of(limits);
-                            pipeline.addLast(cap);
-                            pipeline.addLast(deadlines.bytes());
-                            if (tls != null) {
-                                pipeline.addLast(tls.newHandler(ch.alloc()));
-                            }
-                            pipeline.addLast(new HttpServerCodec());
-                            pipeline.addLast(deadlines.messages());
-                            pipeline.addLast(new BoundedHttpAggregator(limits.maxBodyBytes()));
-                            pipeline.addLast(handler);
-                        }
-                    })
+                    .childHandler(pipeline)
                     .bind(new InetSocketAddress(host, port)).syncUninterruptibly().channel();
             int boundPort = ((InetSocketAddress) channel.localAddress()).getPort();
             String scheme = tls == null ? "http://" : "https://";
-            return new SchemaRegistryServer(loop, apiExecutor, channel, connections, scheme + urlHost(host) + ":" + boundPort,
+            return new SchemaRegistryServer(loop, apiExecutor, channel, pipeline.connections(), scheme + urlHost(host) + ":" + boundPort,
                     log, opsRoutes, new BoundListener("registry", host, boundPort));
         } catch (RuntimeException e) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             apiExecutor.shutdownNow();
             throw new IllegalStateException("Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
-    }
-
-    /** A few threads for the API, a bounded queue: past it, requests get a 503 instead of piling up. */
-    private static ExecutorService apiExecutor(HttpLimits limits) {
-        AtomicInteger threads = new AtomicInteger();
-        return new ThreadPoolExecutor(limits.threads(), limits.threads(), 0, TimeUnit.MILLISECONDS,
-                limits.queue() == 0 ? new java.util.concurrent.SynchronousQueue<>() : new ArrayBlockingQueue<>(limits.queue()),
-                r -> {
-                    Thread thread = new Thread(r, "registry-api-" + threads.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
     }
 
     private static String urlHost(String host) {

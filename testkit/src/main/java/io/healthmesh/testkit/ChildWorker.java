@@ -93,6 +93,14 @@ public final class ChildWorker implements AutoCloseable {
         }
         Role role = (Role) Class.forName(args[0]).getDeclaredConstructor().newInstance();
         AutoCloseable worker = role.start(Settings.load(Path.of(args[1]), Map.of()));
+        runUntilShutdown(worker, "child-worker-shutdown");
+    }
+
+    /**
+     * What a child process's {@code main} does last: blocks until the JVM shuts down (SIGTERM), whose hook, named
+     * {@code hookName}, closes {@code worker} first.
+     */
+    public static void runUntilShutdown(AutoCloseable worker, String hookName) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -102,7 +110,7 @@ public final class ChildWorker implements AutoCloseable {
             } finally {
                 stopped.countDown();
             }
-        }, "child-worker-shutdown"));
+        }, hookName));
         stopped.await();
     }
 

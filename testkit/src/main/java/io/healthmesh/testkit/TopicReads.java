@@ -100,10 +100,7 @@ public final class TopicReads {
                                                                      Deserializer<V> values, Duration timeout) {
         List<ConsumerRecord<String, V>> read = new ArrayList<>();
         try (KafkaConsumer<String, V> consumer = committedReader(bootstrapServers, values)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic, timeout).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            List<TopicPartition> partitions = fromTheBeginning(consumer, topic, timeout);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout); // the LSO under read_committed
             long deadline = System.nanoTime() + timeout.toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
@@ -116,6 +113,15 @@ public final class TopicReads {
         return read;
     }
 
+    /** Assigns every partition of {@code topic} to {@code consumer}, each at its beginning; returns them. */
+    private static List<TopicPartition> fromTheBeginning(KafkaConsumer<?, ?> consumer, String topic, Duration timeout) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        consumer.partitionsFor(topic, timeout).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return partitions;
+    }
+
     /**
      * Reads {@code topic}'s committed records from the beginning until {@code done} holds for what was read, or fails
      * after {@code timeout}.
@@ -125,10 +131,7 @@ public final class TopicReads {
             Predicate<List<ConsumerRecord<String, V>>> done, Duration timeout) {
         List<ConsumerRecord<String, V>> read = new ArrayList<>();
         try (KafkaConsumer<String, V> consumer = committedReader(bootstrapServers, values)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic, timeout).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+            List<TopicPartition> partitions = fromTheBeginning(consumer, topic, timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!done.test(read)) {
                 if (System.nanoTime() > deadline) {

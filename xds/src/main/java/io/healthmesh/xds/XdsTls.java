@@ -2,14 +2,11 @@ package io.healthmesh.xds;
 
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
+import io.healthmesh.ops.ServerIdentity;
 
-import javax.net.ssl.KeyManagerFactory;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 
 import static java.util.Objects.requireNonNull;
 
@@ -33,17 +30,7 @@ public record XdsTls(Path certificateChain, Path privateKey, String keyPassword,
 
     public XdsTls {
         requireNonNull(keyStoreType, "keyStoreType");
-        boolean pem = certificateChain != null || privateKey != null;
-        if (pem && keyStore != null) {
-            throw new IllegalArgumentException("xds.ssl: both PEM files and a key store (expected: one of them)");
-        }
-        if (pem && (certificateChain == null || privateKey == null)) {
-            throw new IllegalArgumentException("xds.ssl.certificate.location and xds.ssl.key.location: only one given "
-                    + "(expected: both)");
-        }
-        if (!pem && keyStore == null) {
-            throw new IllegalArgumentException("xds.ssl: no identity (expected: PEM files or a key store)");
-        }
+        ServerIdentity.requireOneForm("xds.ssl", certificateChain, privateKey, keyStore);
     }
 
     /**
@@ -57,14 +44,8 @@ public record XdsTls(Path certificateChain, Path privateKey, String keyPassword,
             if (keyStore == null) {
                 tls.keyManager(certificateChain.toFile(), privateKey.toFile(), keyPassword);
             } else {
-                KeyStore store = KeyStore.getInstance(keyStoreType);
-                char[] storePassword = keyStorePassword == null ? null : keyStorePassword.toCharArray();
-                try (InputStream in = Files.newInputStream(keyStore)) {
-                    store.load(in, storePassword);
-                }
-                KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                keys.init(store, keyPassword != null ? keyPassword.toCharArray() : storePassword);
-                tls.keyManager(keys.getKeyManagers());
+                tls.keyManager(ServerIdentity.keyManagers(keyStore, keyStorePassword, keyStoreType, keyPassword)
+                        .getKeyManagers());
             }
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalStateException("xds TLS: cannot use " + (keyStore == null

@@ -1,11 +1,9 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.contract.maintenance.MaintenanceRecords;
-import io.healthmesh.contract.serde.RecordDecodeException;
 import io.healthmesh.core.maintenance.MaintenanceRules;
 import io.healthmesh.core.maintenance.MaintenanceWindow;
 import io.healthmesh.schema.Maintenance;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 
 import java.util.List;
@@ -36,22 +34,13 @@ public final class MaintenanceDecoder {
             return Decoded.rejected(INVALID_MAINTENANCE, "value: " + value.length + " bytes (expected: at most "
                     + MAX_RECORD_BYTES + ")");
         }
-        Maintenance record;
-        try {
-            record = deserializer.deserialize(topic, value);
-        } catch (RecordDecodeException e) {
-            return Decoded.rejected(e.reason().name(), String.valueOf(e.getMessage()));
-        } catch (SerializationException e) {
-            throw new RegistryUnavailableException(String.valueOf(e.getMessage()), e);
-        } catch (RuntimeException e) {
-            return Decoded.rejected(RecordDecodeException.Reason.UNDECODABLE.name(), e.toString());
-        }
-        if (record == null) {
-            return Decoded.rejected(RecordDecodeException.Reason.UNDECODABLE.name(), "value: decodes to null");
+        Decoded<Maintenance> record = InputDecoder.decode(deserializer, topic, value);
+        if (record.isRejected()) {
+            return Decoded.rejected(record.rejection().reason(), record.rejection().detail());
         }
         MaintenanceWindow window;
         try {
-            window = MaintenanceRecords.fromAvro(record);
+            window = MaintenanceRecords.fromAvro(record.value());
         } catch (RuntimeException e) {
             return Decoded.rejected(INVALID_MAINTENANCE, "maintenance: " + e.getMessage());
         }

@@ -5,10 +5,10 @@ import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.ops.Settings;
 import io.healthmesh.prober.ProberConfig;
 import io.healthmesh.prober.ProberWorker;
+import io.healthmesh.testkit.ChildWorker;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code WorkerMain prober|aggregator <settings file>}: the child-JVM entry point of {@link ChildJvm}. It starts
@@ -34,16 +34,6 @@ public final class WorkerMain {
         JitActivity.startWriting(System.getProperty(JitActivity.FILE_PROPERTY));
         // the driver's shutdown hook (ChildJvm) cannot cover a halt of its JVM: this side watches too
         DriverWatch.exitWhenStdinCloses(3);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                worker.close();
-            } catch (Exception e) {
-                e.printStackTrace();
-            } finally {
-                stopped.countDown();
-            }
-        }, "bench-worker-shutdown"));
-        stopped.await();
+        ChildWorker.runUntilShutdown(worker, "bench-worker-shutdown");
     }
 }

@@ -1,20 +1,17 @@
 package io.healthmesh.cli.groups;
 
 import io.healthmesh.cli.BadInputException;
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
+import io.healthmesh.cli.kafka.CompactedTopic;
 import io.healthmesh.contract.group.GroupPolicies;
 import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.schema.GroupPolicy;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code healthmesh groups set GROUP --min-healthy-percent P | --min-healthy-count N [--leave-margin-percent M]
@@ -23,13 +20,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "set", mixinStandardHelpOptions = true,
         description = "Set a group's panic threshold (replaces its policy).")
-public final class GroupSetCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
+public final class GroupSetCommand extends ClusterCommand {
 
     @Parameters(index = "0", paramLabel = "GROUP", description = "Group id (the targets' group).")
     String group;
@@ -64,9 +55,10 @@ public final class GroupSetCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("invalid group policy; nothing was written", java.util.List.of(e.getMessage()));
         }
-        GroupPolicyTopic topic = new GroupPolicyTopic(kafka);
-        topic.send(Map.of(group, policy));
-        PrintWriter out = spec.commandLine().getOut();
+        CompactedTopic<GroupPolicy> topic = GroupPolicyTopic.of(kafka);
+        topic.requireExists();
+        topic.write(Map.of(group, policy));
+        PrintWriter out = out();
         out.printf("%-32s panic below %s%n", group, threshold);
         out.printf("set the policy of group %s in %s%n", group, topic.name());
         out.flush();

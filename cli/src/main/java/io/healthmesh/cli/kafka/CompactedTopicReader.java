@@ -1,6 +1,5 @@
 package io.healthmesh.cli.kafka;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -73,14 +72,7 @@ public final class CompactedTopicReader {
 
     /** Consumer properties for a group-less reader: no commits, no topic auto-creation. */
     public static Properties consumerProperties(Properties clientProps) {
-        Properties props = new Properties();
-        props.putAll(clientProps);
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        return props;
+        return io.healthmesh.contract.read.CompactedTopicReader.withoutGroup(clientProps);
     }
 
     /** True when every partition's position has reached the end offset taken at the start. */

@@ -1,40 +1,31 @@
 package io.healthmesh.cli.maint;
 
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
+import io.healthmesh.cli.kafka.CompactedTopic;
 import io.healthmesh.core.maintenance.MaintenanceWindow;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code healthmesh maint list}: every window the topic holds, by start, with its state now (scheduled, active or
  * ended: an ended window stays listed until {@code maint end} deletes its record).
  */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List maintenance windows.")
-public final class MaintListCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
+public final class MaintListCommand extends ClusterCommand {
 
     @Override
     public Integer call() {
         MaintenanceTopic topic = new MaintenanceTopic(kafka);
-        MaintenanceTopic.Contents contents = topic.read();
+        CompactedTopic.Contents<MaintenanceWindow> contents = topic.read();
         long now = System.currentTimeMillis();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         out.printf("%-24s %-8s %-10s %-24s %-24s %-32s %s%n", "ID", "MODE", "STATE", "START", "END", "SELECTOR",
                 "REASON");
-        List<MaintenanceWindow> windows = contents.windows().values().stream()
+        List<MaintenanceWindow> windows = contents.values().values().stream()
                 .sorted(Comparator.comparingLong(MaintenanceWindow::startMs).thenComparing(MaintenanceWindow::id))
                 .toList();
         for (MaintenanceWindow w : windows) {

@@ -1,16 +1,13 @@
 package io.healthmesh.cli.maint;
 
 import io.healthmesh.cli.BadInputException;
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
 import io.healthmesh.core.maintenance.MaintenanceMode;
 import io.healthmesh.core.maintenance.MaintenanceRules;
 import io.healthmesh.core.maintenance.MaintenanceSelector;
 import io.healthmesh.core.maintenance.MaintenanceWindow;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.security.SecureRandom;
@@ -22,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code healthmesh maint start}: writes a window starting now for {@code --for}, selecting targets by
@@ -31,18 +27,12 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "start", mixinStandardHelpOptions = true,
         description = "Start a maintenance window now; prints its id.")
-public final class MaintStartCommand implements Callable<Integer> {
+public final class MaintStartCommand extends ClusterCommand {
 
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")
             .withZone(ZoneOffset.UTC);
     private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
     private static final SecureRandom RANDOM = new SecureRandom();
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
 
     @Option(names = "--target", paramLabel = "ID", description = "One target.")
     String target;
@@ -88,7 +78,7 @@ public final class MaintStartCommand implements Callable<Integer> {
         }
         MaintenanceTopic topic = new MaintenanceTopic(kafka);
         topic.write(w);
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         out.println(w.id());
         out.flush();
         return 0;

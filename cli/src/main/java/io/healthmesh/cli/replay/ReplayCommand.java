@@ -9,7 +9,7 @@ import io.healthmesh.aggregator.topology.Decoded;
 import io.healthmesh.aggregator.topology.InputDecoder;
 import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.output.Progress;
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
 import io.healthmesh.cli.window.DurationConverter;
 import io.healthmesh.core.target.QuorumPolicy;
 import io.healthmesh.core.target.TargetSpec;
@@ -36,10 +36,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -52,7 +49,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 
 /**
  * {@code healthmesh replay}: what other thresholds, quorum or staleness would have done over a range of the recorded
@@ -66,17 +62,11 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input (no data, unknown target)",
                 "3:self-check failed: the run as configured differs from the aggregator's events"})
-public final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand extends ClusterCommand {
 
     /** Exit code when the run as configured does not reproduce the aggregator's events. */
     public static final int MISMATCH = 3;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
 
     @Option(names = "--from", paramLabel = "TIME",
             description = "Start of the range: an instant (2026-12-01T08:00:00Z) or a duration ago (30m); "
@@ -174,7 +164,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         PrintWriter err = spec.commandLine().getErr();
         Instant now = clock.instant();
         long toMs = to == null ? now.toEpochMilli() : time("--to", to, now);

@@ -1,6 +1,7 @@
 package io.healthmesh.cli.targets;
 
 import io.healthmesh.cli.BadInputException;
+import io.healthmesh.cli.kafka.ClusterCommand;
 import io.healthmesh.cli.kafka.KafkaOptions;
 import io.healthmesh.cli.output.Progress;
 import io.healthmesh.contract.target.TargetFileReader;
@@ -9,10 +10,7 @@ import io.healthmesh.core.target.ProbeFingerprint;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.TargetDefinition;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,7 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 /**
  * {@code healthmesh targets apply -f FILE}: validates every target of every file first and writes nothing when
@@ -29,13 +26,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = "Validate target definitions (YAML or JSON) and write them to the targets topic.")
-public final class ApplyCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
+public final class ApplyCommand extends ClusterCommand {
 
     @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE",
             description = "A YAML or JSON file of targets (repeatable; '-' reads standard input).")
@@ -69,7 +60,7 @@ public final class ApplyCommand implements Callable<Integer> {
                     + (shown.size() < errors.size() ? " (the first " + MAX_ERRORS_SHOWN + " below)" : ""), shown);
         }
         PrintWriter err = spec.commandLine().getErr();
-        return apply(kafka, batch.specs(), dryRun, spec.commandLine().getOut(),
+        return apply(kafka, batch.specs(), dryRun, out(),
                 batch.specs().size() > lines ? err : null, err);
     }
 
@@ -86,7 +77,7 @@ public final class ApplyCommand implements Callable<Integer> {
     static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out,
                      PrintWriter progress, PrintWriter warnings) {
         TargetTopic topic = new TargetTopic(kafka);
-        Map<String, TargetDefinition> current = topic.read().definitions();
+        Map<String, TargetDefinition> current = topic.read().values();
         List<TargetSpec> toWrite = new ArrayList<>();
         int created = 0;
         int updated = 0;

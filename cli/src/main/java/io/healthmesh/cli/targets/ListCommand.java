@@ -3,30 +3,21 @@ package io.healthmesh.cli.targets;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
+import io.healthmesh.cli.kafka.CompactedTopic;
 import io.healthmesh.cli.output.AvroJson;
 import io.healthmesh.schema.TargetDefinition;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 /** {@code healthmesh targets list}: every current definition, read from the compacted topic to its end. */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List the current target definitions.")
-public final class ListCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
+public final class ListCommand extends ClusterCommand {
 
     @Option(names = "--group", paramLabel = "GROUP", description = "Only the targets of this group.")
     String group;
@@ -37,10 +28,10 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         TargetTopic topic = new TargetTopic(kafka);
-        TargetTopic.Contents contents = topic.read();
-        List<TargetDefinition> shown = contents.definitions().values().stream()
+        CompactedTopic.Contents<TargetDefinition> contents = topic.read();
+        List<TargetDefinition> shown = contents.values().values().stream()
                 .filter(d -> group == null || group.equals(d.getGroup()))
                 .sorted(Comparator.comparing(TargetDefinition::getGroup).thenComparing(TargetDefinition::getId))
                 .toList();
@@ -55,7 +46,7 @@ public final class ListCommand implements Callable<Integer> {
             }
         }
         contents.undecodable().forEach(u -> spec.commandLine().getErr().println("warning: undecodable record " + u));
-        OldTlsDefaultWarning.about(contents.definitions().values(), Set.of())
+        OldTlsDefaultWarning.about(contents.values().values(), Set.of())
                 .ifPresent(spec.commandLine().getErr()::println);
         spec.commandLine().getErr().flush();
         out.flush();

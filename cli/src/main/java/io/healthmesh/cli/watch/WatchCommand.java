@@ -1,20 +1,16 @@
 package io.healthmesh.cli.watch;
 
-import io.healthmesh.cli.kafka.KafkaOptions;
+import io.healthmesh.cli.kafka.ClusterCommand;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.TargetHealth;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
 /**
@@ -23,13 +19,7 @@ import java.util.function.Predicate;
  */
 @Command(name = "watch", mixinStandardHelpOptions = true,
         description = "Print the current target and group state, then every change as it happens.")
-public final class WatchCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
+public final class WatchCommand extends ClusterCommand {
 
     @Option(names = "--group", paramLabel = "GROUP", description = "Only this group and its targets (repeatable).")
     List<String> groups;
@@ -46,7 +36,7 @@ public final class WatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         StateLines lines = new StateLines(Clock.systemDefaultZone(), json);
         Predicate<StateEvent> shown = filter(groups, targets);
         StateFeed feed = new StateFeed(kafka.clientProperties(), kafka.serdeConfig(), kafka.topics());

@@ -1,27 +1,19 @@
 package io.healthmesh.dnsfollow.mapping;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.healthmesh.ops.file.RoleFile;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TSIG;
 import org.xbill.DNS.TextParseException;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static java.util.Objects.requireNonNull;
 
@@ -47,7 +39,7 @@ public final class MappingFile {
     private static final Set<String> RECORD_FIELDS = Set.of("group", "zone", "name", "types", "ttl", "server", "key");
 
     private final Path baseDir;
-    private final List<String> problems = new ArrayList<>();
+    private final RoleFile doc = new RoleFile("mapping file");
 
     private MappingFile(Path baseDir) {
         this.baseDir = baseDir;
@@ -59,15 +51,7 @@ public final class MappingFile {
      * @throws IllegalArgumentException when the file is missing, unreadable or invalid, listing every problem
      */
     public static DnsMapping load(Path file) {
-        requireNonNull(file, "file");
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("mapping.file: " + file + " (expected: an existing mapping file)", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("mapping.file: " + file + " cannot be read: " + e.getMessage(), e);
-        }
+        String text = RoleFile.readText(file, "mapping.file", "mapping file");
         Path dir = file.toAbsolutePath().getParent();
         return parse(text, dir == null ? Path.of(".") : dir);
     }
@@ -78,31 +62,23 @@ public final class MappingFile {
      * @throws IllegalArgumentException listing every problem, separated by {@code "; "}
      */
     public static DnsMapping parse(String text, Path baseDir) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("mapping file: not YAML or JSON (" + e.getOriginalMessage() + " at line "
-                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")", e);
-        }
+        JsonNode root = RoleFile.parse(text, "mapping file");
         MappingFile reader = new MappingFile(requireNonNull(baseDir, "baseDir"));
         DnsMapping mapping = reader.mapping(root);
-        if (!reader.problems.isEmpty()) {
-            throw new IllegalArgumentException("invalid mapping file: " + String.join("; ", reader.problems));
-        }
+        reader.doc.requireValid();
         return mapping;
     }
 
     private DnsMapping mapping(JsonNode root) {
         if (root == null || !root.isObject()) {
-            problems.add("mapping file: " + shown(root) + " (expected: a mapping with keys and records lists)");
+            doc.problem("mapping file: " + RoleFile.shown(root) + " (expected: a mapping with keys and records lists)");
             return null;
         }
-        unknownFields(root, TOP_FIELDS, "");
+        doc.unknownFields(root, TOP_FIELDS, "");
         Map<String, TsigKey> keys = keys(root.get("keys"));
         JsonNode list = root.get("records");
         if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_RECORDS) {
-            problems.add("records: " + shown(list) + " (expected: a list of 1.." + MAX_RECORDS + " records)");
+            doc.problem("records: " + RoleFile.shown(list) + " (expected: a list of 1.." + MAX_RECORDS + " records)");
             return null;
         }
         List<NameMapping> names = new ArrayList<>();
@@ -113,7 +89,7 @@ public final class MappingFile {
             if (row != null) {
                 String first = seen.putIfAbsent(row.name(), at);
                 if (first != null) {
-                    problems.add(at + ".name: " + row.name() + " (expected: a name no other record has; " + first
+                    doc.problem(at + ".name: " + row.name() + " (expected: a name no other record has; " + first
                             + " has it)");
                 } else {
                     names.add(row);
@@ -126,30 +102,30 @@ public final class MappingFile {
     private Map<String, TsigKey> keys(JsonNode list) {
         Map<String, TsigKey> keys = new LinkedHashMap<>();
         if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_KEYS) {
-            problems.add("keys: " + shown(list) + " (expected: a list of 1.." + MAX_KEYS + " TSIG keys)");
+            doc.problem("keys: " + RoleFile.shown(list) + " (expected: a list of 1.." + MAX_KEYS + " TSIG keys)");
             return keys;
         }
         for (int i = 0; i < list.size(); i++) {
             String at = "keys[" + i + "]";
             JsonNode node = list.get(i);
             if (!node.isObject()) {
-                problems.add(at + ": " + shown(node) + " (expected: a mapping with name, algorithm and secretFile)");
+                doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a mapping with name, algorithm and secretFile)");
                 continue;
             }
-            unknownFields(node, KEY_FIELDS, at + ".");
-            Name name = name(text(node, "name", at, null), null, at + ".name");
-            String algorithm = text(node, "algorithm", at, DEFAULT_ALGORITHM).toLowerCase(Locale.ROOT);
+            doc.unknownFields(node, KEY_FIELDS, at + ".");
+            Name name = name(doc.text(node, "name", at, null), null, at + ".name");
+            String algorithm = doc.text(node, "algorithm", at, DEFAULT_ALGORITHM).toLowerCase(Locale.ROOT);
             if (!ALGORITHMS.contains(algorithm)) {
-                problems.add(at + ".algorithm: " + algorithm + " (expected: one of " + ALGORITHMS + ")");
+                doc.problem(at + ".algorithm: " + algorithm + " (expected: one of " + ALGORITHMS + ")");
                 continue;
             }
-            String file = text(node, "secretFile", at, null);
+            String file = doc.text(node, "secretFile", at, null);
             if (name == null || file == null) {
                 continue;
             }
             String keyName = name.canonicalize().toString();
             if (keys.containsKey(keyName)) {
-                problems.add(at + ".name: " + keyName + " (expected: a key name no other key has)");
+                doc.problem(at + ".name: " + keyName + " (expected: a key name no other key has)");
                 continue;
             }
             Path path = baseDir.resolve(file);
@@ -158,7 +134,7 @@ public final class MappingFile {
                 keys.put(keyName, new TsigKey(keyName, algorithm, path, SecretFile.read(path, algorithm,
                         at + ".secretFile")));
             } catch (IllegalArgumentException e) {
-                problems.add(e.getMessage());
+                doc.problem(e.getMessage());
             }
         }
         return keys;
@@ -166,36 +142,36 @@ public final class MappingFile {
 
     private NameMapping record(JsonNode node, String at, Map<String, TsigKey> keys) {
         if (!node.isObject()) {
-            problems.add(at + ": " + shown(node) + " (expected: a mapping with group, zone, name, server and key)");
+            doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a mapping with group, zone, name, server and key)");
             return null;
         }
-        int before = problems.size();
-        unknownFields(node, RECORD_FIELDS, at + ".");
-        String group = text(node, "group", at, null);
-        Name zone = name(text(node, "zone", at, null), null, at + ".zone");
-        String nameText = text(node, "name", at, null);
+        int before = doc.problems().size();
+        doc.unknownFields(node, RECORD_FIELDS, at + ".");
+        String group = doc.text(node, "group", at, null);
+        Name zone = name(doc.text(node, "zone", at, null), null, at + ".zone");
+        String nameText = doc.text(node, "name", at, null);
         Name name = zone == null ? null : name(nameText, zone, at + ".name");
         if (name != null && !name.subdomain(zone)) {
-            problems.add(at + ".name: " + nameText + " (expected: a name in zone " + zone.canonicalize()
+            doc.problem(at + ".name: " + nameText + " (expected: a name in zone " + zone.canonicalize()
                     + ", relative to it or absolute)");
         }
         Set<RecordType> types = types(node.get("types"), at + ".types");
         long ttl = ttl(node.get("ttl"), at + ".ttl");
-        String serverText = text(node, "server", at, null);
+        String serverText = doc.text(node, "server", at, null);
         ServerAddress server = serverText == null ? null : ServerAddress.parse(serverText);
         if (serverText != null && server == null) {
-            problems.add(at + ".server: " + serverText + " (expected: host, host:port or [IPv6]:port; port 1..65535)");
+            doc.problem(at + ".server: " + serverText + " (expected: host, host:port or [IPv6]:port; port 1..65535)");
         }
         TsigKey key = null;
-        String keyText = text(node, "key", at, null);
+        String keyText = doc.text(node, "key", at, null);
         if (keyText != null) {
             Name keyName = name(keyText, null, at + ".key");
             key = keyName == null ? null : keys.get(keyName.canonicalize().toString());
-            if (keyName != null && key == null && problems.stream().noneMatch(p -> p.startsWith("keys"))) {
-                problems.add(at + ".key: " + keyText + " (expected: the name of a key in keys " + keys.keySet() + ")");
+            if (keyName != null && key == null && doc.problems().stream().noneMatch(p -> p.startsWith("keys"))) {
+                doc.problem(at + ".key: " + keyText + " (expected: the name of a key in keys " + keys.keySet() + ")");
             }
         }
-        if (problems.size() > before || group == null || name == null || types == null || server == null
+        if (doc.problems().size() > before || group == null || name == null || types == null || server == null
                 || key == null) {
             return null;
         }
@@ -215,7 +191,7 @@ public final class MappingFile {
             }
             return name;
         } catch (TextParseException e) {
-            problems.add(at + ": " + text + " (expected: a domain name" + (origin == null ? ""
+            doc.problem(at + ": " + text + " (expected: a domain name" + (origin == null ? ""
                     : ", relative to the zone, @ for its apex, or absolute with a trailing dot") + ")");
             return null;
         }
@@ -237,12 +213,12 @@ public final class MappingFile {
             if (t.equals("A") || t.equals("AAAA")) {
                 types.add(RecordType.valueOf(t));
             } else {
-                problems.add(at + ": " + shown(node) + " (expected: A, AAAA or [A, AAAA])");
+                doc.problem(at + ": " + RoleFile.shown(node) + " (expected: A, AAAA or [A, AAAA])");
                 return null;
             }
         }
         if (types.isEmpty()) {
-            problems.add(at + ": [] (expected: A, AAAA or [A, AAAA])");
+            doc.problem(at + ": [] (expected: A, AAAA or [A, AAAA])");
             return null;
         }
         return types;
@@ -255,39 +231,7 @@ public final class MappingFile {
         if (node.canConvertToLong() && node.isIntegralNumber() && node.asLong() >= 0 && node.asLong() <= MAX_TTL) {
             return node.asLong();
         }
-        problems.add(at + ": " + shown(node) + " (expected: seconds, 0.." + MAX_TTL + ")");
+        doc.problem(at + ": " + RoleFile.shown(node) + " (expected: seconds, 0.." + MAX_TTL + ")");
         return DEFAULT_TTL;
-    }
-
-    private String text(JsonNode node, String field, String at, String defaultValue) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            if (defaultValue == null) {
-                problems.add(at + "." + field + ": missing (expected: a value, this field is required)");
-            }
-            return defaultValue;
-        }
-        if (!v.isValueNode() || v.asText().isBlank()) {
-            problems.add(at + "." + field + ": " + shown(v) + " (expected: a non-empty text)");
-            return defaultValue;
-        }
-        return v.asText().trim();
-    }
-
-    private void unknownFields(JsonNode node, Set<String> known, String at) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String field = it.next();
-            if (!known.contains(field)) {
-                problems.add(at + field + ": unknown field (expected: one of " + new TreeSet<>(known) + ")");
-            }
-        }
-    }
-
-    private static String shown(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return "missing";
-        }
-        String s = node.isValueNode() ? node.asText() : node.toString();
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 }

@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.healthmesh.haproxy.runtime.RuntimeAddress;
+import io.healthmesh.ops.file.RoleFile;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +21,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import static java.util.Objects.requireNonNull;
 
 /**
  * Reads and validates the mapping file (YAML, or JSON). Unknown fields are refused, defaults applied, and every
@@ -54,14 +51,7 @@ public final class MappingFile {
      * @throws IllegalArgumentException when the file is missing, unreadable or invalid, listing every problem
      */
     public static HaproxyMapping load(Path file) {
-        requireNonNull(file, "file");
-        try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("mapping.file: " + file + " (expected: an existing mapping file)", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("mapping.file: " + file + " cannot be read: " + e.getMessage(), e);
-        }
+        return parse(RoleFile.readText(file, "mapping.file", "mapping file"));
     }
 
     /**
@@ -77,8 +67,7 @@ public final class MappingFile {
             root = yaml.readTree(text);
             lines = lines(yaml, text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("mapping file: not YAML or JSON (" + e.getOriginalMessage() + " at line "
-                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")", e);
+            throw RoleFile.notYaml(e, "mapping file");
         } catch (IOException e) {
             throw new IllegalArgumentException("mapping file: " + e.getMessage(), e);
         }
@@ -106,7 +95,7 @@ public final class MappingFile {
 
     private HaproxyMapping mapping(JsonNode root) {
         if (root == null || !root.isObject()) {
-            problem("", "mapping file: " + shown(root) + " (expected: a mapping with instances and backends)");
+            problem("", "mapping file: " + RoleFile.shown(root) + " (expected: a mapping with instances and backends)");
             return null;
         }
         unknownFields(root, TOP_FIELDS, "");
@@ -116,7 +105,7 @@ public final class MappingFile {
     private List<RuntimeAddress> instances(JsonNode list) {
         List<RuntimeAddress> instances = new ArrayList<>();
         if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_INSTANCES) {
-            problem("/instances", "instances: " + shown(list) + " (expected: a list of 1.." + MAX_INSTANCES
+            problem("/instances", "instances: " + RoleFile.shown(list) + " (expected: a list of 1.." + MAX_INSTANCES
                     + " Runtime API sockets)");
             return instances;
         }
@@ -125,7 +114,7 @@ public final class MappingFile {
             JsonNode item = list.get(i);
             String at = "instances[" + i + "]";
             if (!item.isTextual() || item.asText().isBlank()) {
-                problem("/instances/" + i, at + ": " + shown(item) + " (expected: " + RuntimeAddress.EXPECTED + ")");
+                problem("/instances/" + i, at + ": " + RoleFile.shown(item) + " (expected: " + RuntimeAddress.EXPECTED + ")");
                 continue;
             }
             try {
@@ -145,7 +134,7 @@ public final class MappingFile {
     private List<BackendMapping> backends(JsonNode list) {
         List<BackendMapping> backends = new ArrayList<>();
         if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_BACKENDS) {
-            problem("/backends", "backends: " + shown(list) + " (expected: a list of 1.." + MAX_BACKENDS
+            problem("/backends", "backends: " + RoleFile.shown(list) + " (expected: a list of 1.." + MAX_BACKENDS
                     + " backend mappings)");
             return backends;
         }
@@ -166,7 +155,7 @@ public final class MappingFile {
         String at = "backends[" + i + "]";
         String pointer = "/backends/" + i;
         if (!node.isObject()) {
-            problem(pointer, at + ": " + shown(node) + " (expected: a mapping with group and backend)");
+            problem(pointer, at + ": " + RoleFile.shown(node) + " (expected: a mapping with group and backend)");
             return null;
         }
         int before = problems.size();
@@ -199,11 +188,11 @@ public final class MappingFile {
         }
         String text = v.isValueNode() ? v.asText().trim() : "";
         if (text.isEmpty()) {
-            problem(pointer + "/" + field, at + ": " + shown(v) + " (expected: a non-empty text)");
+            problem(pointer + "/" + field, at + ": " + RoleFile.shown(v) + " (expected: a non-empty text)");
             return defaultValue;
         }
         if (pattern != null && !pattern.matcher(text).matches()) {
-            problem(pointer + "/" + field, at + ": " + shown(v) + " (expected: " + expected + ")");
+            problem(pointer + "/" + field, at + ": " + RoleFile.shown(v) + " (expected: " + expected + ")");
             return defaultValue;
         }
         return text;
@@ -234,13 +223,5 @@ public final class MappingFile {
     /** {@code /backends/2} as {@code backends[2]}. */
     private static String path(String pointer) {
         return pointer.substring(1).replaceAll("/(\\d+)", "[$1]").replace('/', '.');
-    }
-
-    private static String shown(JsonNode node) {
-        if (node == null || node.isMissingNode()) {
-            return "missing";
-        }
-        String s = node.isValueNode() ? node.asText() : node.toString();
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 }

@@ -1,18 +1,12 @@
 package io.healthmesh.notifier.route;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.healthmesh.ops.file.RoleFile;
 import io.healthmesh.notifier.domain.RouteFilter;
 import io.healthmesh.notifier.domain.RoutePolicy;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import static java.util.Objects.requireNonNull;
 
 /**
  * Reads and validates the route file (YAML, or JSON, which YAML reads too). Unknown fields are rejected, defaults
@@ -55,7 +48,7 @@ public final class RouteFile {
     private static final Set<String> FILTER_FIELDS = Set.of("groups", "labels", "statuses", "failOpen");
     private static final Duration MAX_DURATION = Duration.ofDays(7);
 
-    private final List<String> problems = new ArrayList<>();
+    private final RoleFile doc = new RoleFile("route file");
 
     private RouteFile() {
     }
@@ -66,16 +59,7 @@ public final class RouteFile {
      * @throws IllegalArgumentException when the file is missing, unreadable or invalid, listing every problem
      */
     public static List<RouteConfig> load(Path file) {
-        requireNonNull(file, "file");
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("routes.file: " + file + " (expected: an existing route file)", e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("routes.file: " + file + " cannot be read: " + e.getMessage(), e);
-        }
-        return parse(text);
+        return parse(RoleFile.readText(file, "routes.file", "route file"));
     }
 
     /**
@@ -84,30 +68,22 @@ public final class RouteFile {
      * @throws IllegalArgumentException listing every problem, separated by {@code "; "}
      */
     public static List<RouteConfig> parse(String text) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("route file: not YAML or JSON (" + e.getOriginalMessage() + " at line "
-                    + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")", e);
-        }
+        JsonNode root = RoleFile.parse(text, "route file");
         RouteFile reader = new RouteFile();
         List<RouteConfig> routes = reader.routes(root);
-        if (!reader.problems.isEmpty()) {
-            throw new IllegalArgumentException("invalid route file: " + String.join("; ", reader.problems));
-        }
+        reader.doc.requireValid();
         return routes;
     }
 
     private List<RouteConfig> routes(JsonNode root) {
         if (root == null || !root.isObject()) {
-            problems.add("route file: " + shown(root) + " (expected: a mapping with a routes list)");
+            doc.problem("route file: " + RoleFile.shown(root) + " (expected: a mapping with a routes list)");
             return List.of();
         }
-        unknownFields(root, TOP_FIELDS, "");
+        doc.unknownFields(root, TOP_FIELDS, "");
         JsonNode list = root.get("routes");
         if (list == null || !list.isArray() || list.isEmpty() || list.size() > MAX_ROUTES) {
-            problems.add("routes: " + shown(list) + " (expected: a list of 1.." + MAX_ROUTES + " routes)");
+            doc.problem("routes: " + RoleFile.shown(list) + " (expected: a list of 1.." + MAX_ROUTES + " routes)");
             return List.of();
         }
         List<RouteConfig> routes = new ArrayList<>();
@@ -115,7 +91,7 @@ public final class RouteFile {
         for (int i = 0; i < list.size(); i++) {
             JsonNode name = list.get(i).get("name");
             if (name != null && name.isValueNode() && !names.add(name.asText().trim())) {
-                problems.add("routes[" + i + "].name: " + name.asText() + " (expected: a name no other route has)");
+                doc.problem("routes[" + i + "].name: " + name.asText() + " (expected: a name no other route has)");
             }
             RouteConfig route = route(list.get(i), "routes[" + i + "]");
             if (route != null) {
@@ -127,37 +103,37 @@ public final class RouteFile {
 
     private RouteConfig route(JsonNode node, String at) {
         if (!node.isObject()) {
-            problems.add(at + ": " + shown(node) + " (expected: a mapping with name, type and url)");
+            doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a mapping with name, type and url)");
             return null;
         }
-        int before = problems.size();
-        unknownFields(node, ROUTE_FIELDS, at + ".");
-        String name = text(node, "name", at, null);
+        int before = doc.problems().size();
+        doc.unknownFields(node, ROUTE_FIELDS, at + ".");
+        String name = doc.text(node, "name", at, null);
         if (name != null && !NAME.matcher(name).matches()) {
-            problems.add(at + ".name: " + name + " (expected: 1-64 of [A-Za-z0-9._-])");
+            doc.problem(at + ".name: " + name + " (expected: 1-64 of [A-Za-z0-9._-])");
         }
-        String typeText = text(node, "type", at, null);
+        String typeText = doc.text(node, "type", at, null);
         RouteType type = null;
         if (typeText != null) {
             try {
                 type = RouteType.valueOf(typeText.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                problems.add(at + ".type: " + typeText + " (expected: webhook, slack or alertmanager)");
+                doc.problem(at + ".type: " + typeText + " (expected: webhook, slack or alertmanager)");
             }
         }
-        URI url = url(text(node, "url", at, null), at + ".url");
+        URI url = url(doc.text(node, "url", at, null), at + ".url");
         Map<String, String> headers = headers(node.get("headers"), at + ".headers");
         Duration timeout = duration(node, "timeout", at, DEFAULT_TIMEOUT, Duration.ofMillis(100), Duration.ofMinutes(5));
         Duration minDuration = duration(node, "minDuration", at, Duration.ZERO, Duration.ZERO, MAX_DURATION);
         Duration repeatDefault = type == RouteType.ALERTMANAGER ? DEFAULT_ALERTMANAGER_REPEAT : Duration.ZERO;
         Duration repeat = duration(node, "repeat", at, repeatDefault, Duration.ZERO, MAX_DURATION);
         if (repeat != null && !repeat.isZero() && repeat.compareTo(Duration.ofSeconds(1)) < 0) {
-            problems.add(at + ".repeat: " + node.get("repeat").asText() + " (expected: 0 or 1s..7d)");
+            doc.problem(at + ".repeat: " + node.get("repeat").asText() + " (expected: 0 or 1s..7d)");
         }
         boolean resolved = bool(node, "resolved", at, true);
         RouteFilter filter = filter(node.get("filter"), at + ".filter");
         List<String> alertLabels = alertLabels(node.get("labels"), type, at + ".labels");
-        if (problems.size() > before || name == null || type == null || url == null) {
+        if (doc.problems().size() > before || name == null || type == null || url == null) {
             return null;
         }
         return new RouteConfig(type, url, headers, timeout, new RoutePolicy(name, filter, minDuration, repeat, resolved),
@@ -169,16 +145,16 @@ public final class RouteFile {
             return RouteFilter.DEFAULT;
         }
         if (!node.isObject()) {
-            problems.add(at + ": " + shown(node) + " (expected: a mapping of groups, labels, statuses, failOpen)");
+            doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a mapping of groups, labels, statuses, failOpen)");
             return RouteFilter.DEFAULT;
         }
-        unknownFields(node, FILTER_FIELDS, at + ".");
+        doc.unknownFields(node, FILTER_FIELDS, at + ".");
         Set<String> groups = strings(node.get("groups"), at + ".groups", Set.of());
         Map<String, String> labels = stringMap(node.get("labels"), at + ".labels");
         Set<String> statuses = strings(node.get("statuses"), at + ".statuses", RouteFilter.DEFAULT.statuses());
         for (String s : statuses) {
             if (!STATUSES.contains(s)) {
-                problems.add(at + ".statuses: " + s + " (expected: HEALTHY, UNHEALTHY, DETECTING or DISABLED)");
+                doc.problem(at + ".statuses: " + s + " (expected: HEALTHY, UNHEALTHY, DETECTING or DISABLED)");
             }
         }
         boolean failOpen = bool(node, "failOpen", at, true);
@@ -199,7 +175,7 @@ public final class RouteFile {
             // reported below
         }
         // a receiver's URL may be its secret (a Slack webhook's path is): only its scheme and host are shown
-        problems.add(at + ": " + masked(text) + " (expected: an http:// or https:// URL with a host)");
+        doc.problem(at + ": " + masked(text) + " (expected: an http:// or https:// URL with a host)");
         return null;
     }
 
@@ -218,29 +194,14 @@ public final class RouteFile {
         for (Map.Entry<String, String> h : headers.entrySet()) {
             if (!HEADER_NAME.matcher(h.getKey()).matches()
                     || RESTRICTED_HEADERS.contains(h.getKey().toLowerCase(Locale.ROOT))) {
-                problems.add(at + ": " + h.getKey() + " (expected: a header name other than Connection,"
+                doc.problem(at + ": " + h.getKey() + " (expected: a header name other than Connection,"
                         + " Content-Length, Content-Type, Expect, Host, Upgrade)");
             }
             if (h.getValue().chars().anyMatch(c -> c == '\r' || c == '\n')) {
-                problems.add(at + "." + h.getKey() + ": (value hidden) (expected: a value without line breaks)");
+                doc.problem(at + "." + h.getKey() + ": (value hidden) (expected: a value without line breaks)");
             }
         }
         return headers;
-    }
-
-    private String text(JsonNode node, String field, String at, String defaultValue) {
-        JsonNode v = node.get(field);
-        if (v == null || v.isNull()) {
-            if (defaultValue == null) {
-                problems.add(at + "." + field + ": missing (expected: a value, this field is required)");
-            }
-            return defaultValue;
-        }
-        if (!v.isValueNode() || v.asText().isBlank()) {
-            problems.add(at + "." + field + ": " + shown(v) + " (expected: a non-empty text)");
-            return defaultValue;
-        }
-        return v.asText().trim();
     }
 
     private Duration duration(JsonNode node, String field, String at, Duration defaultValue, Duration min,
@@ -251,7 +212,7 @@ public final class RouteFile {
         }
         Duration d = v.isValueNode() ? Durations.parse(v.asText()) : null;
         if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            problems.add(at + "." + field + ": " + shown(v) + " (expected: " + Durations.EXPECTED + ", "
+            doc.problem(at + "." + field + ": " + RoleFile.shown(v) + " (expected: " + Durations.EXPECTED + ", "
                     + Durations.show(min) + ".." + Durations.show(max) + ")");
             return defaultValue;
         }
@@ -264,7 +225,7 @@ public final class RouteFile {
             return defaultValue;
         }
         if (!v.isBoolean()) {
-            problems.add(at + "." + field + ": " + shown(v) + " (expected: true or false)");
+            doc.problem(at + "." + field + ": " + RoleFile.shown(v) + " (expected: true or false)");
             return defaultValue;
         }
         return v.booleanValue();
@@ -277,16 +238,16 @@ public final class RouteFile {
             return List.of();
         }
         if (type != null && type != RouteType.ALERTMANAGER) {
-            problems.add(at + ": given for a " + type.fileName() + " route (expected: only on alertmanager routes)");
+            doc.problem(at + ": given for a " + type.fileName() + " route (expected: only on alertmanager routes)");
         }
         if (names.size() > MAX_ALERT_LABELS) {
-            problems.add(at + ": " + names.size() + " names (expected: at most " + MAX_ALERT_LABELS + ")");
+            doc.problem(at + ": " + names.size() + " names (expected: at most " + MAX_ALERT_LABELS + ")");
         }
         for (String name : names) {
             if (!LABEL_NAME.matcher(name).matches() || name.startsWith("__")) {
-                problems.add(at + ": " + name + " (expected: a Prometheus label name, [a-zA-Z_][a-zA-Z0-9_]*, not __...)");
+                doc.problem(at + ": " + name + " (expected: a Prometheus label name, [a-zA-Z_][a-zA-Z0-9_]*, not __...)");
             } else if (RouteConfig.OWN_ALERT_LABELS.contains(name)) {
-                problems.add(at + ": " + name + " (expected: a name other than " + new java.util.TreeSet<>(
+                doc.problem(at + ": " + name + " (expected: a name other than " + new java.util.TreeSet<>(
                         RouteConfig.OWN_ALERT_LABELS) + ", which healthmesh sets itself)");
             }
         }
@@ -298,13 +259,13 @@ public final class RouteFile {
             return defaultValue;
         }
         if (!node.isArray()) {
-            problems.add(at + ": " + shown(node) + " (expected: a list of texts)");
+            doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a list of texts)");
             return defaultValue;
         }
         Set<String> values = new LinkedHashSet<>();
         for (JsonNode item : node) {
             if (!item.isValueNode() || item.asText().isBlank()) {
-                problems.add(at + ": " + shown(item) + " (expected: a non-empty text)");
+                doc.problem(at + ": " + RoleFile.shown(item) + " (expected: a non-empty text)");
             } else {
                 values.add(item.asText().trim());
             }
@@ -318,34 +279,17 @@ public final class RouteFile {
             return map;
         }
         if (!node.isObject()) {
-            problems.add(at + ": " + shown(node) + " (expected: a mapping of texts)");
+            doc.problem(at + ": " + RoleFile.shown(node) + " (expected: a mapping of texts)");
             return map;
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isValueNode() || e.getValue().isNull()) {
-                problems.add(at + "." + e.getKey() + ": " + shown(e.getValue()) + " (expected: a text)");
+                doc.problem(at + "." + e.getKey() + ": " + RoleFile.shown(e.getValue()) + " (expected: a text)");
             } else {
                 map.put(e.getKey(), e.getValue().asText());
             }
         }
         return map;
-    }
-
-    private void unknownFields(JsonNode node, Set<String> known, String at) {
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String field = it.next();
-            if (!known.contains(field)) {
-                problems.add(at + field + ": unknown field (expected: one of " + new java.util.TreeSet<>(known) + ")");
-            }
-        }
-    }
-
-    private static String shown(JsonNode node) {
-        if (node == null || node.isMissingNode()) {
-            return "missing";
-        }
-        String s = node.isValueNode() ? node.asText() : node.toString();
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 }

@@ -1,13 +1,11 @@
 package io.healthmesh.probe.grpc;
 
 import io.healthmesh.probe.ProbeContext;
-import io.healthmesh.probe.transport.ResponseByteCounter;
-import io.netty.channel.Channel;
+import io.healthmesh.probe.transport.ProbePipelineFront;
 import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 
 /**
  * The GRPC probe pipeline: TLS (with SNI and the definition's verification, offering {@code h2}), the byte counter and
@@ -33,15 +31,9 @@ final class GrpcProbeInitializer extends ChannelHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        Channel ch = ctx.channel();
         ChannelPipeline pipeline = ctx.pipeline();
         try {
-            if (sslContext != null) {
-                SslHandler ssl = sslContext.newHandler(ch.alloc(), host, port);
-                ssl.setHandshakeTimeoutMillis(0); // the probe's deadline bounds the handshake
-                pipeline.addLast("tls", ssl);
-            }
-            pipeline.addLast("bytes", new ResponseByteCounter(probe));
+            ProbePipelineFront.add(pipeline, probe, sslContext, host, port);
             pipeline.addLast("grpc", handler);
             pipeline.remove(this);
         } catch (RuntimeException e) {

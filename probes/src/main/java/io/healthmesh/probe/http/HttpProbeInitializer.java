@@ -1,14 +1,12 @@
 package io.healthmesh.probe.http;
 
 import io.healthmesh.probe.ProbeContext;
-import io.healthmesh.probe.transport.ResponseByteCounter;
-import io.netty.channel.Channel;
+import io.healthmesh.probe.transport.ProbePipelineFront;
 import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 
 /**
  * The HTTP probe pipeline: TLS (for HTTPS, with SNI and the configured verification), the byte counter, the
@@ -43,16 +41,9 @@ final class HttpProbeInitializer extends ChannelHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        Channel ch = ctx.channel();
         ChannelPipeline pipeline = ctx.pipeline();
         try {
-            if (hop.tls()) {
-                SslHandler ssl = sslContext.newHandler(ch.alloc(), hop.peerHost(), hop.port());
-                // the probe's deadline bounds the handshake; Netty's own 10 s default must not outlive it
-                ssl.setHandshakeTimeoutMillis(0);
-                pipeline.addLast("tls", ssl);
-            }
-            pipeline.addLast("bytes", new ResponseByteCounter(probe));
+            ProbePipelineFront.add(pipeline, probe, hop.tls() ? sslContext : null, hop.peerHost(), hop.port());
             pipeline.addLast("http", new HttpClientCodec(MAX_STATUS_LINE, maxHeaderBytes, MAX_CHUNK));
             pipeline.addLast("probe", handler);
             pipeline.remove(this);

@@ -76,13 +76,7 @@ public final class CompactedTopicReader implements AutoCloseable {
         this.name = requireNonNull(name, "name");
         this.topics = List.copyOf(topics);
         this.handler = requireNonNull(handler, "handler");
-        props = new Properties();
-        props.putAll(requireNonNull(kafka, "kafka"));
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props = withoutGroup(requireNonNull(kafka, "kafka"));
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + UUID.randomUUID().toString().substring(0, 8));
         thread = new Thread(this::run, name);
@@ -100,6 +94,22 @@ public final class CompactedTopicReader implements AutoCloseable {
         CompactedTopicReader reader = new CompactedTopicReader(name, kafka, topics, handler);
         reader.thread.start();
         return reader;
+    }
+
+    /**
+     * Consumer properties for a reader without a consumer group, as every whole-topic reader of the project uses
+     * them: {@code kafka}'s settings without a group id, no commits, no topic auto-creation, from the earliest offset,
+     * {@code read_committed}.
+     */
+    public static Properties withoutGroup(Map<?, ?> kafka) {
+        Properties props = new Properties();
+        props.putAll(kafka);
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return props;
     }
 
     /** True once every partition was read to its end offset as of the start. */

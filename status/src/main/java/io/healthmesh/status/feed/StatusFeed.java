@@ -9,6 +9,7 @@ import io.healthmesh.contract.target.TargetSpecs;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.read.CompactedTopicReader;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.GroupRouting;
 import io.healthmesh.contract.serde.GroupRoutingDeserializer;
@@ -93,13 +94,7 @@ public final class StatusFeed implements AutoCloseable {
         this.topics = requireNonNull(topics, "topics");
         this.board = requireNonNull(board, "board");
         this.clock = requireNonNull(clock, "clock");
-        props = new Properties();
-        props.putAll(requireNonNull(kafka, "kafka"));
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props = CompactedTopicReader.withoutGroup(requireNonNull(kafka, "kafka"));
         props.put(ConsumerConfig.CLIENT_ID_CONFIG,
                 "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
         healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);

@@ -75,7 +75,7 @@ public final class TargetFarm implements AutoCloseable {
     private void open(FarmLayout layout) throws InterruptedException {
         int next = 0;
         for (int i = 0; i < layout.tcpListeners(); i++) {
-            TcpAcceptServer server = new TcpAcceptServer(group, layout.addressOf(next++));
+            SwitchableListener server = TcpAcceptServer.on(group, layout.addressOf(next++));
             servers.add(server);
             int port = server.start();
             add(new FarmTarget("tcp-" + i, Protocol.TCP, layout.addressOf(next - 1), port, null), server);

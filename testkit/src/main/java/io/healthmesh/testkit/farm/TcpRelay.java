@@ -1,7 +1,6 @@
 package io.healthmesh.testkit.farm;
 
 import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -13,7 +12,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
@@ -27,26 +25,17 @@ import java.net.InetSocketAddress;
  */
 public final class TcpRelay implements TargetSwitch {
 
-    private final EventLoopGroup group;
-    private final String address;
     private final InetSocketAddress target;
     private final ChannelGroup relayed = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-    private final ServerBootstrap bootstrap;
-    private int port;
-    private Channel listener;
+    private final SwitchableListener listener;
 
     /**
      * A relay on {@code address} (an ephemeral port, bound by {@link #start()}) to {@code target}, on the caller's
      * event loops (the caller shuts them down after closing the relay).
      */
     public TcpRelay(EventLoopGroup group, String address, InetSocketAddress target) {
-        this.group = group;
-        this.address = address;
         this.target = target;
-        this.bootstrap = new ServerBootstrap()
-                .group(group)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_REUSEADDR, true)
+        this.listener = new SwitchableListener(group, address, bootstrap -> bootstrap
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -54,45 +43,70 @@ public final class TcpRelay implements TargetSwitch {
                         relayed.add(inbound);
                         inbound.pipeline().addLast(new Inbound());
                     }
-                });
+                }));
     }
 
     /** Binds the first time on an ephemeral port and returns it. */
     public int start() throws InterruptedException {
-        set(true);
-        return port;
+        return listener.start();
     }
 
-    public synchronized int port() {
-        return port;
+    public int port() {
+        return listener.port();
     }
 
     /** Up: listening (on the port of the first bind). Down: the listener closed, relayed connections left open. */
     @Override
-    public synchronized void set(boolean up) throws InterruptedException {
-        if (up && listener == null) {
-            listener = bootstrap.bind(new InetSocketAddress(address, port)).sync().channel();
-            port = ((InetSocketAddress) listener.localAddress()).getPort();
-        } else if (!up && listener != null) {
-            listener.close().sync();
-            listener = null;
-            TcpAcceptServer.awaitRefused(address, port);
-        }
+    public void set(boolean up) throws InterruptedException {
+        listener.set(up);
     }
 
     /** Closes the listener and every relayed connection. */
     @Override
-    public synchronized void close() throws InterruptedException {
-        if (listener != null) {
-            listener.close().sync();
-            listener = null;
-        }
+    public void close() throws InterruptedException {
+        listener.closeNow();
         relayed.close().sync();
     }
 
+    /**
+     * Writes what one side reads to the other, reading on only once the write went out (so a slow side slows the
+     * other instead of filling memory); closes the other side when its own closes.
+     */
+    private abstract static class Forwarding extends ChannelInboundHandlerAdapter {
+
+        /** The other side, or null while it is not connected yet. */
+        abstract Channel peer();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            peer().writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
+                if (f.isSuccess()) {
+                    ctx.channel().read();
+                } else {
+                    f.channel().close();
+                }
+            });
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            closeOnFlush(peer());
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            closeOnFlush(ctx.channel());
+        }
+    }
+
     /** Connects the accepted connection to the target and starts relaying once that is open. */
-    private final class Inbound extends ChannelInboundHandlerAdapter {
+    private final class Inbound extends Forwarding {
         private Channel outbound;
+
+        @Override
+        Channel peer() {
+            return outbound;
+        }
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -113,31 +127,10 @@ public final class TcpRelay implements TargetSwitch {
                 }
             });
         }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            outbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
-                if (f.isSuccess()) {
-                    ctx.channel().read();
-                } else {
-                    f.channel().close();
-                }
-            });
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            closeOnFlush(outbound);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            closeOnFlush(ctx.channel());
-        }
     }
 
     /** Relays the target's bytes back to the accepted connection. */
-    private static final class Outbound extends ChannelInboundHandlerAdapter {
+    private static final class Outbound extends Forwarding {
         private final Channel inbound;
 
         Outbound(Channel inbound) {
@@ -145,24 +138,8 @@ public final class TcpRelay implements TargetSwitch {
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            inbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
-                if (f.isSuccess()) {
-                    ctx.channel().read();
-                } else {
-                    f.channel().close();
-                }
-            });
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            closeOnFlush(inbound);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            closeOnFlush(ctx.channel());
+        Channel peer() {
+            return inbound;
         }
     }
 
