@@ -103,7 +103,19 @@ public final class TargetTopic {
      * acknowledged record (from the producer's thread).
      */
     public void write(List<TargetSpec> specs, Progress acked) {
-        send(specs.size(), i -> specs.get(i).id(), i -> TargetSpecs.toAvro(specs.get(i)), acked);
+        send(specs.size(), i -> specs.get(i).id(), i -> TargetSpecs.encode(specs.get(i)), acked);
+    }
+
+    /**
+     * Writes definitions encoded already ({@link TargetSpecs#encode}; {@code ids.get(i)} is the key of
+     * {@code bodies.get(i)}), in list order, and waits until all are acknowledged; {@code acked} as in
+     * {@link #write(List, Progress)}.
+     */
+    public void writeEncoded(List<String> ids, List<byte[]> bodies, Progress acked) {
+        if (ids.size() != bodies.size()) {
+            throw new IllegalArgumentException(ids.size() + " ids for " + bodies.size() + " definitions");
+        }
+        send(ids.size(), ids::get, bodies::get, acked);
     }
 
     /** Writes a tombstone for every id and waits until all are acknowledged. */
@@ -112,11 +124,11 @@ public final class TargetTopic {
     }
 
     /**
-     * Sends {@code count} records, encoding each only when it is sent (a million definitions are never held as
-     * Avro records at once), in large compressed batches; then waits until every one is acknowledged by all in-sync
+     * Sends {@code count} records, each value an encoded body (or null, a tombstone) that gets its wire header as it
+     * is sent, in list order (one producer: records of a key keep their order), in large compressed batches; then waits until every one is acknowledged by all in-sync
      * replicas. The first failure is reported; nothing is retried beyond the producer's own retries.
      */
-    private void send(int count, IntFunction<String> key, IntFunction<TargetDefinition> value, Progress acked) {
+    private void send(int count, IntFunction<String> key, IntFunction<byte[]> value, Progress acked) {
         Properties props = options.clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -129,8 +141,8 @@ public final class TargetTopic {
         AtomicReference<Exception> failure = new AtomicReference<>();
         AtomicLong pending = new AtomicLong();
         try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, options.serdeConfig());
-             KafkaProducer<String, TargetDefinition> producer =
-                     new KafkaProducer<>(props, new StringSerializer(), serde.serializer())) {
+             KafkaProducer<String, byte[]> producer =
+                     new KafkaProducer<>(props, new StringSerializer(), serde.encodedSerializer())) {
             for (int i = 0; i < count && failure.get() == null; i++) {
                 pending.incrementAndGet();
                 producer.send(new ProducerRecord<>(topic, key.apply(i), value.apply(i)), (metadata, error) -> {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Reads target definitions from YAML or JSON files and validates every one of them before anything is sent.
@@ -41,8 +42,11 @@ public final class TargetFileReader {
     private TargetFileReader() {
     }
 
-    /** One valid target and where it came from. */
-    public record Entry(String source, int position, TargetSpec spec) {
+    /**
+     * One valid target, where it came from, and its definition's Avro body as the targets topic holds it
+     * ({@link TargetSpecs#encode}): encoded once, for the size check and then for the write.
+     */
+    public record Entry(String source, int position, TargetSpec spec, byte[] encoded) {
     }
 
     /** What the files hold: the targets when all are valid, and every error otherwise. */
@@ -118,35 +122,48 @@ public final class TargetFileReader {
             errors.add(source + ": cannot read: " + e.getMessage());
             return;
         }
-        for (int i = 0; i < targets.size(); i++) {
-            JsonNode node = targets.get(i);
-            int position = i + 1;
-            if (!node.isObject()) {
-                errors.add(source + ": target #" + position + ": " + TargetFields.describe(node)
-                        + " (expected: a map of target fields)");
-                continue;
+        // each target is read, validated and encoded on its own: in parallel, then gathered in file order, so the
+        // entries and the problems come out exactly as one thread would list them
+        List<Checked> checked = IntStream.range(0, targets.size()).parallel()
+                .mapToObj(i -> check(source, targets.get(i), i + 1)).toList();
+        for (Checked c : checked) {
+            if (c.entry() != null) {
+                entries.add(c.entry());
             }
-            TargetNodeReader.Read read = TargetNodeReader.read(node);
-            List<Violation> problems = new ArrayList<>(read.problems());
-            Set<String> reported = new HashSet<>();
-            problems.forEach(p -> reported.add(p.field()));
-            for (Violation v : TargetValidator.validate(read.spec())) {
-                // a field whose value could not be read was replaced by its default: do not report it twice
-                if (!reported.contains(v.field())) {
-                    problems.add(v);
-                }
-            }
-            if (problems.isEmpty()) {
-                // the workers refuse a definition above the encoded-size bound before decoding it: so does apply
-                problems.addAll(TargetValidator.validateEncodedSize(TargetSpecs.encodedSize(read.spec())));
-            }
-            if (problems.isEmpty()) {
-                entries.add(new Entry(source, position, read.spec()));
-            } else {
-                String who = label(read.spec().id(), position);
-                problems.forEach(p -> errors.add(source + ": " + who + ": " + p));
+            errors.addAll(c.errors());
+        }
+    }
+
+    /** One target read and checked: its entry when valid, its problems otherwise. */
+    private record Checked(Entry entry, List<String> errors) {
+    }
+
+    private static Checked check(String source, JsonNode node, int position) {
+        if (!node.isObject()) {
+            return new Checked(null, List.of(source + ": target #" + position + ": " + TargetFields.describe(node)
+                    + " (expected: a map of target fields)"));
+        }
+        TargetNodeReader.Read read = TargetNodeReader.read(node);
+        List<Violation> problems = new ArrayList<>(read.problems());
+        Set<String> reported = new HashSet<>();
+        problems.forEach(p -> reported.add(p.field()));
+        for (Violation v : TargetValidator.validate(read.spec())) {
+            // a field whose value could not be read was replaced by its default: do not report it twice
+            if (!reported.contains(v.field())) {
+                problems.add(v);
             }
         }
+        byte[] encoded = null;
+        if (problems.isEmpty()) {
+            // the workers refuse a definition above the encoded-size bound before decoding it: so does apply
+            encoded = TargetSpecs.encode(read.spec());
+            problems.addAll(TargetValidator.validateEncodedSize(TargetSpecs.encodedSize(encoded)));
+        }
+        if (problems.isEmpty()) {
+            return new Checked(new Entry(source, position, read.spec(), encoded), List.of());
+        }
+        String who = label(read.spec().id(), position);
+        return new Checked(null, problems.stream().map(p -> source + ": " + who + ": " + p).toList());
     }
 
     /** Adds the targets of one document; false (after recording why) when its shape is wrong. */
