@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.time.Duration;
@@ -133,11 +134,32 @@ public final class CompactedTopic<V extends SpecificRecord> {
 
     /**
      * Sends {@code count} records, encoding each only when it is sent (a million definitions are never held as
-     * Avro records at once), in large compressed batches; then waits until every one is acknowledged by all in-sync
-     * replicas. {@code acked}, when given, advances once per acknowledged record (from the producer's thread). The
-     * first failure is reported; nothing is retried beyond the producer's own retries.
+     * Avro records at once); see {@link #send}. {@code acked}, when given, advances once per acknowledged record
+     * (from the producer's thread).
      */
     public void write(int count, IntFunction<String> key, IntFunction<V> value, Progress acked) {
+        try (AvroSerde<V> serde = AvroSerde.forValues(type, options.serdeConfig())) {
+            send(count, key, value, serde.serializer(), acked);
+        }
+    }
+
+    /**
+     * Sends {@code count} values encoded already (the Avro body without its wire header, or null for a tombstone),
+     * each getting its header as it is sent, so a value checked for size is written as the bytes that were checked.
+     */
+    public void writeEncoded(int count, IntFunction<String> key, IntFunction<byte[]> body, Progress acked) {
+        try (AvroSerde<V> serde = AvroSerde.forValues(type, options.serdeConfig())) {
+            send(count, key, body, serde.encodedSerializer(), acked);
+        }
+    }
+
+    /**
+     * Sends in order through one producer (records of a key keep their order), in large compressed batches; then
+     * waits until every one is acknowledged by all in-sync replicas. The first failure is reported; nothing is
+     * retried beyond the producer's own retries.
+     */
+    private <T> void send(int count, IntFunction<String> key, IntFunction<T> value, Serializer<T> serializer,
+                          Progress acked) {
         Properties props = options.clientProperties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -149,8 +171,7 @@ public final class CompactedTopic<V extends SpecificRecord> {
         props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
         AtomicReference<Exception> failure = new AtomicReference<>();
         AtomicLong pending = new AtomicLong();
-        try (AvroSerde<V> serde = AvroSerde.forValues(type, options.serdeConfig());
-             KafkaProducer<String, V> producer = new KafkaProducer<>(props, new StringSerializer(), serde.serializer())) {
+        try (KafkaProducer<String, T> producer = new KafkaProducer<>(props, new StringSerializer(), serializer)) {
             for (int i = 0; i < count && failure.get() == null; i++) {
                 pending.incrementAndGet();
                 producer.send(new ProducerRecord<>(topic, key.apply(i), value.apply(i)), (metadata, error) -> {

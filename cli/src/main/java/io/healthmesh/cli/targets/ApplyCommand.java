@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * {@code healthmesh targets apply -f FILE}: validates every target of every file first and writes nothing when
@@ -60,74 +61,100 @@ public final class ApplyCommand extends ClusterCommand {
                     + (shown.size() < errors.size() ? " (the first " + MAX_ERRORS_SHOWN + " below)" : ""), shown);
         }
         PrintWriter err = spec.commandLine().getErr();
-        return apply(kafka, batch.specs(), dryRun, out(),
-                batch.specs().size() > lines ? err : null, err);
+        return apply(kafka, batch.entries(), dryRun, out(),
+                batch.entries().size() > lines ? err : null, err);
     }
 
     /** Writes {@code specs} (already validated) and prints one line per target, a summary and any warning. */
     public static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out) {
-        return apply(kafka, specs, dryRun, out, null, out);
+        List<TargetFileReader.Entry> entries = specs.parallelStream()
+                .map(s -> new TargetFileReader.Entry("", 0, s, TargetSpecs.encode(s))).toList();
+        return apply(kafka, entries, dryRun, out, null, out);
+    }
+
+    /** What applying one definition does to the topic and to its target's state. */
+    enum Change {
+        CREATED("created"),
+        UNCHANGED("unchanged"),
+        UPDATED_SAME_PROBE("updated (same probe: counters kept)"),
+        UPDATED_PROBE_CHANGED("updated (probe changed: back to DETECTING)");
+
+        final String text;
+
+        Change(String text) {
+            this.text = text;
+        }
     }
 
     /**
-     * Writes {@code specs} (already validated); with {@code progress} (large applies) prints the summary only and
-     * draws the write's progress there, otherwise one line per target and the summary; a warning about stored
-     * definitions this apply leaves unverified ({@link OldTlsDefaultWarning}) goes to {@code warnings}.
+     * Writes {@code entries} (already validated and encoded) in their order; with {@code progress} (large applies)
+     * prints the summary only and draws the write's progress there, otherwise one line per target and the summary;
+     * a warning about stored definitions this apply leaves unverified ({@link OldTlsDefaultWarning}) goes to
+     * {@code warnings}.
      */
-    static int apply(KafkaOptions kafka, List<TargetSpec> specs, boolean dryRun, PrintWriter out,
+    static int apply(KafkaOptions kafka, List<TargetFileReader.Entry> entries, boolean dryRun, PrintWriter out,
                      PrintWriter progress, PrintWriter warnings) {
         TargetTopic topic = new TargetTopic(kafka);
         Map<String, TargetDefinition> current = topic.read().values();
-        List<TargetSpec> toWrite = new ArrayList<>();
+        // comparing with what the topic holds decodes and re-encodes each definition: in parallel, kept in order
+        List<Change> changes = IntStream.range(0, entries.size()).parallel()
+                .mapToObj(i -> change(entries.get(i).spec(), current.get(entries.get(i).spec().id()))).toList();
+        List<String> ids = new ArrayList<>();
+        List<byte[]> bodies = new ArrayList<>();
         int created = 0;
         int updated = 0;
         int unchanged = 0;
-        for (TargetSpec s : specs) {
-            TargetSpec wanted = normalized(s);
-            TargetDefinition existing = current.get(s.id());
-            String what;
-            if (existing == null) {
-                what = "created";
-                created++;
-                toWrite.add(wanted);
-            } else {
-                TargetSpec before = TargetSpecs.fromAvro(existing);
-                if (before.equals(wanted)) {
-                    what = "unchanged";
-                    unchanged++;
-                } else {
-                    updated++;
-                    toWrite.add(wanted);
-                    what = ProbeFingerprint.of(before) == ProbeFingerprint.of(wanted)
-                            ? "updated (same probe: counters kept)"
-                            : "updated (probe changed: back to DETECTING)";
-                }
+        for (int i = 0; i < entries.size(); i++) {
+            TargetFileReader.Entry entry = entries.get(i);
+            Change change = changes.get(i);
+            switch (change) {
+                case CREATED -> created++;
+                case UNCHANGED -> unchanged++;
+                case UPDATED_SAME_PROBE, UPDATED_PROBE_CHANGED -> updated++;
+            }
+            if (change != Change.UNCHANGED) {
+                ids.add(entry.spec().id());
+                bodies.add(entry.encoded());
             }
             if (progress == null) {
-                out.printf("%-32s %s%n", s.id(), what);
+                out.printf("%-32s %s%n", entry.spec().id(), change.text);
             }
         }
-        if (!dryRun && !toWrite.isEmpty()) {
+        if (!dryRun && !ids.isEmpty()) {
             if (progress == null) {
-                topic.write(toWrite);
+                topic.writeEncoded(ids, bodies, null);
             } else {
                 Progress acked = new Progress(progress, "writing", "wrote and had acknowledged", topic.name(),
-                        toWrite.size(), System::nanoTime);
-                topic.write(toWrite, acked);
+                        ids.size(), System::nanoTime);
+                topic.writeEncoded(ids, bodies, acked);
                 acked.finish();
             }
         }
         out.printf("%s %d target(s) %s %s: %d created, %d updated, %d unchanged%n",
-                dryRun ? "would apply" : "applied", specs.size(), dryRun ? "to" : "in", topic.name(),
+                dryRun ? "would apply" : "applied", entries.size(), dryRun ? "to" : "in", topic.name(),
                 created, updated, unchanged);
         out.flush();
         Set<String> applied = new HashSet<>();
-        specs.forEach(s -> applied.add(s.id()));
+        entries.forEach(e -> applied.add(e.spec().id()));
         OldTlsDefaultWarning.about(current.values(), applied).ifPresent(warning -> {
             warnings.println(warning);
             warnings.flush();
         });
         return 0;
+    }
+
+    /** What writing {@code spec} changes, given what the topic holds for its id ({@code null}: nothing). */
+    static Change change(TargetSpec spec, TargetDefinition existing) {
+        if (existing == null) {
+            return Change.CREATED;
+        }
+        TargetSpec before = TargetSpecs.fromAvro(existing);
+        TargetSpec wanted = normalized(spec);
+        if (before.equals(wanted)) {
+            return Change.UNCHANGED;
+        }
+        return ProbeFingerprint.of(before) == ProbeFingerprint.of(wanted)
+                ? Change.UPDATED_SAME_PROBE : Change.UPDATED_PROBE_CHANGED;
     }
 
     /** The spec as it reads back from the topic: sections of other protocols dropped to their defaults. */

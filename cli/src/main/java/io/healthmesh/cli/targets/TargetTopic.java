@@ -41,7 +41,19 @@ public final class TargetTopic {
      * acknowledged record (from the producer's thread).
      */
     public void write(List<TargetSpec> specs, Progress acked) {
-        topic.write(specs.size(), i -> specs.get(i).id(), i -> TargetSpecs.toAvro(specs.get(i)), acked);
+        topic.writeEncoded(specs.size(), i -> specs.get(i).id(), i -> TargetSpecs.encode(specs.get(i)), acked);
+    }
+
+    /**
+     * Writes definitions encoded already ({@link TargetSpecs#encode}; {@code ids.get(i)} is the key of
+     * {@code bodies.get(i)}), in list order, and waits until all are acknowledged; {@code acked} as in
+     * {@link #write(List, Progress)}.
+     */
+    public void writeEncoded(List<String> ids, List<byte[]> bodies, Progress acked) {
+        if (ids.size() != bodies.size()) {
+            throw new IllegalArgumentException(ids.size() + " ids for " + bodies.size() + " definitions");
+        }
+        topic.writeEncoded(ids.size(), ids::get, bodies::get, acked);
     }
 
     /**

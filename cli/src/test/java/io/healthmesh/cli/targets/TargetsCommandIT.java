@@ -4,6 +4,7 @@ import io.healthmesh.cli.CliRun;
 import io.healthmesh.cli.kafka.CompactedTopicReader;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.testkit.TopicReads;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
@@ -156,6 +157,52 @@ class TargetsCommandIT {
                 .contains("applied 14 target(s) in " + topics.targets() + ": 14 created, 0 updated, 0 unchanged");
         assertThat(apply.err()).contains("wrote and had acknowledged 14 records of " + topics.targets());
         assertThat(topicContents()).hasSize(14);
+    }
+
+    /** {@code count} TCP targets {@code f-0, f-1, ...} probed every {@code intervalMs}, as a JSON list. */
+    private static Path fleet(Path dir, int count, int intervalMs) throws IOException {
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < count; i++) {
+            json.append(i == 0 ? "" : ",\n").append("{\"id\": \"f-").append(i).append("\", \"address\": \"192.0.2.")
+                    .append(i % 250 + 1).append("\", \"protocol\": \"TCP\", \"port\": 80, \"intervalMs\": ")
+                    .append(intervalMs).append('}');
+        }
+        return Files.writeString(dir.resolve("fleet-" + intervalMs + ".json"), json.append(']'));
+    }
+
+    @Test
+    void aFleetAppliedTwiceIsWrittenWholeInFileOrderPerPartition(@TempDir Path dir) throws IOException {
+        int count = 3_000;
+        CliRun first = run("targets", "apply", "-f", fleet(dir, count, 5_000).toString(), "--lines", "0");
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.out()).contains(count + " created, 0 updated, 0 unchanged");
+        assertThat(first.err()).contains("wrote and had acknowledged 3,000 records of " + topics.targets());
+        CliRun second = run("targets", "apply", "-f", fleet(dir, count, 7_000).toString(), "--lines", "0");
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(second.out()).contains("0 created, " + count + " updated, 0 unchanged");
+
+        // every definition twice in the log, and in each partition the file's order, first apply then second
+        Map<Integer, List<String>> keysByPartition = new java.util.TreeMap<>();
+        for (var r : TopicReads.readCommitted(kafka.bootstrapServers(), topics.targets(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(), Duration.ofSeconds(30))) {
+            keysByPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.key());
+        }
+        int written = 0;
+        for (List<String> keys : keysByPartition.values()) {
+            List<String> once = keys.stream().distinct()
+                    .sorted(java.util.Comparator.comparingInt(k -> Integer.parseInt(k.substring(2)))).toList();
+            List<String> twice = new ArrayList<>(once);
+            twice.addAll(once);
+            assertThat(keys).isEqualTo(twice);
+            written += keys.size();
+        }
+        assertThat(written).isEqualTo(2 * count);
+        try (AvroSerde<TargetDefinition> serde = AvroSerde.forValues(TargetDefinition.class, kafka.serdeConfig())) {
+            Map<String, byte[]> latest = topicContents();
+            assertThat(latest).hasSize(count);
+            latest.forEach((id, bytes) -> assertThat(serde.deserializer().deserialize(topics.targets(), bytes)
+                    .getIntervalMs()).as(id).isEqualTo(7_000));
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     private final Class<T> type;
     private volatile SchemaRegistryClient client;
     private volatile Serializer<T> serializer;
+    private volatile Serializer<byte[]> encodedSerializer;
     private volatile AvroDeserializer<T> deserializer;
 
     /** An unconfigured serde; call {@link #configure} before use (or use {@link #forValues}). */
@@ -60,7 +61,9 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     private void configure(SchemaRegistryClient newClient, SerdeConfig serdeConfig, boolean isKey) {
         SchemaRegistryClient old = client;
         client = newClient;
-        serializer = serializerFor(type, new AvroSerializer<>(type, newClient, serdeConfig, isKey), serdeConfig);
+        AvroSerializer<T> records = new AvroSerializer<>(type, newClient, serdeConfig, isKey);
+        serializer = serializerFor(type, records, serdeConfig);
+        encodedSerializer = new EncodedBodySerializer<>(type, records, serdeConfig);
         deserializer = new AvroDeserializer<>(type, newClient);
         if (old != null) {
             old.close();
@@ -84,6 +87,18 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     @Override
     public Serializer<T> serializer() {
         Serializer<T> current = serializer;
+        if (current == null) {
+            throw new IllegalStateException("AvroSerde<" + type.getSimpleName() + "> is not configured: call configure(...) or use forValues(...)");
+        }
+        return current;
+    }
+
+    /**
+     * A serializer of records encoded already as Avro binary bodies under the generated class's own schema (no
+     * header): it writes the same bytes as {@link #serializer()} does for the record, without encoding it again.
+     */
+    public Serializer<byte[]> encodedSerializer() {
+        Serializer<byte[]> current = encodedSerializer;
         if (current == null) {
             throw new IllegalStateException("AvroSerde<" + type.getSimpleName() + "> is not configured: call configure(...) or use forValues(...)");
         }

@@ -1,15 +1,16 @@
 package io.healthmesh.contract.target;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.core.target.TargetValidator;
-import io.healthmesh.core.target.Violation;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,11 +20,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Reads target definitions from YAML or JSON files and validates every one of them before anything is sent.
@@ -41,8 +41,11 @@ public final class TargetFileReader {
     private TargetFileReader() {
     }
 
-    /** One valid target and where it came from. */
-    public record Entry(String source, int position, TargetSpec spec) {
+    /**
+     * One valid target, where it came from, and its definition's Avro body as the targets topic holds it
+     * ({@link TargetSpecs#encode}): encoded once, for the size check and then for the write.
+     */
+    public record Entry(String source, int position, TargetSpec spec, byte[] encoded) {
     }
 
     /** What the files hold: the targets when all are valid, and every error otherwise. */
@@ -101,16 +104,27 @@ public final class TargetFileReader {
 
     private static void readText(String source, String text, ObjectMapper mapper, List<Entry> entries,
                                  List<String> errors) {
-        List<JsonNode> targets = new ArrayList<>();
+        List<String> shapeErrors = new ArrayList<>();
+        List<TargetChecks.Checked> checked;
         // one root value per YAML document (or concatenated JSON value); MappingIterator would unwrap a root list
-        try (JsonParser parser = mapper.createParser(text)) {
+        try (TargetChecks checks = new TargetChecks(source); JsonParser parser = mapper.createParser(text)) {
             while (parser.nextToken() != null) {
-                JsonNode document = mapper.readTree(parser);
-                if (!collect(source, document, targets, errors)) {
-                    return;
+                if (parser.currentToken() == JsonToken.START_ARRAY) {
+                    // a list of targets: one target's tree at a time, checked while the next ones are parsed
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        if (parser.currentToken() == null) {
+                            throw new JsonParseException(parser, "unexpected end of input in a list of targets");
+                        }
+                        JsonNode target = mapper.readTree(parser);
+                        checks.add(target == null ? NullNode.getInstance() : target);
+                    }
+                } else if (!collect(source, mapper.readTree(parser), checks::add, shapeErrors)) {
+                    break;
                 }
             }
+            checked = shapeErrors.isEmpty() ? checks.results() : List.of();
         } catch (JsonProcessingException e) {
+            // a file that does not parse reports that alone, as before any target of it was checked
             errors.add(source + ": " + where(e.getLocation()) + "not valid " + (mapper == JSON ? "JSON" : "YAML")
                     + ": " + e.getOriginalMessage());
             return;
@@ -118,44 +132,26 @@ public final class TargetFileReader {
             errors.add(source + ": cannot read: " + e.getMessage());
             return;
         }
-        for (int i = 0; i < targets.size(); i++) {
-            JsonNode node = targets.get(i);
-            int position = i + 1;
-            if (!node.isObject()) {
-                errors.add(source + ": target #" + position + ": " + TargetFields.describe(node)
-                        + " (expected: a map of target fields)");
-                continue;
+        if (!shapeErrors.isEmpty()) {
+            errors.addAll(shapeErrors);
+            return;
+        }
+        for (TargetChecks.Checked c : checked) {
+            if (c.entry() != null) {
+                entries.add(c.entry());
             }
-            TargetNodeReader.Read read = TargetNodeReader.read(node);
-            List<Violation> problems = new ArrayList<>(read.problems());
-            Set<String> reported = new HashSet<>();
-            problems.forEach(p -> reported.add(p.field()));
-            for (Violation v : TargetValidator.validate(read.spec())) {
-                // a field whose value could not be read was replaced by its default: do not report it twice
-                if (!reported.contains(v.field())) {
-                    problems.add(v);
-                }
-            }
-            if (problems.isEmpty()) {
-                // the workers refuse a definition above the encoded-size bound before decoding it: so does apply
-                problems.addAll(TargetValidator.validateEncodedSize(TargetSpecs.encodedSize(read.spec())));
-            }
-            if (problems.isEmpty()) {
-                entries.add(new Entry(source, position, read.spec()));
-            } else {
-                String who = label(read.spec().id(), position);
-                problems.forEach(p -> errors.add(source + ": " + who + ": " + p));
-            }
+            errors.addAll(c.errors());
         }
     }
 
     /** Adds the targets of one document; false (after recording why) when its shape is wrong. */
-    private static boolean collect(String source, JsonNode document, List<JsonNode> targets, List<String> errors) {
+    private static boolean collect(String source, JsonNode document, Consumer<JsonNode> targets,
+                                   List<String> errors) {
         if (document == null || document.isNull() || document.isMissingNode()) {
             return true;
         }
         if (document.isArray()) {
-            document.forEach(targets::add);
+            document.forEach(targets);
             return true;
         }
         if (document.isObject() && document.has("targets") && document.size() == 1) {
@@ -164,11 +160,11 @@ public final class TargetFileReader {
                 errors.add(source + ": targets: " + TargetFields.describe(list) + " (expected: a list of targets)");
                 return false;
             }
-            list.forEach(targets::add);
+            list.forEach(targets);
             return true;
         }
         if (document.isObject()) {
-            targets.add(document);
+            targets.accept(document);
             return true;
         }
         errors.add(source + ": " + TargetFields.describe(document)
@@ -188,7 +184,7 @@ public final class TargetFileReader {
         }
     }
 
-    private static String label(String id, int position) {
+    static String label(String id, int position) {
         return id == null || id.isEmpty() ? "target #" + position : "target " + id;
     }
 

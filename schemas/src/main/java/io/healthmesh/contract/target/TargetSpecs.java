@@ -53,6 +53,13 @@ public final class TargetSpecs {
                 d.getCondition());
     }
 
+    /** Writers of the generated record's own schema, one per thread (a datum writer caches per-schema state). */
+    private static final ThreadLocal<SpecificDatumWriter<TargetDefinition>> WRITER =
+            ThreadLocal.withInitial(() -> new SpecificDatumWriter<>(TargetDefinition.class));
+
+    /** The Confluent header's size: a magic byte and the 4-byte schema id, in front of every encoded body. */
+    private static final int WIRE_HEADER_BYTES = 5;
+
     /**
      * Whether a stored definition's probe verifies TLS, and why, read from the few fields that decide it without
      * mapping the whole record (the status page does this for every definition it reads).
@@ -71,15 +78,29 @@ public final class TargetSpecs {
      * the CLI writes is never refused by the workers for its size.
      */
     public static int encodedSize(TargetSpec spec) {
+        return encodedSize(encode(spec));
+    }
+
+    /** What a definition whose Avro body is {@code body} takes on the targets topic, the header included. */
+    public static int encodedSize(byte[] body) {
+        return WIRE_HEADER_BYTES + body.length;
+    }
+
+    /**
+     * The Avro binary body of {@code spec}'s definition under the generated record's own schema, without the wire
+     * header: what {@code targets apply} checks for size and then writes, so each definition is encoded once.
+     * Encoding the spec read back from these bytes gives the same bytes.
+     */
+    public static byte[] encode(TargetSpec spec) {
         TargetDefinition definition = toAvro(spec);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
         try {
-            new SpecificDatumWriter<>(TargetDefinition.class).write(definition, encoder);
+            WRITER.get().write(definition, encoder);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // an in-memory stream does not fail
         }
-        return 5 + bytes.size();
+        return bytes.toByteArray();
     }
 
     /** The Avro record of a spec; every section is written out, so the record is self-describing. */

@@ -213,6 +213,58 @@ class TargetFileReaderTest {
         assertThat(yaml("- 5\n").errors()).containsExactly("t.yaml: target #1: 5 (expected: a map of target fields)");
     }
 
+    /** A JSON list of {@code count} TCP targets {@code t-0, t-1, ...}; {@code bad(i)} gives target i port 0. */
+    private static String manyTargets(int count, java.util.function.IntPredicate bad,
+                                      java.util.function.IntPredicate notAMap) {
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < count; i++) {
+            json.append(i == 0 ? "" : ",\n");
+            if (notAMap.test(i)) {
+                json.append(i);
+            } else {
+                json.append("{\"id\": \"t-").append(i).append("\", \"address\": \"10.0.0.1\", \"protocol\": \"TCP\","
+                        + " \"port\": ").append(bad.test(i) ? 0 : 80).append('}');
+            }
+        }
+        return json.append(']').toString();
+    }
+
+    @Test
+    void manyTargetsComeOutInFileOrderEachWithTheBytesItWillBeWrittenAs() {
+        int count = 20_000;
+        TargetFileReader.Batch batch = TargetFileReader.readText("t.json", manyTargets(count, i -> false, i -> false),
+                true);
+        assertThat(batch.errors()).isEmpty();
+        assertThat(batch.entries()).hasSize(count);
+        for (int i = 0; i < count; i++) {
+            TargetFileReader.Entry e = batch.entries().get(i);
+            assertThat(e.spec().id()).isEqualTo("t-" + i);
+            assertThat(e.position()).isEqualTo(i + 1);
+            assertThat(e.encoded()).isEqualTo(TargetSpecs.encode(e.spec()));
+        }
+    }
+
+    @Test
+    void everyProblemOfManyTargetsIsListedOnceInFileOrder() {
+        int count = 20_000;
+        java.util.function.IntPredicate bad = i -> i % 997 == 3;
+        java.util.function.IntPredicate notAMap = i -> i % 1_499 == 7;
+        TargetFileReader.Batch batch = TargetFileReader.readText("t.json", manyTargets(count, bad, notAMap), true);
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (notAMap.test(i)) {
+                expected.add("t.json: target #" + (i + 1) + ": " + i + " (expected: a map of target fields)");
+            } else if (bad.test(i)) {
+                expected.add("t.json: target t-" + i + ": port");
+            }
+        }
+        assertThat(batch.entries()).isEmpty();
+        assertThat(batch.errors()).hasSize(expected.size());
+        for (int k = 0; k < expected.size(); k++) {
+            assertThat(batch.errors().get(k)).startsWith(expected.get(k));
+        }
+    }
+
     /** Standard input that is never read in these tests. */
     static final class InputStreamOfNothing {
         static final ByteArrayInputStream INSTANCE = new ByteArrayInputStream(new byte[0]);

@@ -64,6 +64,21 @@ class TargetSpecsTest {
         assertThat(spec.udp()).isEqualTo(UdpSpec.DEFAULTS);
     }
 
+    @Test
+    void theBytesOfASpecAreTheBytesOfWhatReadsBackFromThem() {
+        // apply checks and writes the bytes of the spec as read from the file: the topic must then hold exactly
+        // what the spec reads back as, for every example of every protocol
+        TargetFileReader.Batch examples = TargetFileReader.read(List.of(java.nio.file.Path.of("..", "examples",
+                "targets.yaml")), new java.io.ByteArrayInputStream(new byte[0]));
+        assertThat(examples.errors()).isEmpty();
+        for (TargetSpec spec : examples.specs()) {
+            byte[] bytes = TargetSpecs.encode(spec);
+            TargetSpec readBack = TargetSpecs.fromAvro(TargetSpecs.toAvro(spec));
+            assertThat(TargetSpecs.encode(readBack)).as(spec.id()).isEqualTo(bytes);
+            assertThat(TargetSpecs.encodedSize(spec)).isEqualTo(5 + bytes.length);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void aSpecSurvivesTheTripThroughAvro(Protocol protocol) {
