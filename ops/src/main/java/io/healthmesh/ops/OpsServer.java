@@ -16,10 +16,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -140,7 +138,7 @@ public final class OpsServer implements AutoCloseable {
         ExecutorService routes = executor(b.name + "-route", limits.threads(), limits.queue());
         ExecutorService ops = executor(b.name + "-ops", 1, 16);
         OpsDispatcher dispatcher = new OpsDispatcher(routes, ops, b.routeToken, b.opsToken,
-                b.registry == null ? null : new OpsEndpoints(b.registry, b.ready, ExpositionFormats.init()));
+                b.registry == null ? null : new OpsEndpoints(b.registry, b.ready));
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         ConnectionCap cap = ConnectionCap.of(limits);
@@ -223,11 +221,9 @@ public final class OpsServer implements AutoCloseable {
     }
 
     /** The ops endpoints that need a thread: {@code /metrics} and {@code /readyz}. */
-    record OpsEndpoints(PrometheusRegistry registry, BooleanSupplier ready, ExpositionFormats formats) {
-        byte[] scrape() throws IOException {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-            formats.getPrometheusTextFormatWriter().write(out, registry.scrape());
-            return out.toByteArray();
+    record OpsEndpoints(PrometheusRegistry registry, BooleanSupplier ready) {
+        byte[] scrape() {
+            return MetricsText.scrape(registry);
         }
     }
 
