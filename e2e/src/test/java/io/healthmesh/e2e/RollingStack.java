@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -72,13 +73,15 @@ final class RollingStack implements AutoCloseable {
     }
 
     /**
-     * Starts everything on {@code roleImage}; the notifier posts to {@code webhookUrl}. The network must be the one
-     * the receiver listens on ({@link StaticNetwork#gateway()}).
+     * Starts everything on {@code roleImage} but the instances named in {@code absent}, which {@link #replace} starts
+     * later; the notifier posts to {@code webhookUrl}. The network must be the one the receiver listens on
+     * ({@link StaticNetwork#gateway()}).
      */
-    static RollingStack start(StaticNetwork network, E2eImages images, String roleImage, String webhookUrl) {
+    static RollingStack start(StaticNetwork network, E2eImages images, String roleImage, String webhookUrl,
+                              Set<String> absent) {
         RollingStack stack = new RollingStack(network, images, LocalPorts.free(), webhookUrl);
         try {
-            stack.startAll(roleImage);
+            stack.startAll(roleImage, absent);
         } catch (RuntimeException | Error e) {
             LOG.error("stack did not start; container logs:\n{}", stack.logTails(60));
             stack.close();
@@ -92,7 +95,7 @@ final class RollingStack implements AutoCloseable {
         return List.of("registry", "notifier", "xds", "aggregator-1", "aggregator-2", "prober-a1", "prober-a2");
     }
 
-    private void startAll(String roleImage) {
+    private void startAll(String roleImage, Set<String> absent) {
         List<GenericContainer<?>> first = new ArrayList<>();
         for (Backend b : List.of(Backend.STEADY_TCP, Backend.STEADY_HTTP, Backend.FLIP_TCP, Backend.SOLO_TCP)) {
             first.add(add(b.containerName, b.host, new GenericContainer<>(images.targets())
@@ -112,7 +115,9 @@ final class RollingStack implements AutoCloseable {
         define(new Instance("xds", 51, "xds", 8087, Map.of("HEALTHMESH_XDS_PORT", "18000")));
         List<GenericContainer<?>> roles = new ArrayList<>();
         for (String name : List.of("aggregator-1", "aggregator-2", "prober-a1", "prober-a2", "notifier", "xds")) {
-            roles.add(container(name, roleImage));
+            if (!absent.contains(name)) {
+                roles.add(container(name, roleImage));
+            }
         }
         Startables.deepStart(roles).join();
     }
@@ -221,13 +226,16 @@ final class RollingStack implements AutoCloseable {
     }
 
     /**
-     * Replaces one instance by a container of {@code image}: the old one is stopped gracefully and removed, the new
-     * one gets the same name, address and settings; returns once its {@code /readyz} answers 200.
+     * Replaces one instance by a container of {@code image}: the old one (if it was started) is stopped gracefully
+     * and removed, the new one gets the same name, address and settings; returns once its {@code /readyz} answers
+     * 200.
      */
     void replace(String name, String image) {
-        LOG.info("replacing {} ({} -> {})", name, imageOf.get(name), image);
-        stopGracefully(name);
-        containers.remove(name).stop();
+        LOG.info("replacing {} ({} -> {})", name, imageOf.getOrDefault(name, "not started"), image);
+        if (containers.containsKey(name)) {
+            stopGracefully(name);
+            containers.remove(name).stop();
+        }
         startInstance(name, image);
     }
 

@@ -43,6 +43,11 @@ class RollingUpgradeIT {
     /** How far an UNHEALTHY may lag the end of its backend's outage (detection, a handover, a restore). */
     private static final Duration DECISION_SLACK = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofSeconds(180);
+    /**
+     * Roles the previous release's image cannot run: 0.1.0's image lacks grpc-netty-shaded, so its xds role stops at
+     * start (fixed in 0.2.0). They join the stack at their turn of the upgrade, on the current image.
+     */
+    private static final Set<String> BROKEN_IN_PREVIOUS = Set.of("xds");
 
     @Test
     void aRollingUpgradeThenARollingRestartLoseNoStateChangeAndNoAlertAndInventNoOutage() throws Exception {
@@ -54,7 +59,8 @@ class RollingUpgradeIT {
         long started = System.nanoTime();
         try (StaticNetwork network = StaticNetwork.create();
              WebhookReceiver receiver = WebhookReceiver.start(network.gateway());
-             RollingStack stack = RollingStack.start(network, images, previous, receiver.url())) {
+             RollingStack stack = RollingStack.start(network, images, previous, receiver.url(),
+                     BROKEN_IN_PREVIOUS)) {
             LOG.info("stack up on {} in {} s", previous, seconds(started));
             try {
                 run(stack, receiver, previous, current, started);
