@@ -113,13 +113,17 @@ final class RollingStack implements AutoCloseable {
         define(prober("prober-a2", 32));
         define(new Instance("notifier", 41, "notifier", 8083, Map.of("HEALTHMESH_ROUTES_FILE", ROUTES_FILE)));
         define(new Instance("xds", 51, "xds", 8087, Map.of("HEALTHMESH_XDS_PORT", "18000")));
-        List<GenericContainer<?>> roles = new ArrayList<>();
-        for (String name : List.of("aggregator-1", "aggregator-2", "prober-a1", "prober-a2", "notifier", "xds")) {
-            if (!absent.contains(name)) {
-                roles.add(container(name, roleImage));
+        // the aggregators create the topics; the readers of the state topics give up on topics that do not exist
+        for (List<String> wave : List.of(List.of("aggregator-1", "aggregator-2"),
+                List.of("prober-a1", "prober-a2", "notifier", "xds"))) {
+            List<GenericContainer<?>> roles = new ArrayList<>();
+            for (String name : wave) {
+                if (!absent.contains(name)) {
+                    roles.add(container(name, roleImage));
+                }
             }
+            Startables.deepStart(roles).join();
         }
-        Startables.deepStart(roles).join();
     }
 
     private static Instance aggregator(String name, int host) {
