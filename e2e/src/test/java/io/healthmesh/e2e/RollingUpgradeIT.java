@@ -48,6 +48,8 @@ class RollingUpgradeIT {
      * start (fixed in 0.2.0). They join the stack at their turn of the upgrade, on the current image.
      */
     private static final Set<String> BROKEN_IN_PREVIOUS = Set.of("xds");
+    /** The notifier reads the targets topic at start and stops reading when it does not exist yet: after the apply. */
+    private static final String NOTIFIER = "notifier";
 
     @Test
     void aRollingUpgradeThenARollingRestartLoseNoStateChangeAndNoAlertAndInventNoOutage() throws Exception {
@@ -60,7 +62,7 @@ class RollingUpgradeIT {
         try (StaticNetwork network = StaticNetwork.create();
              WebhookReceiver receiver = WebhookReceiver.start(network.gateway());
              RollingStack stack = RollingStack.start(network, images, previous, receiver.url(),
-                     BROKEN_IN_PREVIOUS)) {
+                     union(BROKEN_IN_PREVIOUS, NOTIFIER))) {
             LOG.info("stack up on {} in {} s", previous, seconds(started));
             try {
                 run(stack, receiver, previous, current, started);
@@ -79,6 +81,7 @@ class RollingUpgradeIT {
                 .map(e -> new Target(e.getKey(), "roll-" + e.getKey(), e.getValue(), stack.address(e.getValue()),
                         INTERVAL_MS, List.of("a")))
                 .toList()));
+        stack.replace(NOTIFIER, previous);
         try (TopicFeed<TargetHealth> states = TopicFeed.start(stack.bootstrapServers(), Topics.DEFAULT.healthState(),
                 TargetHealth.class, Map.of("schema.registry.url", stack.registryUrl()))) {
             awaitAllHealthy(states, backendOf.keySet(), SETTLE);
@@ -250,6 +253,12 @@ class RollingUpgradeIT {
         return expected.entrySet().stream().filter(e -> !e.getValue().equals(received.get(e.getKey())))
                 .map(e -> e.getKey() + " " + e.getValue() + " but received " + received.get(e.getKey()))
                 .collect(Collectors.joining("; "));
+    }
+
+    private static Set<String> union(Set<String> names, String name) {
+        Set<String> all = new TreeSet<>(names);
+        all.add(name);
+        return all;
     }
 
     private static long seconds(long startedNanos) {
