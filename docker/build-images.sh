@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds the project's images: healthmesh (every role) and the example targets.
+# Builds the project's images: healthmesh (every role) and the example targets. The healthmesh image is also
+# tagged with the project version it reports (`healthmesh version`): HEALTHMESH_IMAGE=healthmesh:dev gives
+# healthmesh:dev and healthmesh:<version>, e.g. healthmesh:0.2.0.
 #
 # Usage: docker/build-images.sh [--offline] [--build-jar] [--monitoring]
 #   --offline     build on the local base image (healthmesh/base-jre:17, built first when missing) instead of
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --offline) offline=true ;;
     --build-jar) build_jar=true ;;
     --monitoring) monitoring=true ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) die "unknown argument: $1 (expected: --offline, --build-jar, --monitoring)" ;;
   esac
   shift
@@ -55,7 +57,12 @@ timed "docker build $image" quietly "$HEALTHMESH_CACHE_DIR/healthmesh-docker-bui
   docker build "${base_args[@]}" -f "$here/Dockerfile" -t "$image" "$root"
 timed "docker build $target_image" quietly "$HEALTHMESH_CACHE_DIR/targets-docker-build.log" \
   docker build "${base_args[@]}" -t "$target_image" "$here/targets"
-log "built $image and $target_image"
+# the version tag, from the image itself: what `healthmesh version` says is what the tag says
+version=$(docker run --rm "$image" version | awk '$1 == "healthmesh" { print $2 }')
+[ -n "$version" ] || die "$image did not report its version (docker run --rm $image version)"
+version_tag="${image%:*}:$version"
+[ "$version_tag" = "$image" ] || docker tag "$image" "$version_tag"
+log "built $image ($version_tag) and $target_image"
 if [ "$monitoring" = true ]; then
   monitoring_image="${MONITORING_IMAGE:-healthmesh/prometheus:dev}"
   timed "docker build $monitoring_image" quietly "$HEALTHMESH_CACHE_DIR/monitoring-docker-build.log" \

@@ -9,6 +9,7 @@ import io.healthmesh.cli.groups.GroupsCommand;
 import io.healthmesh.cli.maint.MaintCommand;
 import io.healthmesh.cli.watch.WatchCommand;
 import io.healthmesh.cli.window.WindowCommand;
+import io.healthmesh.ops.BuildInfo;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,8 @@ import java.util.concurrent.Callable;
 @Command(name = "healthmesh", mixinStandardHelpOptions = true, versionProvider = Healthmesh.Version.class,
         description = "A Kafka-native active health checker.",
         subcommands = {DemoCommand.class, TargetsCommand.class, GroupsCommand.class, MaintCommand.class,
-                WatchCommand.class, WindowCommand.class, ReplayCommand.class, ProbeCommand.class},
+                WatchCommand.class, WindowCommand.class, ReplayCommand.class, ProbeCommand.class,
+                VersionCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:runtime failure", "2:bad usage or bad input"})
 public final class Healthmesh implements Callable<Integer> {
@@ -127,12 +129,11 @@ public final class Healthmesh implements Callable<Integer> {
         return false;
     }
 
-    /** The version printed by {@code --version}: the jar's implementation version when known. */
+    /** The line printed by {@code --version}: the build's version, commit and time ({@code healthmesh version}). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Healthmesh.class.getPackage().getImplementationVersion();
-            return new String[] {"healthmesh " + (v == null ? "(development build)" : v)};
+            return new String[] {BuildInfo.current().line()};
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.ops.BuildInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +62,21 @@ class HealthmeshTest {
     void versionPrints() {
         CliRun run = CliRun.of("--version");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).startsWith("healthmesh ");
+        assertThat(run.out()).startsWith("healthmesh " + BuildInfo.current().version() + " (commit ");
+    }
+
+    @Test
+    void versionCommandPrintsVersionCommitAndBuildTime() {
+        BuildInfo build = BuildInfo.current();
+        CliRun text = CliRun.of("version");
+        assertThat(text.exitCode()).isZero();
+        assertThat(text.out().lines()).containsExactly("healthmesh " + build.version(), "commit     " + build.commit(),
+                "built      " + build.builtAt());
+        CliRun json = CliRun.of("version", "--json");
+        assertThat(json.exitCode()).isZero();
+        assertThat(json.out().strip()).isEqualTo("{\"version\":\"" + build.version() + "\",\"commit\":\""
+                + build.commit() + "\",\"built\":\"" + build.builtAt() + "\"}");
+        assertThat(build.version()).isNotEqualTo(BuildInfo.UNKNOWN);
     }
 
     @Test

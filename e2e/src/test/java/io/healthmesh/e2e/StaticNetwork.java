@@ -102,6 +102,11 @@ final class StaticNetwork implements Network {
         return prefix + host;
     }
 
+    /** The bridge's own address on this network: where the Docker host answers the containers. */
+    String gateway() {
+        return prefix + "1";
+    }
+
     String name() {
         return name;
     }

@@ -77,7 +77,12 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
     }
 
     private static Optional<List<TopicPartition>> partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return Optional.empty(); // a loaded machine: ask again until TOPIC_WAIT is over
+        }
         if (infos == null || infos.isEmpty()) {
             return Optional.empty();
         }

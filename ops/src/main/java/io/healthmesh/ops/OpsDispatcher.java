@@ -216,7 +216,7 @@ final class OpsDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
     private void opsAnswer(ChannelHandlerContext ctx, String path, boolean head, boolean keepAlive) {
         try {
             if (path.equals("/metrics")) {
-                write(ctx, 200, "text/plain; version=0.0.4; charset=utf-8", new Headers(), endpoints.scrape(), head, keepAlive);
+                write(ctx, 200, MetricsText.CONTENT_TYPE, new Headers(), endpoints.scrape(), head, keepAlive);
             } else {
                 boolean ready = endpoints.ready().getAsBoolean();
                 write(ctx, ready ? 200 : 503, "text/plain", new Headers(), OpsServer.bytes(ready ? "ready\n" : "not ready\n"),

@@ -11,10 +11,8 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -131,7 +129,7 @@ public final class OpsServer implements AutoCloseable {
         ExecutorService routes = BoundedHttpPipeline.requestThreads(b.name + "-route", limits.threads(), limits.queue());
         ExecutorService ops = BoundedHttpPipeline.requestThreads(b.name + "-ops", 1, 16);
         OpsDispatcher dispatcher = new OpsDispatcher(routes, ops, b.routeToken, b.opsToken,
-                b.registry == null ? null : new OpsEndpoints(b.registry, b.ready, ExpositionFormats.init()));
+                b.registry == null ? null : new OpsEndpoints(b.registry, b.ready));
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         BoundedHttpPipeline pipeline = new BoundedHttpPipeline(limits, null,
                 () -> new HttpObjectAggregator(limits.maxBodyBytes()), dispatcher);
@@ -191,11 +189,9 @@ public final class OpsServer implements AutoCloseable {
     }
 
     /** The ops endpoints that need a thread: {@code /metrics} and {@code /readyz}. */
-    record OpsEndpoints(PrometheusRegistry registry, BooleanSupplier ready, ExpositionFormats formats) {
-        byte[] scrape() throws IOException {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-            formats.getPrometheusTextFormatWriter().write(out, registry.scrape());
-            return out.toByteArray();
+    record OpsEndpoints(PrometheusRegistry registry, BooleanSupplier ready) {
+        byte[] scrape() {
+            return MetricsText.scrape(registry);
         }
     }
 

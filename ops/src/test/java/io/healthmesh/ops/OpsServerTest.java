@@ -90,7 +90,9 @@ class OpsServerTest {
         assertThat(status(metrics)).isEqualTo(401);
         assertThat(metrics).containsIgnoringCase("WWW-Authenticate: Bearer");
         assertThat(status(get(port, "/metrics", "Bearer " + API_TOKEN))).isEqualTo(401);
-        assertThat(status(get(port, "/metrics", "Bearer " + OPS_TOKEN))).isEqualTo(200);
+        String scraped = get(port, "/metrics", "Bearer " + OPS_TOKEN);
+        assertThat(status(scraped)).isEqualTo(200);
+        assertThat(scraped).contains(BuildInfo.METRIC + "{commit=");
         assertThat(status(get(port, "/readyz", "Bearer " + OPS_TOKEN))).isEqualTo(503);
         assertThat(status(get(port, "/things/a", null))).isEqualTo(401);
         assertThat(status(get(port, "/things/a", "Bearer " + OPS_TOKEN))).isEqualTo(401);

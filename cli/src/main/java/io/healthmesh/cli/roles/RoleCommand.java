@@ -4,6 +4,7 @@ import io.healthmesh.cli.BadInputException;
 import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.UntilStopped;
 import io.healthmesh.cli.window.DurationConverter;
+import io.healthmesh.ops.BuildInfo;
 import io.healthmesh.ops.InvalidSettingsException;
 import io.healthmesh.core.secret.Redact;
 import io.healthmesh.ops.Settings;
@@ -13,6 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -26,10 +29,12 @@ import java.util.concurrent.Callable;
  * environment variables ({@link Settings#load}), a bad setting is exit 2 with every problem listed, then the worker
  * runs until SIGTERM/Ctrl-C (or {@code --duration}) and is closed before the JVM exits. This is also the one place
  * where a worker's bound listeners are announced on the endpoints topic ({@link ListenerAnnouncement}), withdrawn
- * before the worker closes.
+ * before the worker closes. Each role logs which build it is ({@link BuildInfo#line()}) before it starts.
  */
 @Command(mixinStandardHelpOptions = true)
 final class RoleCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RoleCommand.class);
 
     @Spec
     CommandSpec spec;
@@ -65,6 +70,7 @@ final class RoleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
+        LOG.info("{} role starting: {}", spec.name(), BuildInfo.current().line());
         // installed before the worker starts: a SIGTERM during its start still closes it in order
         StopSignal signal = StopSignal.install(spec.name());
         Role.Running running;

@@ -1,0 +1,267 @@
+package io.healthmesh.e2e;
+
+import io.healthmesh.contract.Topics;
+import io.healthmesh.e2e.TargetsYaml.Target;
+import io.healthmesh.e2e.WebhookReceiver.Delivery;
+import io.healthmesh.ops.BuildInfo;
+import io.healthmesh.schema.HealthStatus;
+import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.testkit.Await;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every role instance rolled one at a time while targets flip: first a rolling upgrade from the previous release's
+ * image to this build's, then a rolling restart of every instance on this build. One stack for both. Afterwards a
+ * {@code read_committed} consumer of the state topic has seen no UNHEALTHY for a target whose backend stayed up, no
+ * lost or repeated transition, an UNHEALTHY for every target of every backend outage, and the webhook has received a
+ * firing and a resolved alert for every UNHEALTHY period (none lost; repeats are allowed, at least once).
+ */
+class RollingUpgradeIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RollingUpgradeIT.class);
+    private static final int STEADY_PER_BACKEND = 15;
+    private static final int FLIPPING_PER_BACKEND = 4;
+    private static final int INTERVAL_MS = 1000;
+    /** A backend stays down this long: thresholds of 2 at 1 s decide within a few seconds even across a handover. */
+    private static final Duration OUTAGE = Duration.ofSeconds(12);
+    /** How far an UNHEALTHY may lag the end of its backend's outage (detection, a handover, a restore). */
+    private static final Duration DECISION_SLACK = Duration.ofSeconds(30);
+    private static final Duration SETTLE = Duration.ofSeconds(180);
+    /**
+     * Roles the previous release's image cannot run: 0.1.0's image lacks grpc-netty-shaded, so its xds role stops at
+     * start (fixed in 0.2.0). They join the stack at their turn of the upgrade, on the current image.
+     */
+    private static final Set<String> BROKEN_IN_PREVIOUS = Set.of("xds");
+    /** The notifier reads the targets topic at start and stops reading when it does not exist yet: after the apply. */
+    private static final String NOTIFIER = "notifier";
+
+    @Test
+    void aRollingUpgradeThenARollingRestartLoseNoStateChangeAndNoAlertAndInventNoOutage() throws Exception {
+        ContainerTier.assumeAvailable();
+        E2eImages images = E2eImages.fromEnvironment(System.getenv());
+        images.requirePresent();
+        String previous = PreviousImage.require(System.getenv());
+        String current = images.healthmesh();
+        long started = System.nanoTime();
+        try (StaticNetwork network = StaticNetwork.create();
+             WebhookReceiver receiver = WebhookReceiver.start(network.gateway());
+             RollingStack stack = RollingStack.start(network, images, previous, receiver.url(),
+                     union(BROKEN_IN_PREVIOUS, NOTIFIER))) {
+            LOG.info("stack up on {} in {} s", previous, seconds(started));
+            try {
+                run(stack, receiver, previous, current, started);
+            } catch (RuntimeException | AssertionError e) {
+                LOG.error("rolling test failed; container logs:\n{}", stack.logTails(40));
+                throw e;
+            }
+        }
+    }
+
+    private static void run(RollingStack stack, WebhookReceiver receiver, String previous, String current, long started)
+            throws InterruptedException {
+        Map<String, Backend> backendOf = targets(stack);
+        // definitions written by the previous release's CLI: the upgraded roles must read them
+        stack.applyTargets(previous, TargetsYaml.of(backendOf.entrySet().stream()
+                .map(e -> new Target(e.getKey(), "roll-" + e.getKey(), e.getValue(), stack.address(e.getValue()),
+                        INTERVAL_MS, List.of("a")))
+                .toList()));
+        stack.replace(NOTIFIER, previous);
+        try (TopicFeed<TargetHealth> states = TopicFeed.start(stack.bootstrapServers(), Topics.DEFAULT.healthState(),
+                TargetHealth.class, Map.of("schema.registry.url", stack.registryUrl()))) {
+            awaitAllHealthy(states, backendOf.keySet(), SETTLE);
+            LOG.info("{} targets HEALTHY after {} s", backendOf.size(), seconds(started));
+
+            Flipper flipper = Flipper.start(stack, RollingStack.FLIPPING, OUTAGE);
+            List<Flipper.Outage> outages;
+            try {
+                for (String name : stack.rollingOrder()) {
+                    stack.replace(name, current);
+                    assertThat(stack.logsOf(name)).as("%s's start line after the upgrade", name)
+                            .contains("role starting: healthmesh " + BuildInfo.current().version() + " (commit ");
+                }
+                LOG.info("rolling upgrade {} -> {} done after {} s", previous, current, seconds(started));
+                for (String name : stack.rollingOrder()) {
+                    stack.restart(name);
+                }
+                LOG.info("rolling restart done after {} s", seconds(started));
+            } finally {
+                outages = flipper.stop();
+            }
+            awaitAllHealthy(states, backendOf.keySet(), SETTLE);
+            List<TopicFeed.Event<TargetHealth>> events = states.events();
+            Map<String, List<TargetHealth>> byTarget = byTarget(events, backendOf.keySet());
+            LOG.info("{} outages, {} state events", outages.size(), events.size());
+
+            assertNoFalseUnhealthy(byTarget, backendOf, outages);
+            assertNothingLostNothingRepeated(events);
+            assertEveryOutageSeen(byTarget, backendOf, outages);
+            awaitEveryAlert(receiver, byTarget);
+            LOG.info("rolling upgrade and restart checked in {} s", seconds(started));
+        }
+    }
+
+    /** Target id -> backend: many steady targets, a few on each flipping backend. */
+    private static Map<String, Backend> targets(RollingStack stack) {
+        Map<String, Backend> of = new LinkedHashMap<>();
+        for (Backend b : RollingStack.STEADY) {
+            for (int i = 0; i < STEADY_PER_BACKEND; i++) {
+                of.put("roll-steady-" + b.containerName + "-" + i, b);
+            }
+        }
+        for (Backend b : RollingStack.FLIPPING) {
+            for (int i = 0; i < FLIPPING_PER_BACKEND; i++) {
+                of.put("roll-flip-" + b.containerName + "-" + i, b);
+            }
+        }
+        return of;
+    }
+
+    private static void awaitAllHealthy(TopicFeed<TargetHealth> states, Set<String> ids, Duration timeout) {
+        Await.value(timeout, () -> {
+            Map<String, TargetHealth> last = new HashMap<>();
+            states.events().forEach(e -> last.put(e.key(), e.value()));
+            List<String> notYet = ids.stream().filter(id -> last.get(id) == null
+                    || last.get(id).getStatus() != HealthStatus.HEALTHY || last.get(id).getStale()).toList();
+            return notYet.isEmpty() ? Optional.of(true) : Optional.empty();
+        }, () -> "every target HEALTHY and fresh");
+    }
+
+    private static Map<String, List<TargetHealth>> byTarget(List<TopicFeed.Event<TargetHealth>> events, Set<String> ids) {
+        Map<String, List<TargetHealth>> of = new HashMap<>();
+        ids.forEach(id -> of.put(id, new ArrayList<>()));
+        for (TopicFeed.Event<TargetHealth> e : events) {
+            if (e.value() != null && of.containsKey(e.key())) {
+                of.get(e.key()).add(e.value());
+            }
+        }
+        return of;
+    }
+
+    /** The distinct starts of a target's UNHEALTHY periods (a period's later events keep its start). */
+    private static Set<Long> unhealthyPeriods(List<TargetHealth> events) {
+        return events.stream().filter(h -> h.getStatus() == HealthStatus.UNHEALTHY).map(TargetHealth::getSinceMs)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** No UNHEALTHY for a backend that stayed up, none for a flipping one outside its outages. */
+    private static void assertNoFalseUnhealthy(Map<String, List<TargetHealth>> byTarget, Map<String, Backend> backendOf,
+                                               List<Flipper.Outage> outages) {
+        List<String> false_ = new ArrayList<>();
+        byTarget.forEach((id, events) -> {
+            for (long since : unhealthyPeriods(events)) {
+                boolean explained = outages.stream().anyMatch(o -> o.backend() == backendOf.get(id)
+                        && since >= o.downAtMs() && since <= o.upAtMs() + DECISION_SLACK.toMillis());
+                if (!explained) {
+                    false_.add(id + " UNHEALTHY since " + Instant.ofEpochMilli(since));
+                }
+            }
+        });
+        assertThat(false_).as("UNHEALTHY periods no backend outage explains (outages: %s)", outages).isEmpty();
+    }
+
+    /** Every outage of a backend made each of its targets UNHEALTHY at least once. */
+    private static void assertEveryOutageSeen(Map<String, List<TargetHealth>> byTarget, Map<String, Backend> backendOf,
+                                              List<Flipper.Outage> outages) {
+        List<String> missed = new ArrayList<>();
+        for (Flipper.Outage o : outages) {
+            backendOf.entrySet().stream().filter(e -> e.getValue() == o.backend()).forEach(e -> {
+                boolean seen = unhealthyPeriods(byTarget.get(e.getKey())).stream()
+                        .anyMatch(since -> since >= o.downAtMs() && since <= o.upAtMs() + DECISION_SLACK.toMillis());
+                if (!seen) {
+                    missed.add(e.getKey() + " during " + o);
+                }
+            });
+        }
+        assertThat(missed).as("outages without an UNHEALTHY").isEmpty();
+    }
+
+    /** Each consecutive pair of a target's events chains (previous status) and differs (no repeat). */
+    private static void assertNothingLostNothingRepeated(List<TopicFeed.Event<TargetHealth>> events) {
+        Map<String, TargetHealth> last = new HashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (TopicFeed.Event<TargetHealth> e : events) {
+            TargetHealth now = e.value();
+            TargetHealth before = now == null ? last.remove(e.key()) : last.put(e.key(), now);
+            if (now == null || before == null) {
+                continue;
+            }
+            if (now.getStatus() != before.getStatus() && now.getPreviousStatus() != before.getStatus()) {
+                problems.add(e.key() + " lost a transition: " + before.getStatus() + " then " + now.getPreviousStatus()
+                        + " -> " + now.getStatus() + " (offset " + e.offset() + ")");
+            }
+            if (now.equals(before)) {
+                problems.add(e.key() + " repeated " + now.getStatus() + " (offset " + e.offset() + ")");
+            }
+        }
+        assertThat(problems).as("state events read_committed").isEmpty();
+    }
+
+    /**
+     * For every target, one firing alert per UNHEALTHY period and one resolved per period that ended; none for
+     * steady targets. Deliveries are counted by idempotency key, so at-least-once repeats do not count twice.
+     */
+    private static void awaitEveryAlert(WebhookReceiver receiver, Map<String, List<TargetHealth>> byTarget) {
+        Map<String, String> expected = new LinkedHashMap<>();
+        byTarget.forEach((id, events) -> {
+            int periods = unhealthyPeriods(events).size();
+            boolean open = !events.isEmpty() && events.get(events.size() - 1).getStatus() == HealthStatus.UNHEALTHY;
+            expected.put(id, "firing=" + periods + " resolved=" + (open ? periods - 1 : periods));
+        });
+        Await.value(SETTLE, () -> {
+            Map<String, String> received = received(receiver.deliveries(), byTarget.keySet());
+            return received.equals(expected) ? Optional.of(true) : Optional.empty();
+        }, () -> "alerts per target: expected " + differences(expected, received(receiver.deliveries(),
+                byTarget.keySet())));
+    }
+
+    private static Map<String, String> received(List<Delivery> deliveries, Set<String> ids) {
+        Map<String, Set<String>> firing = new HashMap<>();
+        Map<String, Set<String>> resolved = new HashMap<>();
+        for (Delivery d : deliveries) {
+            if (!"target".equals(d.kind())) {
+                continue;
+            }
+            if (d.type().equals("firing")) {
+                firing.computeIfAbsent(d.alertId(), k -> new TreeSet<>()).add(d.id());
+            } else if (d.type().equals("resolved")) {
+                resolved.computeIfAbsent(d.alertId(), k -> new TreeSet<>()).add(d.id());
+            }
+        }
+        Map<String, String> of = new LinkedHashMap<>();
+        ids.forEach(id -> of.put(id, "firing=" + firing.getOrDefault(id, Set.of()).size()
+                + " resolved=" + resolved.getOrDefault(id, Set.of()).size()));
+        return of;
+    }
+
+    private static String differences(Map<String, String> expected, Map<String, String> received) {
+        return expected.entrySet().stream().filter(e -> !e.getValue().equals(received.get(e.getKey())))
+                .map(e -> e.getKey() + " " + e.getValue() + " but received " + received.get(e.getKey()))
+                .collect(Collectors.joining("; "));
+    }
+
+    private static Set<String> union(Set<String> names, String name) {
+        Set<String> all = new TreeSet<>(names);
+        all.add(name);
+        return all;
+    }
+
+    private static long seconds(long startedNanos) {
+        return Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
+    }
+}
