@@ -7,6 +7,7 @@ import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.ops.RoleListeners;
 import io.healthmesh.status.StatusService;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -131,8 +132,11 @@ public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
         Properties admin = new Properties();
         admin.putAll(config.kafka());
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        // Kafka Streams creates the changelog and repartition topics with the same factor, whether or not
+        // healthmesh's own topics exist already
+        config.replication().requireCreatable(List.of(config.applicationId() + "'s changelog and repartition topics"));
         try (Admin client = Admin.create(admin)) {
-            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replicationFactor());
+            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replication());
             TransactionBackoffCheck.logAdvice(client);
         }
     }
