@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The whole stack in containers on a {@link StaticNetwork}: one KRaft broker, the schema registry, two aggregators,
@@ -177,7 +178,7 @@ final class HealthmeshStack implements AutoCloseable {
         int copies = Math.min(3, shape.brokers());
         // one broker: one copy; a cluster: three, of which two must acknowledge a write (compose.three-brokers.yaml)
         String minInsync = copies >= 3 ? "2" : "1";
-        String voters = kafkaHostPorts.keySet().stream().map(b -> (brokerNames().indexOf(b) + 1) + "@" + b + ":9093")
+        String voters = IntStream.rangeClosed(1, shape.brokers()).mapToObj(i -> i + "@" + brokerName(i) + ":9093")
                 .collect(Collectors.joining(","));
         ExposedPort hostListener = ExposedPort.tcp(KAFKA_HOST_LISTENER);
         return new GenericContainer<>(images.kafka())
@@ -364,6 +365,12 @@ final class HealthmeshStack implements AutoCloseable {
     void stop(String name) {
         LOG.info("stopping {}", name);
         docker().stopContainerCmd(id(name)).withTimeout(2).exec();
+    }
+
+    /** Stops a container with SIGTERM, then SIGKILL after {@code grace}: a broker's controlled shutdown needs seconds. */
+    void stop(String name, Duration grace) {
+        LOG.info("stopping {} (grace {} s)", name, grace.toSeconds());
+        docker().stopContainerCmd(id(name)).withTimeout((int) grace.toSeconds()).exec();
     }
 
     /** Kills a container at once (SIGKILL): no goodbye to Kafka, no closing of anything. */
