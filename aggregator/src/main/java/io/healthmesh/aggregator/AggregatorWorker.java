@@ -75,7 +75,8 @@ public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
     /**
      * Starts the worker; returns once Kafka Streams is started (not yet RUNNING: see {@link #isRunning()}).
      *
-     * @throws IllegalStateException when an existing topic disagrees with the design (partitions, cleanup policy)
+     * @throws IllegalStateException when an existing topic disagrees with the design (partitions, cleanup policy), or
+     *     when {@code replication.factor} is 1 and {@code replication.single.copy.allowed} is not set
      */
     public static AggregatorWorker start(AggregatorConfig config) {
         requireNonNull(config, "config");

@@ -18,6 +18,16 @@ class AggregatorConfigTest {
     private static final Map<String, String> REQUIRED = Map.of(
             "bootstrap.servers", "127.0.0.1:9092", "schema.registry.url", "http://127.0.0.1:8081");
 
+    @Test
+    void aSingleCopyIsRefusedAtStartUnlessTheSetupSaysItIsADemo() {
+        // refused before any Kafka client is made: the bootstrap servers are never asked
+        assertThatThrownBy(() -> AggregatorWorker.start(AggregatorConfig.from(with("replication.factor", "1"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("healthmesh-aggregator's changelog and repartition topics with"
+                        + " replication.factor=1")
+                .hasMessageContaining("replication.single.copy.allowed=true");
+    }
+
     private static Map<String, String> with(String key, String value) {
         Map<String, String> settings = new HashMap<>(REQUIRED);
         settings.put(key, value);
@@ -100,7 +110,8 @@ class AggregatorConfigTest {
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
                 .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "h:1")
                 .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50")
-                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1")
+                .containsEntry("topic.min.insync.replicas", "1");
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.healthmesh.e2e;
 import io.healthmesh.testkit.Await;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotModifiedException;
-import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
@@ -93,7 +92,6 @@ final class HealthmeshStack implements AutoCloseable {
     private final Shape shape;
     private final StaticNetwork network;
     private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
-    private final Map<String, String> addresses = new LinkedHashMap<>();
     private final AtomicInteger oneShotHosts = new AtomicInteger(200);
     /** Broker container name -> the host port its HOST listener is published on. */
     private final Map<String, Integer> kafkaHostPorts = new LinkedHashMap<>();
@@ -154,7 +152,6 @@ final class HealthmeshStack implements AutoCloseable {
 
     private GenericContainer<?> add(String name, int host, GenericContainer<?> container) {
         String address = network.address(host);
-        addresses.put(name, address);
         container.withNetwork(network).withNetworkAliases(name)
                 .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(address)
                         .withName(network.name() + "-" + name));
@@ -387,24 +384,6 @@ final class HealthmeshStack implements AutoCloseable {
         } catch (NotModifiedException e) {
             LOG.info("{} was running", name);
         }
-    }
-
-    /**
-     * Cuts a container off the stack's network ({@code docker network disconnect}): it keeps running, nobody reaches
-     * it and it reaches nobody, until {@link #reconnect}.
-     */
-    void disconnect(String name) {
-        LOG.info("disconnecting {} from the network", name);
-        docker().disconnectFromNetworkCmd().withNetworkId(network.getId()).withContainerId(id(name)).exec();
-    }
-
-    /** Puts a {@link #disconnect}ed container back on the network with its address and name. */
-    void reconnect(String name) {
-        LOG.info("reconnecting {} to the network", name);
-        docker().connectToNetworkCmd().withNetworkId(network.getId()).withContainerId(id(name))
-                .withContainerNetwork(new ContainerNetwork().withAliases(name)
-                        .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(addresses.get(name))))
-                .exec();
     }
 
     /** Waits (bounded) until a restarted worker's /healthz answers 200, checked inside its container. */

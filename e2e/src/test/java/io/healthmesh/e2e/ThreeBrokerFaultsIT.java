@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The production shape, three KRaft brokers with three copies of every topic and {@code min.insync.replicas} 2, under
  * the faults a Kafka operator meets, one after the other on one stack while a target flips: its {@code health-state}
- * partition's leader killed, the aggregator's transaction coordinator killed, every broker restarted in turn, one
- * broker cut off the network and put back. After each a {@code read_committed} consumer must have seen the flip's
+ * partition's leader killed, the aggregator's transaction coordinator killed, every broker restarted in turn. After
+ * each a {@code read_committed} consumer must have seen the flip's
  * changes, none lost and none repeated, and the targets whose backends stayed up must never have turned UNHEALTHY.
  * At the end {@code healthmesh replay}'s self-check (exit 0: the aggregator's events equal a replay of the recorded
  * results) is the oracle over the whole run. Each fault's detection and recovery delays are logged next to a
@@ -67,6 +67,7 @@ class ThreeBrokerFaultsIT {
                     Map.of("schema.registry.url", stack.registryUrl()));
             cluster = new KafkaCluster(stack.bootstrapServers(), stack::brokerName);
         } catch (RuntimeException | Error e) {
+            LOG.error("feeds did not start; container logs:\n{}", stack.logTails(40));
             stopThreeBrokers();
             throw e;
         }
@@ -127,10 +128,6 @@ class ThreeBrokerFaultsIT {
                 stack.start(broker);
             }, () -> { })));
         }
-        figures.add(flipThrough(new Fault("health-state leader cut off the network", () -> {
-            victim[0] = cluster.leaderOf(Topics.DEFAULT.healthState(), FLIP);
-            stack.disconnect(victim[0]);
-        }, () -> stack.reconnect(victim[0]))));
 
         StringBuilder table = new StringBuilder("\nfault | UNHEALTHY seen after backend stop | HEALTHY seen after "
                 + "backend start | every replica in sync after the repair\n");

@@ -77,7 +77,14 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
     }
 
     private static Optional<List<TopicPartition>> partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+        List<PartitionInfo> infos;
+        try {
+            infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            // brokers still electing leaders or not reachable yet: ask again within TOPIC_WAIT
+            LOG.info("no metadata of {} yet: {}", topic, e.getMessage());
+            return Optional.empty();
+        }
         if (infos == null || infos.isEmpty()) {
             return Optional.empty();
         }
