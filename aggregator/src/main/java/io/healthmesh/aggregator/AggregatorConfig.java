@@ -4,6 +4,7 @@ import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.BoundedRocksDbMemory;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.ops.GroupMembership;
@@ -14,6 +15,7 @@ import io.healthmesh.ops.SettingsReader;
 import io.healthmesh.ops.WorkerSettings;
 import io.healthmesh.status.StatusSettings;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
@@ -38,6 +40,7 @@ import static io.healthmesh.aggregator.AggregatorSettings.PARTITIONS;
 import static io.healthmesh.aggregator.AggregatorSettings.PUNCTUATE_INTERVAL_MS;
 import static io.healthmesh.aggregator.AggregatorSettings.REGION_EVICTION_MS;
 import static io.healthmesh.aggregator.AggregatorSettings.REPLICATION_FACTOR;
+import static io.healthmesh.aggregator.AggregatorSettings.REPLICATION_SINGLE_COPY_ALLOWED;
 import static io.healthmesh.aggregator.AggregatorSettings.ROCKSDB_MEMORY_MB;
 import static io.healthmesh.aggregator.AggregatorSettings.STALENESS_FACTOR;
 import static io.healthmesh.aggregator.AggregatorSettings.STATE_DIR;
@@ -72,7 +75,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                String basicAuthCredentialsSource, String basicAuthUserInfo, Path stateDir,
                                String httpHost, int httpPort, String applicationServer, StalenessRule staleness,
                                Duration punctuateInterval, Duration commitInterval, int partitions,
-                               short replicationFactor, Map<String, String> kafka, ResultTrust trust,
+                               TopicReplication replication, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
                                boolean statusPage, StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
                                boolean commitOnChange, boolean commitPaced) {
@@ -142,6 +145,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         boolean commitPaced = r.get(COMMIT_PACED);
         int partitions = r.get(PARTITIONS);
         int replication = r.get(REPLICATION_FACTOR);
+        boolean singleCopy = r.get(REPLICATION_SINGLE_COPY_ALLOWED);
         long maxSkew = r.get(MAX_FUTURE_SKEW_MS);
         long eviction = r.get(REGION_EVICTION_MS);
         int historyLength = r.get(HISTORY_LENGTH);
@@ -156,7 +160,8 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
                 Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
-                Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions, (short) replication, kafka,
+                Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions,
+                new TopicReplication((short) replication, singleCopy), kafka,
                 new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, statusPage, status, routableMax,
                 rocksdbMemory, commitOnChange, commitPaced);
     }
@@ -194,7 +199,10 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         // paced commits are asked for by the topology (CommitPacer); Kafka Streams' own interval is then a backstop
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitPaced
                 ? pacedBackstopMs(commitInterval, kafka) : commitInterval.toMillis()));
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(replicationFactor));
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(replication.factor()));
+        // the changelogs and repartition topics keep what a write needs as healthmesh's own topics do
+        props.put(StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                Integer.toString(replication.minInsyncReplicas()));
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, requireNonNull(server, "server"));
         // a stopped instance leaves the group at once, so its partitions move without waiting for its session to
         // time out (45 s by default; measured by AggregatorRestartHandOverIT): Kafka Streams' consumers do not send a
@@ -250,7 +258,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + ", staleness=" + staleness + ", punctuateInterval=" + punctuateInterval + ", commitInterval="
                 + commitInterval + ", commitOnChange=" + commitOnChange + ", commitPaced=" + commitPaced
                 + ", partitions=" + partitions
-                + ", replicationFactor=" + replicationFactor
+                + ", replication=" + replication
                 + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
                 + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="
                 + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";

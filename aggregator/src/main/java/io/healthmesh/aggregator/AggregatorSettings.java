@@ -3,6 +3,7 @@ package io.healthmesh.aggregator;
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.topology.RoutableList;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.GroupMembership;
@@ -61,8 +62,14 @@ final class AggregatorSettings {
     static final Setting<Integer> PARTITIONS = Setting.integer("partitions", Topics.DEFAULT_PARTITIONS, 1, 10_000,
             "Partitions of the topics created at start (targets and probe-results share it); existing topics"
                     + " are checked, never changed.");
-    static final Setting<Integer> REPLICATION_FACTOR = Setting.integer("replication.factor", 1, 1, 32,
-            "Replication of the topics created at start and of Kafka Streams' internal topics.");
+    static final Setting<Integer> REPLICATION_FACTOR = Setting.integer("replication.factor",
+            TopicReplication.PRODUCTION_FACTOR, 1, 32,
+            "Replication of the topics created at start and of Kafka Streams' internal topics; from 3 on they get"
+                    + " min.insync.replicas 2. 1 is refused unless replication.single.copy.allowed.");
+    static final Setting<Boolean> REPLICATION_SINGLE_COPY_ALLOWED = Setting.bool(
+            TopicReplication.SINGLE_COPY_SETTING, false,
+            "A demo or dev setup on one broker: lets replication.factor 1 create topics (a single copy loses them"
+                    + " with the broker); false refuses to start with replication.factor 1.");
     static final Setting<Long> MAX_FUTURE_SKEW_MS = Setting.longInteger("result.max.future.skew.ms",
             ResultTrust.DEFAULT_MAX_FUTURE_SKEW_MS, 0, 86_400_000L,
             "A result whose probe started more than this ahead of the aggregator's clock is rejected"
@@ -98,7 +105,7 @@ final class AggregatorSettings {
                     WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
                     APPLICATION_ID, TOPIC_PREFIX, STATE_DIR, HTTP_HOST, HTTP_PORT, APPLICATION_SERVER,
                     STALENESS_FACTOR, PUNCTUATE_INTERVAL_MS, COMMIT_INTERVAL_MS, COMMIT_PACED, COMMIT_ON_CHANGE,
-                    PARTITIONS, REPLICATION_FACTOR, MAX_FUTURE_SKEW_MS, REGION_EVICTION_MS, HISTORY_LENGTH,
+                    PARTITIONS, REPLICATION_FACTOR, REPLICATION_SINGLE_COPY_ALLOWED, MAX_FUTURE_SKEW_MS, REGION_EVICTION_MS, HISTORY_LENGTH,
                     GROUP_ROUTABLE_MAX, ROCKSDB_MEMORY_MB, STATUS_PAGE_ENABLED, GROUP_INSTANCE_ID), StatusSettings.SETTINGS,
                     HttpOptions.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();

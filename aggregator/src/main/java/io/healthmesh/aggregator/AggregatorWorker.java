@@ -7,6 +7,7 @@ import io.healthmesh.ops.ListeningWorker;
 import io.healthmesh.ops.OpsServer;
 import io.healthmesh.ops.RoleListeners;
 import io.healthmesh.status.StatusService;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -74,7 +75,8 @@ public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
     /**
      * Starts the worker; returns once Kafka Streams is started (not yet RUNNING: see {@link #isRunning()}).
      *
-     * @throws IllegalStateException when an existing topic disagrees with the design (partitions, cleanup policy)
+     * @throws IllegalStateException when an existing topic disagrees with the design (partitions, cleanup policy), or
+     *     when {@code replication.factor} is 1 and {@code replication.single.copy.allowed} is not set
      */
     public static AggregatorWorker start(AggregatorConfig config) {
         requireNonNull(config, "config");
@@ -131,8 +133,11 @@ public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
         Properties admin = new Properties();
         admin.putAll(config.kafka());
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        // Kafka Streams creates the changelog and repartition topics with the same factor, whether or not
+        // healthmesh's own topics exist already
+        config.replication().requireCreatable(List.of(config.applicationId() + "'s changelog and repartition topics"));
         try (Admin client = Admin.create(admin)) {
-            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replicationFactor());
+            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replication());
             TransactionBackoffCheck.logAdvice(client);
         }
     }

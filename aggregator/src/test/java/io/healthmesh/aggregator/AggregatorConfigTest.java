@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator;
 
 import io.healthmesh.status.StatusSettings;
+import io.healthmesh.contract.TopicReplication;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,16 @@ class AggregatorConfigTest {
 
     private static final Map<String, String> REQUIRED = Map.of(
             "bootstrap.servers", "127.0.0.1:9092", "schema.registry.url", "http://127.0.0.1:8081");
+
+    @Test
+    void aSingleCopyIsRefusedAtStartUnlessTheSetupSaysItIsADemo() {
+        // refused before any Kafka client is made: the bootstrap servers are never asked
+        assertThatThrownBy(() -> AggregatorWorker.start(AggregatorConfig.from(with("replication.factor", "1"))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("healthmesh-aggregator's changelog and repartition topics with"
+                        + " replication.factor=1")
+                .hasMessageContaining("replication.single.copy.allowed=true");
+    }
 
     private static Map<String, String> with(String key, String value) {
         Map<String, String> settings = new HashMap<>(REQUIRED);
@@ -47,7 +58,10 @@ class AggregatorConfigTest {
         assertThat(c.commitInterval()).isEqualTo(Duration.ofMillis(50));
         assertThat(c.commitOnChange()).isFalse();
         assertThat(c.partitions()).isEqualTo(6);
-        assertThat(c.replicationFactor()).isEqualTo((short) 1);
+        // the production shape: three copies, two in sync, for healthmesh's topics and Kafka Streams' own
+        assertThat(c.replication()).isEqualTo(TopicReplication.production());
+        assertThat(c.streamsProperties("h:1")).containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3")
+                .containsEntry("topic.min.insync.replicas", "2");
         // a static member named by this host and state directory, with a 10 s session (crash-recovery.md)
         assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms")
                 .containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "1000");
@@ -75,7 +89,8 @@ class AggregatorConfigTest {
         s.putAll(Map.of("application.id", "agg-2", "topic.prefix", "hm-", "state.dir", "/var/lib/hm",
                 "http.port", "0", "application.server", "agg-2.local:9000", "staleness.factor", "2.5",
                 "punctuate.interval.ms", "250", "commit.interval.ms", "50", "partitions", "12"));
-        s.putAll(Map.of("replication.factor", "3", "basic.auth.credentials.source", "USER_INFO",
+        s.putAll(Map.of("replication.factor", "1", "replication.single.copy.allowed", "true",
+                "basic.auth.credentials.source", "USER_INFO",
                 "basic.auth.user.info", "u:p", "kafka.security.protocol", "SASL_SSL", "http.host", "127.0.0.1"));
         AggregatorConfig c = AggregatorConfig.from(s);
         assertThat(c.applicationId()).isEqualTo("agg-2");
@@ -87,7 +102,7 @@ class AggregatorConfigTest {
         assertThat(c.staleness().factor()).isEqualTo(2.5);
         assertThat(c.punctuateInterval()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.partitions()).isEqualTo(12);
-        assertThat(c.replicationFactor()).isEqualTo((short) 3);
+        assertThat(c.replication()).isEqualTo(TopicReplication.singleCopy());
         assertThat(c.serdeConfig()).containsEntry("basic.auth.user.info", "u:p")
                 .containsEntry("basic.auth.credentials.source", "USER_INFO");
         Properties p = c.streamsProperties("h:1");
@@ -95,7 +110,8 @@ class AggregatorConfigTest {
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
                 .containsEntry(StreamsConfig.APPLICATION_SERVER_CONFIG, "h:1")
                 .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50")
-                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3");
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1")
+                .containsEntry("topic.min.insync.replicas", "1");
     }
 
     @Test

@@ -58,6 +58,8 @@ class AggregatorWorkerIT {
         s.put("application.id", appId);
         s.put("topic.prefix", prefix);
         s.put("state.dir", stateDir.toString());
+        s.put("replication.factor", "1");
+        s.put("replication.single.copy.allowed", "true");
         s.put("http.host", "127.0.0.1");
         s.put("http.port", "0");
         s.put("partitions", "2");

@@ -3,6 +3,7 @@ package io.healthmesh.aggregator;
 import io.healthmesh.testkit.Await;
 import io.healthmesh.testkit.ChildWorker;
 import io.healthmesh.contract.RejectedHeaders;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -247,8 +248,8 @@ class ExactlyOnceRestartIT {
         Topics crashed = new Topics("eos-kill-" + run + ".");
         List<Input> input = input(System.currentTimeMillis() - Duration.ofHours(1).toMillis());
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, reference, PARTITIONS, (short) 1);
-            TopicSetup.ensure(admin, crashed, PARTITIONS, (short) 1);
+            TopicSetup.ensure(admin, reference, PARTITIONS, TopicReplication.singleCopy());
+            TopicSetup.ensure(admin, crashed, PARTITIONS, TopicReplication.singleCopy());
         }
         produce(kafka, reference, input);
         produce(kafka, crashed, input);

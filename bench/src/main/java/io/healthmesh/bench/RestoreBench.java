@@ -60,7 +60,9 @@ public final class RestoreBench implements Callable<Integer> {
                             "application.id", GROUP,
                             "state.dir", stateDir.toString(),
                             "http.host", "127.0.0.1",
-                            "http.port", "0"));
+                            "http.port", "0",
+                            "replication.factor", "1",
+                            "replication.single.copy.allowed", "true"));
                     return ChildJvm.start("aggregator-" + ++n[0], "aggregator", settings, heap, null, work);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);

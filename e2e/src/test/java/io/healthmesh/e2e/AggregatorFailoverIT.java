@@ -19,9 +19,6 @@ import org.apache.kafka.common.utils.Utils;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -87,29 +84,8 @@ class AggregatorFailoverIT {
         assertNothingLostNothingRepeated(stack);
     }
 
-    /**
-     * For every target, consecutive state events chain up (each change's previous status is the status before it)
-     * and none repeats the one before it (an event is only emitted when something of its {@link #signature} changed).
-     */
     private static void assertNothingLostNothingRepeated(Stack stack) {
-        Map<String, TargetHealth> last = new HashMap<>();
-        List<String> problems = new ArrayList<>();
-        for (TopicFeed.Event<TargetHealth> e : stack.states().events()) {
-            TargetHealth now = e.value();
-            TargetHealth before = now == null ? last.remove(e.key()) : last.put(e.key(), now);
-            if (now == null || before == null) {
-                continue;
-            }
-            if (now.getStatus() != before.getStatus() && now.getPreviousStatus() != before.getStatus()) {
-                problems.add(e.key() + " lost a transition: " + before.getStatus() + " then " + now.getPreviousStatus()
-                        + " -> " + now.getStatus() + " (offset " + e.offset() + ")");
-            }
-            if (signature(now).equals(signature(before))) {
-                problems.add(e.key() + " repeated " + now.getStatus() + " since " + now.getSinceMs()
-                        + " (offset " + e.offset() + ")");
-            }
-        }
-        assertThat(problems).as("state events read_committed").isEmpty();
+        assertThat(StateEventChain.problems(stack.states().events())).as("state events read_committed").isEmpty();
     }
 
     /**
@@ -145,17 +121,6 @@ class AggregatorFailoverIT {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    /** What an event is emitted for: status, stale flag, group, generation and the per-region status and staleness. */
-    private static String signature(TargetHealth h) {
-        StringBuilder sb = new StringBuilder()
-                .append(h.getStatus()).append('/').append(h.getPreviousStatus()).append('/').append(h.getSinceMs())
-                .append('/').append(h.getStale()).append('/').append(h.getGroup()).append('/').append(h.getGeneration());
-        h.getRegions().stream().sorted(Comparator.comparing(r -> r.getRegion()))
-                .forEach(r -> sb.append('/').append(r.getRegion()).append('=').append(r.getStatus())
-                        .append(r.getStale() ? "(stale)" : ""));
-        return sb.toString();
     }
 
     private static boolean is(TopicFeed.Event<TargetHealth> e, HealthStatus status) {

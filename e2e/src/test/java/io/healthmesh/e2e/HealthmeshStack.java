@@ -25,12 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The whole stack in containers on a {@link StaticNetwork}: one KRaft broker, the schema registry, two aggregators,
  * probers {@code a1}, {@code a2} (region {@code a}) and {@code b1} (region {@code b}), and the {@link Backend}s.
  * Configured only through the environment, as in {@code docker/compose.yaml}, with short Kafka session timeouts so
  * that failovers happen within seconds. The test JVM reaches Kafka and the registry through ports on 127.0.0.1.
+ * Another {@link Shape} runs other parts, e.g. three brokers ({@code kafka-1..3}) with three copies of every topic,
+ * as {@code docker/compose.three-brokers.yaml}.
  */
 final class HealthmeshStack implements AutoCloseable {
 
@@ -54,22 +58,62 @@ final class HealthmeshStack implements AutoCloseable {
     /** Small heaps, C1 only, one GC thread: seven JVMs share two cores. */
     private static final String JAVA_OPTS = "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
 
+    /**
+     * What a stack runs.
+     *
+     * @param brokers KRaft nodes, each a broker and a controller: 1 ({@code kafka}, topics with one copy, allowed
+     *     explicitly) or 3 and more ({@code kafka-1..N}, three copies and {@code min.insync.replicas} 2)
+     * @param aggregators the aggregator containers' names
+     * @param probers prober container name -> region
+     * @param backends the example backends started with the stack
+     */
+    record Shape(int brokers, List<String> aggregators, Map<String, String> probers, List<Backend> backends) {
+
+        /** One broker, two aggregators, three probers in two regions, every backend. */
+        static final Shape DEFAULT = new Shape(1, AGGREGATORS, orderedMap(REGION_A_PROBERS.get(0), "a",
+                REGION_A_PROBERS.get(1), "a", REGION_B_PROBER, "b"), List.of(Backend.values()));
+
+        Shape {
+            if (brokers != 1 && brokers < 3) {
+                throw new IllegalArgumentException("brokers: " + brokers + " (expected: 1, or 3 and more)");
+            }
+        }
+
+        private static Map<String, String> orderedMap(String... keysAndValues) {
+            Map<String, String> map = new LinkedHashMap<>();
+            for (int i = 0; i < keysAndValues.length; i += 2) {
+                map.put(keysAndValues[i], keysAndValues[i + 1]);
+            }
+            return Collections.unmodifiableMap(map);
+        }
+    }
+
     private final E2eImages images;
+    private final Shape shape;
     private final StaticNetwork network;
     private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
     private final AtomicInteger oneShotHosts = new AtomicInteger(200);
-    private final int kafkaHostPort;
+    /** Broker container name -> the host port its HOST listener is published on. */
+    private final Map<String, Integer> kafkaHostPorts = new LinkedHashMap<>();
 
-    private HealthmeshStack(E2eImages images, StaticNetwork network, int kafkaHostPort) {
+    private HealthmeshStack(E2eImages images, Shape shape, StaticNetwork network) {
         this.images = images;
+        this.shape = shape;
         this.network = network;
-        this.kafkaHostPort = kafkaHostPort;
+        for (int i = 1; i <= shape.brokers(); i++) {
+            kafkaHostPorts.put(brokerName(i), LocalPorts.free());
+        }
     }
 
     /** Starts everything (broker, registry, aggregators, probers, backends) and waits until each is ready. */
     static HealthmeshStack start(E2eImages images) {
+        return start(images, Shape.DEFAULT);
+    }
+
+    /** Starts what {@code shape} says and waits until each part is ready. */
+    static HealthmeshStack start(E2eImages images, Shape shape) {
         long started = System.nanoTime();
-        HealthmeshStack stack = new HealthmeshStack(images, StaticNetwork.create(), LocalPorts.free());
+        HealthmeshStack stack = new HealthmeshStack(images, shape, StaticNetwork.create());
         try {
             stack.startAll();
         } catch (RuntimeException | Error e) {
@@ -83,21 +127,26 @@ final class HealthmeshStack implements AutoCloseable {
 
     private void startAll() {
         List<GenericContainer<?>> backends = new ArrayList<>();
-        for (Backend b : Backend.values()) {
+        for (Backend b : shape.backends()) {
             backends.add(add(b.containerName, b.host, new GenericContainer<>(images.targets())
                     .withCommand(b.kind.command, Integer.toString(b.kind.port))));
         }
-        add(KAFKA, 10, kafka());
-        Startables.deepStart(List.of(containers.get(KAFKA))).join();
+        // the nodes of a quorum wait for each other: they start together
+        List<GenericContainer<?>> brokers = new ArrayList<>();
+        for (int i = 1; i <= shape.brokers(); i++) {
+            brokers.add(add(brokerName(i), i == 1 ? 10 : 11 + i, kafka(i)));
+        }
+        Startables.deepStart(brokers).join();
         add(REGISTRY, 11, registry());
         containers.get(REGISTRY).start();
         List<GenericContainer<?>> workers = new ArrayList<>(backends);
-        for (int i = 0; i < AGGREGATORS.size(); i++) {
-            workers.add(add(AGGREGATORS.get(i), 21 + i, aggregator(AGGREGATORS.get(i))));
+        for (int i = 0; i < shape.aggregators().size(); i++) {
+            workers.add(add(shape.aggregators().get(i), 21 + i, aggregator(shape.aggregators().get(i))));
         }
-        workers.add(add(REGION_A_PROBERS.get(0), 31, prober(REGION_A_PROBERS.get(0), "a")));
-        workers.add(add(REGION_A_PROBERS.get(1), 32, prober(REGION_A_PROBERS.get(1), "a")));
-        workers.add(add(REGION_B_PROBER, 33, prober(REGION_B_PROBER, "b")));
+        int proberHost = 31;
+        for (Map.Entry<String, String> prober : shape.probers().entrySet()) {
+            workers.add(add(prober.getKey(), proberHost++, prober(prober.getKey(), prober.getValue())));
+        }
         Startables.deepStart(workers).join();
     }
 
@@ -110,35 +159,55 @@ final class HealthmeshStack implements AutoCloseable {
         return container;
     }
 
-    private GenericContainer<?> kafka() {
+    /** The broker container of KRaft node {@code nodeId} (1-based): {@code kafka} alone, else {@code kafka-<id>}. */
+    String brokerName(int nodeId) {
+        return shape.brokers() == 1 ? KAFKA : KAFKA + "-" + nodeId;
+    }
+
+    /** The broker containers' names, node 1 first. */
+    List<String> brokerNames() {
+        return List.copyOf(kafkaHostPorts.keySet());
+    }
+
+    private GenericContainer<?> kafka(int nodeId) {
+        String name = brokerName(nodeId);
+        int hostPort = kafkaHostPorts.get(name);
+        int copies = Math.min(3, shape.brokers());
+        // one broker: one copy; a cluster: three, of which two must acknowledge a write (compose.three-brokers.yaml)
+        String minInsync = copies >= 3 ? "2" : "1";
+        String voters = IntStream.rangeClosed(1, shape.brokers()).mapToObj(i -> i + "@" + brokerName(i) + ":9093")
+                .collect(Collectors.joining(","));
         ExposedPort hostListener = ExposedPort.tcp(KAFKA_HOST_LISTENER);
         return new GenericContainer<>(images.kafka())
                 .withEnv(Map.ofEntries(
                         Map.entry("CLUSTER_ID", "aGVhbHRobWVzaC1zdGFjaw"),
-                        Map.entry("KAFKA_NODE_ID", "1"),
+                        Map.entry("KAFKA_NODE_ID", Integer.toString(nodeId)),
                         Map.entry("KAFKA_PROCESS_ROLES", "broker,controller"),
                         Map.entry("KAFKA_LISTENERS", "PLAINTEXT://:9092,CONTROLLER://:9093,HOST://:" + KAFKA_HOST_LISTENER),
-                        Map.entry("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://kafka:9092,HOST://127.0.0.1:" + kafkaHostPort),
+                        Map.entry("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://" + name + ":9092,HOST://127.0.0.1:" + hostPort),
                         Map.entry("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP",
                                 "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,HOST:PLAINTEXT"),
                         Map.entry("KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER"),
                         Map.entry("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT"),
-                        Map.entry("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@kafka:9093"),
-                        Map.entry("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1"),
+                        Map.entry("KAFKA_CONTROLLER_QUORUM_VOTERS", voters),
+                        Map.entry("KAFKA_DEFAULT_REPLICATION_FACTOR", Integer.toString(copies)),
+                        Map.entry("KAFKA_MIN_INSYNC_REPLICAS", minInsync),
+                        Map.entry("KAFKA_UNCLEAN_LEADER_ELECTION_ENABLE", "false"),
+                        Map.entry("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", Integer.toString(copies)),
                         Map.entry("KAFKA_OFFSETS_TOPIC_NUM_PARTITIONS", "6"),
-                        Map.entry("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1"),
-                        Map.entry("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1"),
+                        Map.entry("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", Integer.toString(copies)),
+                        Map.entry("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", minInsync),
                         Map.entry("KAFKA_TRANSACTION_STATE_LOG_NUM_PARTITIONS", "6"),
-                        Map.entry("KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", "1"),
-                        Map.entry("KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1"),
+                        Map.entry("KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR", Integer.toString(copies)),
+                        Map.entry("KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", minInsync),
                         Map.entry("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0"),
                         Map.entry("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false"),
-                        Map.entry("KAFKA_HEAP_OPTS", "-Xmx512m -Xms256m")))
+                        Map.entry("KAFKA_HEAP_OPTS", shape.brokers() == 1 ? "-Xmx512m -Xms256m" : "-Xmx384m -Xms128m")))
                 // a fixed host port: the broker must advertise the address the test JVM connects to
                 .withCreateContainerCmdModifier(cmd -> {
                     cmd.withExposedPorts(hostListener);
                     cmd.getHostConfig().withPortBindings(
-                            new PortBinding(Ports.Binding.bindIpAndPort("127.0.0.1", kafkaHostPort), hostListener));
+                            new PortBinding(Ports.Binding.bindIpAndPort("127.0.0.1", hostPort), hostListener));
                 })
                 .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(START_TIMEOUT));
     }
@@ -147,7 +216,7 @@ final class HealthmeshStack implements AutoCloseable {
         return new GenericContainer<>(images.healthmesh())
                 .withCommand("registry")
                 .withEnv(Map.of(
-                        "HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092",
+                        "HEALTHMESH_BOOTSTRAP_SERVERS", innerBootstrapServers(),
                         "HEALTHMESH_HTTP_PORT", Integer.toString(REGISTRY_PORT),
                         // authentication on, as in docker/compose.yaml: workers read-only, anonymous clients read
                         "HEALTHMESH_REGISTRY_USERS", "e2e-admin:admin:" + REGISTRY_ADMIN_PASSWORD + ",e2e-worker:read:"
@@ -162,7 +231,10 @@ final class HealthmeshStack implements AutoCloseable {
     private GenericContainer<?> aggregator(String name) {
         return worker("aggregator", AGGREGATOR_PORT, Map.of(
                 "HEALTHMESH_APPLICATION_SERVER", name + ":" + AGGREGATOR_PORT,
-                "HEALTHMESH_STATE_DIR", "/var/lib/healthmesh"));
+                "HEALTHMESH_STATE_DIR", "/var/lib/healthmesh",
+                // one broker holds one copy, knowingly; a cluster gets the default (three copies, two in sync)
+                "HEALTHMESH_REPLICATION_FACTOR", shape.brokers() == 1 ? "1" : "3",
+                "HEALTHMESH_REPLICATION_SINGLE_COPY_ALLOWED", Boolean.toString(shape.brokers() == 1)));
     }
 
     private GenericContainer<?> prober(String name, String region) {
@@ -174,7 +246,7 @@ final class HealthmeshStack implements AutoCloseable {
 
     private GenericContainer<?> worker(String role, int port, Map<String, String> roleEnv) {
         Map<String, String> env = new LinkedHashMap<>(roleEnv);
-        env.put("HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092");
+        env.put("HEALTHMESH_BOOTSTRAP_SERVERS", innerBootstrapServers());
         env.put("HEALTHMESH_SCHEMA_REGISTRY_URL", "http://registry:" + REGISTRY_PORT);
         env.put("HEALTHMESH_BASIC_AUTH_CREDENTIALS_SOURCE", "USER_INFO");
         env.put("HEALTHMESH_BASIC_AUTH_USER_INFO", "e2e-worker:" + REGISTRY_WORKER_PASSWORD);
@@ -192,11 +264,55 @@ final class HealthmeshStack implements AutoCloseable {
                 .waitingFor(Wait.forHttp("/healthz").forPort(port).forStatusCode(200).withStartupTimeout(START_TIMEOUT));
     }
 
+    /** Kafka as the containers on the stack's network reach it. */
+    String innerBootstrapServers() {
+        return kafkaHostPorts.keySet().stream().map(b -> b + ":9092").collect(Collectors.joining(","));
+    }
+
+    /** The schema registry as the containers on the stack's network reach it. */
+    String innerRegistryUrl() {
+        return "http://registry:" + REGISTRY_PORT;
+    }
+
+    /** What a one-shot CLI container said and how it ended. */
+    record CliRun(int exitCode, String output) {
+    }
+
+    /**
+     * Runs the healthmesh CLI once in a container on the stack's network (the image under test) and returns its exit
+     * code and output; fails only when it does not end within {@code timeout}.
+     */
+    CliRun runCli(Duration timeout, String... args) {
+        GenericContainer<?> cli = new GenericContainer<>(images.healthmesh())
+                .withCommand(args)
+                .withEnv("JAVA_OPTS", JAVA_OPTS)
+                .withNetwork(network)
+                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(nextOneShotHost())))
+                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(timeout));
+        try (cli) {
+            try {
+                cli.start();
+            } catch (RuntimeException e) {
+                if (cli.getContainerId() == null) {
+                    throw e;
+                }
+                // a non-zero exit fails the one-shot check: the exit code is the answer, read it below
+            }
+            Long exit = docker().inspectContainerCmd(cli.getContainerId()).exec().getState().getExitCodeLong();
+            if (exit == null || Boolean.TRUE.equals(docker().inspectContainerCmd(cli.getContainerId()).exec()
+                    .getState().getRunning())) {
+                throw new IllegalStateException("healthmesh " + String.join(" ", args) + " did not end within "
+                        + timeout + ":\n" + cli.getLogs());
+            }
+            return new CliRun(exit.intValue(), cli.getLogs());
+        }
+    }
+
     /** Applies target definitions with the CLI, in a container on the stack's network; fails on a non-zero exit. */
     void applyTargets(String yaml) {
         GenericContainer<?> cli = new GenericContainer<>(images.healthmesh())
                 .withCommand("targets", "apply", "-f", "/tmp/targets.yaml",
-                        "--bootstrap-server", "kafka:9092", "--schema-registry", "http://registry:" + REGISTRY_PORT)
+                        "--bootstrap-server", innerBootstrapServers(), "--schema-registry", innerRegistryUrl())
                 .withEnv("JAVA_OPTS", JAVA_OPTS)
                 .withCopyToContainer(Transferable.of(yaml), "/tmp/targets.yaml")
                 .withNetwork(network)
@@ -232,7 +348,8 @@ final class HealthmeshStack implements AutoCloseable {
 
     /** Kafka as the test JVM reaches it. */
     String bootstrapServers() {
-        return "127.0.0.1:" + kafkaHostPort;
+        return kafkaHostPorts.values().stream().map(p -> "127.0.0.1:" + p)
+                .collect(Collectors.joining(","));
     }
 
     /** The schema registry as the test JVM reaches it. */
@@ -245,6 +362,12 @@ final class HealthmeshStack implements AutoCloseable {
     void stop(String name) {
         LOG.info("stopping {}", name);
         docker().stopContainerCmd(id(name)).withTimeout(2).exec();
+    }
+
+    /** Stops a container with SIGTERM, then SIGKILL after {@code grace}: a broker's controlled shutdown needs seconds. */
+    void stop(String name, Duration grace) {
+        LOG.info("stopping {} (grace {} s)", name, grace.toSeconds());
+        docker().stopContainerCmd(id(name)).withTimeout((int) grace.toSeconds()).exec();
     }
 
     /** Kills a container at once (SIGKILL): no goodbye to Kafka, no closing of anything. */

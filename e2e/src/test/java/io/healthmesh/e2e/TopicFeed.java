@@ -61,6 +61,8 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "e2e-feed-" + topic);
+        // the observer gives up on a dead broker sooner than the workers (30 s), so that a fault's measured gap is theirs
+        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         KafkaConsumer<String, T> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                 AvroSerde.forValues(type, serdeConfig).deserializer());
         TopicFeed<T> feed = new TopicFeed<>(topic, consumer);
@@ -81,7 +83,9 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
         try {
             infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            return Optional.empty(); // a loaded machine: ask again until TOPIC_WAIT is over
+            // brokers still electing leaders or not reachable yet: ask again within TOPIC_WAIT
+            LOG.info("no metadata of {} yet: {}", topic, e.getMessage());
+            return Optional.empty();
         }
         if (infos == null || infos.isEmpty()) {
             return Optional.empty();

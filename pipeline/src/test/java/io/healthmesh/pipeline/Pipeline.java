@@ -102,6 +102,8 @@ final class Pipeline implements AutoCloseable {
         settings.put("application.id", "pipeline-" + run);
         settings.put("topic.prefix", "pipeline-" + run + ".");
         settings.put("state.dir", stateDir.resolve(run).toString());
+        settings.put("replication.factor", "1");
+        settings.put("replication.single.copy.allowed", "true");
         settings.put("http.host", "127.0.0.1");
         settings.put("http.port", "0");
         settings.put("partitions", Integer.toString(PARTITIONS));

@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.endpoints.AnnouncedEndpoint;
@@ -53,7 +54,7 @@ class EndpointAnnouncementIT {
     void anAnnouncedListenerIsBlockedUntilItsWorkerWithdrawsIt(TestKafka kafka) throws Exception {
         Topics topics = new Topics("announce-" + UUID.randomUUID().toString().substring(0, 8) + ".");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
              TopicRecorder<ProbeResult> results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(),

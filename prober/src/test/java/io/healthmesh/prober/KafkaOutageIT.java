@@ -1,5 +1,6 @@
 package io.healthmesh.prober;
 
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -62,7 +63,7 @@ class KafkaOutageIT {
         EmbeddedKafka broker = EmbeddedKafka.start(brokerConfig);
         try (TargetFarm farm = TargetFarm.tcp(1)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                TopicSetup.ensure(admin, topics, 1, (short) 1);
+                TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
             }
             writeTargets(broker.bootstrapServers(), registry, topics, farm.targets().get(0).socketAddress());
             Map<String, String> settings = new HashMap<>();

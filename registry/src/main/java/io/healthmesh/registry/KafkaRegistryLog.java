@@ -1,5 +1,6 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.registry.RegistryException;
 import io.healthmesh.contract.registry.RegistryLog;
 import io.healthmesh.contract.registry.RegistryRecord;
@@ -135,8 +136,11 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
             if (description == null) {
                 int brokers = admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size();
                 short replication = (short) Math.max(1, Math.min(3, brokers));
+                // two copies must acknowledge a schema once there are three, as for every healthmesh topic
+                String minInsync = Integer.toString(new TopicReplication(replication, true).minInsyncReplicas());
                 NewTopic newTopic = new NewTopic(topic, 1, replication)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, minInsync));
                 try {
                     admin.createTopics(List.of(newTopic)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                     LOG.info("Created schema topic {} (1 partition, replication {}, compacted)", topic, replication);
@@ -155,7 +159,7 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
                         + " partitions (expected: 1, the registry's log must be totally ordered)");
             }
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            Config config = admin.describeConfigs(Set.of(resource)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+            Config config = describeConfigOnceKnown(admin, resource);
             String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
             if (!policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT) || policy.contains(TopicConfig.CLEANUP_POLICY_DELETE)) {
                 throw new IllegalStateException(topic + ": cleanup.policy=" + policy
@@ -183,6 +187,26 @@ final class KafkaRegistryLog implements RegistryLog, AutoCloseable {
             description = describe(admin, topic);
         }
         return description;
+    }
+
+    /**
+     * The configs of a topic are answered by any broker, which may not know a topic just created yet (several
+     * brokers): ask again, as {@link #describeOnceKnown} does.
+     */
+    private static Config describeConfigOnceKnown(Admin admin, ConfigResource resource)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return admin.describeConfigs(Set.of(resource)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                        .get(resource);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        }
     }
 
     private static TopicDescription describe(Admin admin, String topic) throws InterruptedException, ExecutionException, TimeoutException {

@@ -39,6 +39,10 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * The {@code endpoints} topic (the listeners each worker announces) is compacted, one partition, gzip like the
  * user-facing topics, with hourly segments ({@link #ENDPOINTS_SEGMENT_MS}) so that compaction can keep it small.
+ * <p>
+ * Topics are created with {@link TopicReplication}'s factor and {@code min.insync.replicas} (2 of 3 copies in
+ * production); a single copy only when the setup says it is a demo or dev stack. An existing topic with fewer copies
+ * than asked is reported in the log, not changed (reassigning replicas is the operator's call).
  */
 public final class TopicSetup {
 
@@ -90,11 +94,13 @@ public final class TopicSetup {
     /**
      * Ensures every topic exists as designed.
      *
-     * @throws IllegalStateException when an existing topic has another partition count or cleanup policy
+     * @throws IllegalStateException when an existing topic has another partition count or cleanup policy, or when a
+     *     missing topic would get a single copy and {@code replication} does not allow it
      */
-    public static void ensure(Admin admin, Topics topics, int partitions, short replication) {
+    public static void ensure(Admin admin, Topics topics, int partitions, TopicReplication replication) {
         requireNonNull(admin, "admin");
         requireNonNull(topics, "topics");
+        requireNonNull(replication, "replication");
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions: " + partitions + " (expected: 1 or more)");
         }
@@ -107,6 +113,7 @@ public final class TopicSetup {
                     missing.add(newTopic(e, replication));
                 }
             }
+            replication.requireCreatable(missing.stream().map(NewTopic::name).toList());
             for (NewTopic topic : missing) {
                 try {
                     admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -116,7 +123,7 @@ public final class TopicSetup {
                     }
                 }
             }
-            checkWhenKnown(admin, expected);
+            checkWhenKnown(admin, expected, replication);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while setting up topics", e);
@@ -126,27 +133,28 @@ public final class TopicSetup {
         }
     }
 
-    private static NewTopic newTopic(Expected e, short replication) {
+    private static NewTopic newTopic(Expected e, TopicReplication replication) {
         Map<String, String> configs = new LinkedHashMap<>();
         configs.put(TopicConfig.CLEANUP_POLICY_CONFIG,
                 e.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
         if (e.compression() != null) {
             configs.put(TopicConfig.COMPRESSION_TYPE_CONFIG, e.compression());
         }
+        configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replication.minInsyncReplicas()));
         configs.putAll(e.extraConfigs());
-        return new NewTopic(e.name(), e.partitions(), replication).configs(configs);
+        return new NewTopic(e.name(), e.partitions(), replication.factor()).configs(configs);
     }
 
     /**
      * A topic just created is known to the controller before every broker's metadata has it: describe calls
      * answer "unknown topic" for some milliseconds. Wait for it, within the deadline.
      */
-    private static void checkWhenKnown(Admin admin, List<Expected> expected)
+    private static void checkWhenKnown(Admin admin, List<Expected> expected, TopicReplication replication)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (true) {
             try {
-                check(admin, expected);
+                check(admin, expected, replication);
                 return;
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
@@ -157,7 +165,7 @@ public final class TopicSetup {
         }
     }
 
-    private static void check(Admin admin, List<Expected> expected)
+    private static void check(Admin admin, List<Expected> expected, TopicReplication replication)
             throws InterruptedException, ExecutionException, TimeoutException {
         List<String> names = expected.stream().map(Expected::name).toList();
         Map<String, TopicDescription> descriptions =
@@ -169,6 +177,12 @@ public final class TopicSetup {
         Map<ConfigResource, java.util.Collection<AlterConfigOp>> codecs = new LinkedHashMap<>();
         for (Expected e : expected) {
             int actual = descriptions.get(e.name()).partitions().size();
+            int copies = descriptions.get(e.name()).partitions().get(0).replicas().size();
+            if (copies < replication.factor()) {
+                LOG.warn("topic {} has {} copies of its partitions (replication.factor asks for {}): healthmesh does"
+                        + " not reassign replicas; kafka-reassign-partitions.sh does", e.name(), copies,
+                        replication.factor());
+            }
             if (e.anyPartitions()) {
                 // any partition count will do for the dead-letter topic, the maintenance windows and the endpoints
             } else if (actual != e.partitions()) {

@@ -42,8 +42,8 @@ class TopicSetupIT {
     void createsEveryTopicAsDesignedAndIsIdempotent() throws Exception {
         Topics topics = new Topics("setup-" + UUID.randomUUID() + ".");
 
-        TopicSetup.ensure(admin, topics, 3, (short) 1);
-        TopicSetup.ensure(admin, topics, 3, (short) 1);
+        TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
+        TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
 
         var names = List.of(topics.targets(), topics.probeResults(), topics.healthState(), topics.groupState(),
                 topics.rejected(), topics.groups(), topics.maintenance());
@@ -82,10 +82,26 @@ class TopicSetupIT {
                         TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                         TopicConfig.COMPRESSION_TYPE_CONFIG, "zstd")))).all().get(30, TimeUnit.SECONDS);
 
-        TopicSetup.ensure(admin, topics, 3, (short) 1);
+        TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
 
         assertThat(config(topics.healthState(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("gzip");
         assertThat(config(topics.groupState(), TopicConfig.COMPRESSION_TYPE_CONFIG)).isEqualTo("zstd");
+    }
+
+    @Test
+    void refusesToCreateSingleCopyTopicsUnlessToldItIsADemo() throws Exception {
+        Topics topics = new Topics("single-" + UUID.randomUUID() + ".");
+
+        assertThatThrownBy(() -> TopicSetup.ensure(admin, topics, 3, new TopicReplication((short) 1, false)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("refusing to create " + topics.targets())
+                .hasMessageContaining(TopicReplication.SINGLE_COPY_SETTING + "=true");
+        assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).noneMatch(n -> n.startsWith(topics.prefix()));
+
+        TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
+        assertThat(config(topics.healthState(), TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG)).isEqualTo("1");
+        // existing topics are checked, not created: nothing to refuse
+        TopicSetup.ensure(admin, topics, 3, new TopicReplication((short) 1, false));
     }
 
     @Test
@@ -94,7 +110,7 @@ class TopicSetupIT {
         admin.createTopics(List.of(new NewTopic(topics.probeResults(), 2, (short) 1),
                 new NewTopic(topics.healthState(), 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
 
-        assertThatThrownBy(() -> TopicSetup.ensure(admin, topics, 3, (short) 1))
+        assertThatThrownBy(() -> TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(topics.probeResults() + ": 2 partitions (expected: 3)")
                 .hasMessageContaining(topics.healthState() + ": cleanup.policy=delete (expected: compact)");

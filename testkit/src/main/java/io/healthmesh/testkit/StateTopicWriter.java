@@ -1,6 +1,7 @@
 package io.healthmesh.testkit;
 
 import io.healthmesh.contract.Topics;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.schema.GroupHealth;
@@ -38,7 +39,7 @@ public final class StateTopicWriter implements AutoCloseable {
     public StateTopicWriter(TestKafka kafka, String name, int partitions) {
         this.topics = new Topics(kafka.uniqueTopic(name) + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, partitions, (short) 1);
+            TopicSetup.ensure(admin, topics, partitions, TopicReplication.singleCopy());
         }
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());

@@ -96,7 +96,8 @@ public final class Workers {
                 "http.host", "127.0.0.1",
                 "http.port", "0",
                 "commit.interval.ms", Long.toString(commitIntervalMs),
-                "replication.factor", Integer.toString(stack.brokerCount())));
+                "replication.factor", Integer.toString(stack.brokerCount()),
+                "replication.single.copy.allowed", Boolean.toString(stack.brokerCount() == 1)));
         settings.putAll(aggregatorSettings);
         return ChildJvm.start(name, "aggregator", settings, aggregatorHeap, record ? jfr(name + ".jfr") : null, work,
                 childJvmOptions);

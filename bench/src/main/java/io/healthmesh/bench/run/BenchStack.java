@@ -2,6 +2,8 @@ package io.healthmesh.bench.run;
 
 import io.healthmesh.registry.RegistryConfig;
 import io.healthmesh.registry.SchemaRegistryServer;
+import io.healthmesh.contract.TopicReplication;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.admin.Admin;
@@ -47,7 +49,8 @@ public final class BenchStack implements AutoCloseable {
         try {
             registry = SchemaRegistryServer.start(RegistryConfig.defaults(broker.bootstrapServers()));
             admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
-            TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS, (short) broker.count());
+            TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS,
+                    new TopicReplication((short) broker.count(), broker.count() == 1));
             return new BenchStack(broker, registry, admin);
         } catch (RuntimeException e) {
             if (admin != null) {

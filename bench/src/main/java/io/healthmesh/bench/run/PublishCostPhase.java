@@ -1,5 +1,6 @@
 package io.healthmesh.bench.run;
 
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -88,7 +89,7 @@ public final class PublishCostPhase {
         try (EmbeddedKafka broker = EmbeddedKafka.start(EmbeddedKafkaConfig.defaults())) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     broker.bootstrapServers()))) {
-                TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS, (short) 1);
+                TopicSetup.ensure(admin, Topics.DEFAULT, Topics.DEFAULT_PARTITIONS, TopicReplication.singleCopy());
             }
             List<TargetSpec> specs = new ArrayList<>(targets);
             for (int n = 0; n < targets; n++) {

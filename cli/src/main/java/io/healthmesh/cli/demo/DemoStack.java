@@ -16,6 +16,7 @@ import io.healthmesh.schema.GroupPolicy;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
@@ -119,7 +120,7 @@ public final class DemoStack implements AutoCloseable {
         registry = keep(SchemaRegistryServer.start(new RegistryConfig(kafka.bootstrapServers(), Topics.SCHEMAS, HOST,
                 settings.registryPort(), Map.of()).withSecurity(registrySecurity())));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            TopicSetup.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, (short) 1);
+            TopicSetup.ensure(admin, settings.topics(), Topics.DEFAULT_PARTITIONS, TopicReplication.singleCopy());
         }
         registerSchemas();
         Map<String, String> aggregator = new LinkedHashMap<>();
@@ -128,6 +129,9 @@ public final class DemoStack implements AutoCloseable {
         workerCredentials(aggregator);
         aggregator.put("topic.prefix", settings.topics().prefix());
         aggregator.put("state.dir", data.resolve("aggregator").toString());
+        // one broker: a single copy of each topic, knowingly
+        aggregator.put("replication.factor", "1");
+        aggregator.put("replication.single.copy.allowed", "true");
         aggregator.put("http.host", HOST);
         aggregator.put("http.port", "0");
         // one process: the aggregator serves the status page too (off by default, where the status role serves it)

@@ -3,6 +3,7 @@ package io.healthmesh.cli.maint;
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.cli.CliRun;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -46,7 +47,7 @@ class MaintCommandIT {
         String run = UUID.randomUUID().toString().substring(0, 8);
         Topics topics = new Topics("maint-" + run + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         Path file = dir.resolve("targets.yaml");
         Files.writeString(file, """
@@ -68,6 +69,8 @@ class MaintCommandIT {
         agg.put("application.id", "maint-" + run);
         agg.put("topic.prefix", topics.prefix());
         agg.put("state.dir", dir.resolve("state").toString());
+        agg.put("replication.factor", "1");
+        agg.put("replication.single.copy.allowed", "true");
         agg.put("http.host", "127.0.0.1");
         agg.put("http.port", "0");
         agg.put("partitions", "2");

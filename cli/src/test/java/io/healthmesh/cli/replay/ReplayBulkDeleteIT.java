@@ -3,6 +3,7 @@ package io.healthmesh.cli.replay;
 import io.healthmesh.aggregator.AggregatorConfig;
 import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.cli.CliRun;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -63,7 +64,7 @@ class ReplayBulkDeleteIT {
         Topics topics = new Topics("bulk-" + run + ".");
         String appId = "bulk-" + run;
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         List<TargetSpec> specs = new ArrayList<>();
         for (int i = 0; i < TARGETS; i++) {
@@ -136,6 +137,8 @@ class ReplayBulkDeleteIT {
         agg.put("application.id", appId);
         agg.put("topic.prefix", topics.prefix());
         agg.put("state.dir", stateDir.toString());
+        agg.put("replication.factor", "1");
+        agg.put("replication.single.copy.allowed", "true");
         agg.put("http.host", "127.0.0.1");
         agg.put("http.port", "0");
         agg.put("partitions", "2");

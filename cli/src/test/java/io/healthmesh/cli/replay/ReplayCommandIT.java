@@ -8,6 +8,7 @@ import io.healthmesh.aggregator.AggregatorWorker;
 import io.healthmesh.cli.CliRun;
 import io.healthmesh.cli.demo.DemoTcpServer;
 import io.healthmesh.cli.demo.Switch;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -86,6 +87,8 @@ class ReplayCommandIT {
         agg.put("application.id", "replay-" + run);
         agg.put("topic.prefix", topics.prefix());
         agg.put("state.dir", stateDir.toString());
+        agg.put("replication.factor", "1");
+        agg.put("replication.single.copy.allowed", "true");
         agg.put("http.host", "127.0.0.1");
         agg.put("http.port", "0");
         agg.put("partitions", "2");
@@ -191,7 +194,7 @@ class ReplayCommandIT {
     void aDefinitionChangedInsideTheRangeIsAppliedFromItsOffsetOnAndTheRangeIsReadByTime() throws Exception {
         Topics topics = new Topics(kafka.uniqueTopic("replay-def") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         TargetSpec v1 = TargetSpec.of("t", "g", "127.0.0.1", 9, Protocol.TCP).withTiming(1_000, 500)
                 .withThresholds(1, 1);

@@ -3,6 +3,7 @@ package io.healthmesh.cli.roles;
 import io.healthmesh.cli.CliRun;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.testkit.TopicReads;
@@ -53,7 +54,7 @@ class RolesIT {
     void proberRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("prober") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix=" + topics.prefix()
@@ -69,7 +70,8 @@ class RolesIT {
         Path config = Files.writeString(dir.resolve("aggregator.properties"), "bootstrap.servers="
                 + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
                 + topics.prefix() + "\napplication.id=" + kafka.uniqueTopic("app") + "\nstate.dir="
-                + dir.resolve("state") + "\nhttp.host=127.0.0.1\nhttp.port=0\npartitions=2\n");
+                + dir.resolve("state") + "\nhttp.host=127.0.0.1\nhttp.port=0\npartitions=2\n"
+                + "replication.factor=1\nreplication.single.copy.allowed=true\n");
         CliRun run = CliRun.of("aggregator", "--config", config.toString(), "--duration", "3s");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("aggregator running").contains("aggregator: stopped");
@@ -79,7 +81,7 @@ class RolesIT {
     void notifierRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("notifier") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         Path routes = Files.writeString(dir.resolve("routes.yaml"),
                 "routes: [{name: hook, type: webhook, url: 'http://127.0.0.1:9/'}]\n");
@@ -97,7 +99,7 @@ class RolesIT {
     void statusRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("status") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         Path config = Files.writeString(dir.resolve("status.properties"), "bootstrap.servers="
                 + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="
@@ -120,7 +122,7 @@ class RolesIT {
     void haproxyRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("haproxy") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         // no HAProxy listens there: the driver runs, retries, and stops cleanly
         Path mapping = Files.writeString(dir.resolve("mapping.yaml"),
@@ -138,7 +140,7 @@ class RolesIT {
     void xdsRoleRunsAndStops(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("xds") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 2, (short) 1);
+            TopicSetup.ensure(admin, topics, 2, TopicReplication.singleCopy());
         }
         Path config = Files.writeString(dir.resolve("xds.properties"), "bootstrap.servers="
                 + kafka.bootstrapServers() + "\nschema.registry.url=" + kafka.schemaRegistryUrl() + "\ntopic.prefix="

@@ -3,6 +3,7 @@ package io.healthmesh.cli.roles;
 import io.healthmesh.cli.CliRun;
 import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.admin.Admin;
@@ -105,7 +106,7 @@ class SecretsInLogsIT {
     void proberLogsNoSecret(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("secret-prober") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         Path config = Files.writeString(dir.resolve("prober.properties"), "bootstrap.servers=" + kafka.bootstrapServers()
                 + "\nschema.registry.url=" + registryUrlWithCredentials() + "\ntopic.prefix=" + topics.prefix()
@@ -126,6 +127,7 @@ class SecretsInLogsIT {
                 + "\nbasic.auth.credentials.source=USER_INFO\nbasic.auth.user.info=reader:USERINFO-SECRET-5"
                 + "\ntopic.prefix=" + topics.prefix() + "\napplication.id=" + kafka.uniqueTopic("app")
                 + "\nstate.dir=" + dir.resolve("state") + "\nhttp.host=127.0.0.1\nhttp.port=0\npartitions=1\n"
+                + "replication.factor=1\nreplication.single.copy.allowed=true\n"
                 + "schema.registry.basic.auth.allow.insecure.http=true\n" // the test registry is plain http
                 + kafkaSecrets());
         CliRun run = CliRun.of("aggregator", "--config", config.toString(), "--duration", "2s");
@@ -149,7 +151,7 @@ class SecretsInLogsIT {
     void dnsLogsNoSecret(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("secret-dns") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         String tsig = java.util.Base64.getEncoder().encodeToString("TSIG-SECRET-8".getBytes());
         Files.writeString(dir.resolve("update.key"), "key \"u\" { algorithm hmac-sha256; secret \"" + tsig + "\"; };\n");
@@ -187,7 +189,7 @@ class SecretsInLogsIT {
     void notifierLogsNoSecret(@TempDir Path dir) throws IOException {
         Topics topics = new Topics(kafka.uniqueTopic("secret-notifier") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         Path routes = Files.writeString(dir.resolve("routes.yaml"), "routes:\n"
                 + "  - {name: chat, type: slack, url: 'https://hooks.example/services/HOOK-SECRET-8',"

@@ -78,6 +78,8 @@ class SlowHttpIT {
         s.put("application.id", kafka.uniqueTopic("slow-app"));
         s.put("topic.prefix", kafka.uniqueTopic("slow") + ".");
         s.put("state.dir", dir.resolve("state").toString());
+        s.put("replication.factor", "1");
+        s.put("replication.single.copy.allowed", "true");
         s.put("http.host", "127.0.0.1");
         s.put("http.port", "0");
         s.put("partitions", "1");

@@ -177,6 +177,8 @@ class SecuredKafkaIT {
         Map<String, String> aggregatorSettings = workerSettings(login.apply("aggregator"));
         aggregatorSettings.put("application.id", APP);
         aggregatorSettings.put("state.dir", dir.resolve("state-" + mechanism).toString());
+        aggregatorSettings.put("replication.factor", "1");
+        aggregatorSettings.put("replication.single.copy.allowed", "true");
         aggregatorSettings.put("partitions", "2");
         aggregatorSettings.put("kafka.session.timeout.ms", "6000");
         AggregatorWorker aggregator = AggregatorWorker.start(AggregatorConfig.from(aggregatorSettings));

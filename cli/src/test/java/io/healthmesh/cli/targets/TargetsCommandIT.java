@@ -6,6 +6,7 @@ import io.healthmesh.testkit.KafkaExtension;
 import io.healthmesh.testkit.TestKafka;
 import io.healthmesh.testkit.TopicReads;
 import io.healthmesh.schema.TargetDefinition;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -49,7 +50,7 @@ class TargetsCommandIT {
     void createTopics() {
         topics = new Topics(kafka.uniqueTopic("it") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 3, (short) 1);
+            TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
         }
     }
 

@@ -8,6 +8,7 @@ import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.ProbeOutcome;
 import io.healthmesh.schema.TargetHealth;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -42,7 +43,7 @@ class WatchCommandIT {
     void createTopics() {
         topics = new Topics(kafka.uniqueTopic("watch") + ".");
         try (Admin admin = kafka.admin()) {
-            TopicSetup.ensure(admin, topics, 3, (short) 1);
+            TopicSetup.ensure(admin, topics, 3, TopicReplication.singleCopy());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.healthmesh.prober.publish;
 
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
@@ -77,7 +78,7 @@ class UrgentPublishIT {
     private static Topics topics(String name) throws Exception {
         Topics topics = new Topics(name + ".");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            TopicSetup.ensure(admin, topics, 1, (short) 1);
+            TopicSetup.ensure(admin, topics, 1, TopicReplication.singleCopy());
         }
         return topics;
     }

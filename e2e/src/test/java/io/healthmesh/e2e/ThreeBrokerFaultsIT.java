@@ -1,0 +1,188 @@
+package io.healthmesh.e2e;
+
+import io.healthmesh.contract.Topics;
+import io.healthmesh.e2e.HealthmeshStack.Shape;
+import io.healthmesh.e2e.TargetsYaml.Target;
+import io.healthmesh.schema.HealthStatus;
+import io.healthmesh.schema.TargetHealth;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The production shape, three KRaft brokers with three copies of every topic and {@code min.insync.replicas} 2, under
+ * the faults a Kafka operator meets, one after the other on one stack while a target flips: its {@code health-state}
+ * partition's leader killed, the aggregator's transaction coordinator killed, every broker restarted in turn. After
+ * each a {@code read_committed} consumer must have seen the flip's
+ * changes, none lost and none repeated, and the targets whose backends stayed up must never have turned UNHEALTHY.
+ * At the end {@code healthmesh replay}'s self-check (exit 0: the aggregator's events equal a replay of the recorded
+ * results) is the oracle over the whole run. Each fault's detection and recovery delays are logged next to a
+ * fault-free flip's, with how long the cluster took to have every replica in sync again.
+ */
+class ThreeBrokerFaultsIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ThreeBrokerFaultsIT.class);
+    /** The system property that turns the class on. */
+    static final String OPT_IN = "healthmesh.e2e.broker.faults";
+    private static final String FLIP = "cluster-flip-tcp";
+    private static final List<String> STEADY = List.of("cluster-steady-http", "cluster-steady-tcp");
+    /** The aggregator's Kafka Streams application id (its default): the prefix of its transactional ids. */
+    private static final String APPLICATION_ID = "healthmesh-aggregator";
+    /** A flip seen through any one fault: a leader election, a coordinator move, producer and consumer retries. */
+    private static final Duration FLIP_PATIENCE = Duration.ofSeconds(120);
+    private static final Duration IN_SYNC_PATIENCE = Duration.ofSeconds(120);
+    /** Time for a broker's controlled shutdown (leaders moved away first) before SIGKILL. */
+    private static final Duration BROKER_GRACE = Duration.ofSeconds(30);
+
+    private static HealthmeshStack stack;
+    private static TopicFeed<TargetHealth> states;
+    private static KafkaCluster cluster;
+
+    /** One fault: what to break before the target flips, what to repair after. */
+    private record Fault(String name, Runnable inject, Runnable repair) {
+    }
+
+    /** What one flip through one fault cost. */
+    private record Figures(String fault, long detectionMs, long recoveryMs, long inSyncMs) {
+    }
+
+    @BeforeAll
+    static void startThreeBrokers() {
+        ContainerTier.assumeAvailable();
+        // opt-in until a killed leader no longer stalls state events for minutes (docs/operations/three-brokers.md)
+        Assumptions.assumeTrue(Boolean.getBoolean(OPT_IN), "three-broker faults run with -D" + OPT_IN + "=true");
+        E2eImages images = E2eImages.fromEnvironment(System.getenv());
+        images.requirePresent();
+        stack = HealthmeshStack.start(images, new Shape(3, List.of("aggregator-1"), Map.of("prober-a1", "a"),
+                List.of(Backend.FLIP_TCP, Backend.STEADY_HTTP, Backend.STEADY_TCP)));
+        try {
+            states = TopicFeed.start(stack.bootstrapServers(), Topics.DEFAULT.healthState(), TargetHealth.class,
+                    Map.of("schema.registry.url", stack.registryUrl()));
+            cluster = new KafkaCluster(stack.bootstrapServers(), stack::brokerName);
+        } catch (RuntimeException | Error e) {
+            LOG.error("feeds did not start; container logs:\n{}", stack.logTails(40));
+            stopThreeBrokers();
+            throw e;
+        }
+    }
+
+    @AfterAll
+    static void stopThreeBrokers() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (states != null) {
+            states.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void noStateChangeLostOrRepeatedAndNoFalseAlarmThroughBrokerFaults() {
+        try {
+            runEveryFault();
+        } catch (AssertionError | RuntimeException e) {
+            LOG.error("three-broker faults failed; container logs:\n{}", stack.logTails(60));
+            throw e;
+        }
+    }
+
+    private void runEveryFault() {
+        stack.applyTargets(TargetsYaml.of(List.of(
+                new Target(FLIP, "cluster-flip", Backend.FLIP_TCP, stack.address(Backend.FLIP_TCP), 1000, List.of("a")),
+                new Target(STEADY.get(0), "cluster-steady", Backend.STEADY_HTTP, stack.address(Backend.STEADY_HTTP),
+                        1000, List.of("a")),
+                new Target(STEADY.get(1), "cluster-steady", Backend.STEADY_TCP, stack.address(Backend.STEADY_TCP),
+                        1000, List.of("a")))));
+        for (String id : List.of(FLIP, STEADY.get(0), STEADY.get(1))) {
+            states.await(0, FLIP_PATIENCE, id + " HEALTHY", e -> is(e, id, HealthStatus.HEALTHY));
+        }
+        List<String> replication = cluster.replicationOfEveryTopic();
+        LOG.info("topics of the three-broker stack:\n  {}", String.join("\n  ", replication));
+        assertThat(replication).as("every topic, healthmesh's, Kafka Streams' and Kafka's own")
+                .isNotEmpty().allMatch(line -> line.endsWith(": 3 copies, min.insync.replicas 2"));
+
+        List<Figures> figures = new ArrayList<>();
+        figures.add(flipThrough(new Fault("none (baseline)", () -> { }, () -> { })));
+        String[] victim = new String[1];
+        figures.add(flipThrough(new Fault("health-state leader killed", () -> {
+            victim[0] = cluster.leaderOf(Topics.DEFAULT.healthState(), FLIP);
+            stack.kill(victim[0]);
+        }, () -> stack.start(victim[0]))));
+        figures.add(flipThrough(new Fault("transaction coordinator killed", () -> {
+            victim[0] = cluster.transactionCoordinatorOf(APPLICATION_ID);
+            stack.kill(victim[0]);
+        }, () -> stack.start(victim[0]))));
+        for (String broker : stack.brokerNames()) {
+            figures.add(flipThrough(new Fault(broker + " restarted", () -> {
+                stack.stop(broker, BROKER_GRACE);
+                stack.start(broker);
+            }, () -> { })));
+        }
+
+        StringBuilder table = new StringBuilder("\nfault | UNHEALTHY seen after backend stop | HEALTHY seen after "
+                + "backend start | every replica in sync after the repair\n");
+        figures.forEach(f -> table.append(f.fault()).append(" | ").append(f.detectionMs()).append(" ms | ")
+                .append(f.recoveryMs()).append(" ms | ").append(f.inSyncMs()).append(" ms\n"));
+        LOG.info("three-broker faults, a TCP target at a 1 s interval, thresholds 2/2:{}", table);
+
+        assertThat(StateEventChain.problems(states.events())).as("state events read_committed").isEmpty();
+        for (String steady : STEADY) {
+            assertThat(states.eventsOf(steady)).as("events of %s, whose backend never stopped", steady)
+                    .map(TopicFeed.Event::value).filteredOn(Objects::nonNull)
+                    .noneMatch(h -> h.getStatus() == HealthStatus.UNHEALTHY);
+        }
+        assertThat(states.eventsOf(FLIP).stream().map(TopicFeed.Event::value).filter(Objects::nonNull)
+                .filter(h -> h.getStatus() == HealthStatus.UNHEALTHY).map(TargetHealth::getSinceMs).distinct().count())
+                .as("UNHEALTHY periods of %s: one per flip", FLIP).isEqualTo(figures.size());
+
+        HealthmeshStack.CliRun replay = stack.runCli(Duration.ofSeconds(180), "replay",
+                "--bootstrap-server", stack.innerBootstrapServers(), "--schema-registry", stack.innerRegistryUrl(),
+                "--to", Instant.now().toString());
+        LOG.info("healthmesh replay over the whole run (exit {}):\n{}", replay.exitCode(), replay.output());
+        assertThat(replay.exitCode()).as("replay's self-check: exit 0 = the events equal a replay of the results:\n%s",
+                replay.output()).isZero();
+    }
+
+    /**
+     * Injects the fault, stops the flipping target's backend, waits for UNHEALTHY, starts the backend, waits for
+     * HEALTHY, repairs, and waits until every replica is in sync again.
+     */
+    private static Figures flipThrough(Fault fault) {
+        LOG.info("fault: {}", fault.name());
+        int before = states.size();
+        fault.inject().run();
+        stack.stop(Backend.FLIP_TCP.containerName);
+        long stopped = System.currentTimeMillis();
+        TopicFeed.Event<TargetHealth> down = states.await(before, FLIP_PATIENCE,
+                FLIP + " UNHEALTHY (" + fault.name() + ")", e -> is(e, FLIP, HealthStatus.UNHEALTHY));
+        int afterDown = states.size();
+        stack.start(Backend.FLIP_TCP.containerName);
+        long started = System.currentTimeMillis();
+        TopicFeed.Event<TargetHealth> up = states.await(afterDown, FLIP_PATIENCE,
+                FLIP + " HEALTHY again (" + fault.name() + ")", e -> is(e, FLIP, HealthStatus.HEALTHY));
+        fault.repair().run();
+        Duration inSync = cluster.awaitFullyReplicated(IN_SYNC_PATIENCE);
+        Figures f = new Figures(fault.name(), down.seenAtMs() - stopped, up.seenAtMs() - started, inSync.toMillis());
+        LOG.info("{}", f);
+        return f;
+    }
+
+    private static boolean is(TopicFeed.Event<TargetHealth> e, String id, HealthStatus status) {
+        return id.equals(e.key()) && e.value() != null && e.value().getStatus() == status;
+    }
+}
