@@ -7,6 +7,7 @@ import io.healthmesh.ops.BuildInfo;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.testkit.Await;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,12 @@ class RollingUpgradeIT {
     private static final Set<String> BROKEN_IN_PREVIOUS = Set.of("xds");
     /** The notifier reads the targets topic at start and stops reading when it does not exist yet: after the apply. */
     private static final String NOTIFIER = "notifier";
+    /** Long tier only (it builds and runs the previous release's image): on with this system property. */
+    static final String OPT_IN = "healthmesh.e2e.rolling";
 
     @Test
     void aRollingUpgradeThenARollingRestartLoseNoStateChangeAndNoAlertAndInventNoOutage() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean(OPT_IN), "rolling upgrade runs with -D" + OPT_IN + "=true");
         ContainerTier.assumeAvailable();
         E2eImages images = E2eImages.fromEnvironment(System.getenv());
         images.requirePresent();
