@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Reads one process's facts from outside it: RSS and threads from {@code /proc/<pid>/status}, descriptors by listing
- * {@code /proc/<pid>/fd}, and the live heap through {@code jcmd GC.class_histogram} (the JDK's own tool, which runs a
+ * {@code /proc/<pid>/fd} (RocksDB's files left out), and the live heap through {@code jcmd GC.class_histogram} (the JDK's own tool, which runs a
  * full collection and counts what survived in one step). Nothing is added to the process: no agent, no JMX port.
  */
 final class ProcessFacts {
@@ -43,16 +43,35 @@ final class ProcessFacts {
         return new RoleFacts(pid, heapAfterGcMib(pid), rss, threads, descriptors(proc));
     }
 
+    /**
+     * Open descriptors other than RocksDB's files: the aggregator's stores open one per SST file, and how many there
+     * are follows flushes (every clean close and restore adds some) and compaction, not what the process leaks.
+     */
     private static int descriptors(Path proc) {
         int count = 0;
         try (DirectoryStream<Path> fds = Files.newDirectoryStream(proc.resolve("fd"))) {
-            for (Path ignored : fds) {
-                count++;
+            for (Path fd : fds) {
+                if (!isStoreFile(fd)) {
+                    count++;
+                }
             }
         } catch (IOException e) {
             return -1;
         }
         return count;
+    }
+
+    private static boolean isStoreFile(Path fd) {
+        try {
+            return isStoreFile(Files.readSymbolicLink(fd).toString());
+        } catch (IOException e) {
+            return false; // closed since the listing: counted, as it was open then
+        }
+    }
+
+    /** Whether a descriptor's target is a file of a RocksDB store (under a {@code rocksdb} directory). */
+    static boolean isStoreFile(String target) {
+        return target.contains("/rocksdb/");
     }
 
     private static double heapAfterGcMib(long pid) {
