@@ -29,6 +29,7 @@ rm -rf "$out" && mkdir -p "$out/jars"
 # run from copies: a build beside the soak (CI runs `mvn verify` meanwhile) rewrites the jars in place
 cp bench/target/bench.jar cli/target/healthmesh-cli.jar "$out/jars/"
 cp -r cli/target/lib "$out/jars/lib"
-# the broker, the registry and the farm share this JVM; the roles get 256 MiB each
-exec java -Xmx768m -XX:+UseSerialGC -jar "$out/jars/bench.jar" soak "${flags[@]}" \
+# the broker, the registry and the farm share this JVM (G1: short pauses, the farm answers in them); the roles
+# get 256 MiB each
+exec java -Xmx768m -jar "$out/jars/bench.jar" soak "${flags[@]}" \
   --cli-jar "$out/jars/healthmesh-cli.jar" --out "$out" "$@"

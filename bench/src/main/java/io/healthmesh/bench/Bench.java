@@ -24,7 +24,8 @@ public final class Bench implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Bench()).execute(args));
+        // a flag given twice takes its last value: a script's preset flags can be followed by overrides
+        System.exit(new CommandLine(new Bench()).setOverwrittenOptionsAllowed(true).execute(args));
     }
 
     /** Without a subcommand: the usage, on standard error. */

@@ -250,6 +250,9 @@ public final class SoakRun {
     }
 
     private synchronized void noteExit(SoakRole role, RoleProcess process) {
+        if (roles.get(role) != process || restarting.contains(role)) {
+            return; // stopped by a restart since the sample looked
+        }
         String problem = role.command() + " (pid " + process.pid() + ") exited by itself; see "
                 + workDir.resolve(role.command() + ".log");
         if (!problems.contains(problem)) {
