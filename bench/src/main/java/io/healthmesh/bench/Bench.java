@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {
         LoadDriver.class, RestoreBench.class, HaproxyAlone.class, SyscallDriver.class, JfrHotMethods.class,
-        TransactionCost.class, StatusBoardHeap.class, TargetsFile.class, IngestBench.class,
+        TransactionCost.class, StatusBoardHeap.class, TargetsFile.class, IngestBench.class, SoakBench.class,
         CommandLine.HelpCommand.class},
         description = "healthmesh's load harness: the load benchmark against a loopback target farm and the "
                 + "measurements beside it.")
@@ -24,7 +24,8 @@ public final class Bench implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Bench()).execute(args));
+        // a flag given twice takes its last value: a script's preset flags can be followed by overrides
+        System.exit(new CommandLine(new Bench()).setOverwrittenOptionsAllowed(true).execute(args));
     }
 
     /** Without a subcommand: the usage, on standard error. */

@@ -121,7 +121,8 @@ public final class ChildJvm implements AutoCloseable {
         return parseHistogramTotal(run(List.of(JCMD.toString(), Long.toString(pid()), "GC.class_histogram")));
     }
 
-    static long parseHistogramTotal(String histogram) {
+    /** The total live bytes of a {@code jcmd GC.class_histogram} answer. */
+    public static long parseHistogramTotal(String histogram) {
         return histogram.lines().map(String::trim).filter(l -> l.startsWith("Total")).findFirst()
                 .map(l -> Long.parseLong(l.split("\\s+")[2]))
                 .orElseThrow(() -> new IllegalArgumentException("class histogram without a Total line"));

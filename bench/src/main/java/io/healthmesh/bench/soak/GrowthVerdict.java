@@ -1,0 +1,202 @@
+package io.healthmesh.bench.soak;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The soak's verdict over its samples, with no I/O: growth per process lifetime, level drift from one lifetime to the
+ * next, consumer lag after each restart's warm-up, and the state events (no false one; at least one flip of a
+ * flapping target, or the run could not have seen a false one either). A restart starts a new lifetime (a new pid),
+ * so the drop and the climb of a restart are never read as growth.
+ */
+public final class GrowthVerdict {
+
+    /**
+     * What the verdict found.
+     *
+     * @param failures one sentence per bound broken; empty when the run passed
+     * @param judged one line per series: what was judged and how close it came to its bound
+     */
+    public record Result(List<String> failures, List<String> judged) {
+
+        public Result {
+            failures = List.copyOf(failures);
+            judged = List.copyOf(judged);
+        }
+
+        public boolean passed() {
+            return failures.isEmpty();
+        }
+    }
+
+    private final SoakBounds bounds;
+
+    public GrowthVerdict(SoakBounds bounds) {
+        this.bounds = requireNonNull(bounds, "bounds");
+    }
+
+    /** Judges {@code samples}, in time order. */
+    public Result judge(List<SoakSample> samples) {
+        List<String> failures = new ArrayList<>();
+        List<String> judged = new ArrayList<>();
+        if (samples.isEmpty()) {
+            return new Result(List.of("no samples: the run recorded nothing"), List.of());
+        }
+        for (SoakRole role : SoakRole.values()) {
+            List<List<SoakSample>> lifetimes = lifetimes(samples, role);
+            for (RoleMetric metric : RoleMetric.values()) {
+                judgeGrowth(role, metric, lifetimes, failures, judged);
+            }
+            judgeLag(role, samples, failures, judged);
+        }
+        judgeEvents(samples.get(samples.size() - 1), failures, judged);
+        return new Result(failures, judged);
+    }
+
+    /** The samples split where {@code role}'s pid changes, each part one process lifetime. */
+    static List<List<SoakSample>> lifetimes(List<SoakSample> samples, SoakRole role) {
+        List<List<SoakSample>> lifetimes = new ArrayList<>();
+        long pid = Long.MIN_VALUE;
+        for (SoakSample s : samples) {
+            long now = s.facts(role).pid();
+            if (now != pid) {
+                lifetimes.add(new ArrayList<>());
+                pid = now;
+            }
+            lifetimes.get(lifetimes.size() - 1).add(s);
+        }
+        return lifetimes;
+    }
+
+    private void judgeGrowth(SoakRole role, RoleMetric metric, List<List<SoakSample>> lifetimes,
+                             List<String> failures, List<String> judged) {
+        String name = role.command() + " " + metric.title();
+        SoakBounds.Growth bound = bounds.growth().get(metric);
+        double firstLevel = Double.NaN;
+        int firstLifetime = 0;
+        int count = 0;
+        double worstRise = Double.NEGATIVE_INFINITY;
+        double worstAllowed = 0;
+        for (int i = 0; i < lifetimes.size(); i++) {
+            List<SoakSample> life = lifetimes.get(i);
+            double start = life.get(0).seconds();
+            List<double[]> window = new ArrayList<>();
+            for (SoakSample s : life) {
+                double v = s.facts(role).value(metric);
+                if (s.seconds() >= start + bounds.warmup().toMillis() / 1000.0 && v >= 0) {
+                    window.add(new double[] {s.seconds(), v});
+                }
+            }
+            if (window.size() < bounds.minWindowSamples()) {
+                continue;
+            }
+            count++;
+            double span = window.get(window.size() - 1)[0] - window.get(0)[0];
+            double rise = slope(window) * span;
+            double level = median(window);
+            double allowed = bound.allowed(level);
+            if (rise - allowed > worstRise - worstAllowed) {
+                worstRise = rise;
+                worstAllowed = allowed;
+            }
+            if (rise > allowed) {
+                failures.add(String.format(Locale.ROOT,
+                        "%s grew by %.1f%s over %.1f min of lifetime %d (pid %d, fitted line after warm-up); "
+                                + "allowed %.1f%s (max(%.0f, %.0f %% of %.1f))", name, rise, unit(metric),
+                        span / 60, i + 1, life.get(0).facts(role).pid(), allowed, unit(metric), bound.absolute(),
+                        bound.relative() * 100, level));
+            }
+            if (Double.isNaN(firstLevel)) {
+                firstLevel = level;
+                firstLifetime = i + 1;
+            } else if (level - firstLevel > bound.allowed(firstLevel)) {
+                failures.add(String.format(Locale.ROOT,
+                        "%s settled at %.1f%s in lifetime %d, %.1f%s above lifetime %d's %.1f%s; allowed %.1f%s",
+                        name, level, unit(metric), i + 1, level - firstLevel, unit(metric), firstLifetime,
+                        firstLevel, unit(metric), bound.allowed(firstLevel), unit(metric)));
+            }
+        }
+        if (count == 0) {
+            failures.add(name + ": no lifetime had " + bounds.minWindowSamples() + " samples after its warm-up of "
+                    + bounds.warmup().toSeconds() + " s (lengthen the run or sample more often)");
+            return;
+        }
+        judged.add(String.format(Locale.ROOT, "%s: %d of %d lifetimes judged; largest fitted rise %+.1f%s "
+                + "(allowed %.1f%s)", name, count, lifetimes.size(), worstRise, unit(metric), worstAllowed, unit(metric)));
+    }
+
+    private void judgeLag(SoakRole role, List<SoakSample> samples, List<String> failures, List<String> judged) {
+        double lastRestart = samples.get(0).seconds();
+        long previousProber = samples.get(0).prober().pid();
+        long previousAggregator = samples.get(0).aggregator().pid();
+        int count = 0;
+        long worst = -1;
+        double worstAt = 0;
+        for (SoakSample s : samples) {
+            if (s.prober().pid() != previousProber || s.aggregator().pid() != previousAggregator) {
+                lastRestart = s.seconds();
+                previousProber = s.prober().pid();
+                previousAggregator = s.aggregator().pid();
+            }
+            long lag = s.lag(role);
+            if (lag < 0 || s.seconds() < lastRestart + bounds.warmup().toMillis() / 1000.0) {
+                continue;
+            }
+            count++;
+            if (lag > worst) {
+                worst = lag;
+                worstAt = s.seconds();
+            }
+        }
+        String name = role.command() + " group lag";
+        if (count == 0) {
+            failures.add(name + ": no sample was taken " + bounds.warmup().toSeconds()
+                    + " s or more after a restart (lengthen the run or restart less often)");
+            return;
+        }
+        if (worst > bounds.maxLag()) {
+            failures.add(String.format(Locale.ROOT, "%s reached %,d records at %.0f s, past the warm-up after the "
+                    + "latest restart; allowed %,d", name, worst, worstAt, bounds.maxLag()));
+        }
+        judged.add(String.format(Locale.ROOT, "%s: %d samples after warm-ups; largest %,d records (allowed %,d)",
+                name, count, worst, bounds.maxLag()));
+    }
+
+    private static void judgeEvents(SoakSample last, List<String> failures, List<String> judged) {
+        if (last.falseEvents() > 0) {
+            failures.add(last.falseEvents() + " false state events: a steady target was reported other than HEALTHY "
+                    + "after it had been decided HEALTHY (the run's log names them)");
+        }
+        if (last.flappingFlips() == 0) {
+            failures.add("no flapping target flipped: the run could not have detected a false event either");
+        }
+        judged.add(String.format(Locale.ROOT, "state events: %,d read, %d false, %d flips of flapping targets, "
+                + "%d stale events", last.events(), last.falseEvents(), last.flappingFlips(), last.staleEvents()));
+    }
+
+    /** The least-squares slope of {@code points} ({x, y} pairs), 0 when every x is the same. */
+    static double slope(List<double[]> points) {
+        double mx = points.stream().mapToDouble(p -> p[0]).average().orElse(0);
+        double my = points.stream().mapToDouble(p -> p[1]).average().orElse(0);
+        double sxy = 0;
+        double sxx = 0;
+        for (double[] p : points) {
+            sxy += (p[0] - mx) * (p[1] - my);
+            sxx += (p[0] - mx) * (p[0] - mx);
+        }
+        return sxx == 0 ? 0 : sxy / sxx;
+    }
+
+    private static double median(List<double[]> points) {
+        double[] ys = points.stream().mapToDouble(p -> p[1]).sorted().toArray();
+        int n = ys.length;
+        return n % 2 == 1 ? ys[n / 2] : (ys[n / 2 - 1] + ys[n / 2]) / 2;
+    }
+
+    private static String unit(RoleMetric metric) {
+        return metric.unit().isEmpty() ? "" : " " + metric.unit();
+    }
+}

@@ -1,0 +1,74 @@
+package io.healthmesh.bench.soak;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the soak's verdict allows (docs/operations/soak.md). Within each process lifetime, samples from
+ * {@code warmup} after its start on form its window; a line fitted over a window may rise by at most
+ * {@link Growth#allowed} of the window's median over the window's span, and a later lifetime's median may exceed the
+ * first judged lifetime's by no more than the same. A window needs {@code minWindowSamples} samples to be judged.
+ * Consumer lag, sampled at least {@code warmup} after the latest restart of either role, stays at or below
+ * {@code maxLag}.
+ */
+public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, Growth> growth, long maxLag) {
+
+    /** Samples a window needs at least: fewer cannot tell a slope from noise. */
+    public static final int MIN_WINDOW_SAMPLES = 5;
+
+    /**
+     * How much a series may rise: the larger of an absolute amount and a share of its level.
+     *
+     * @param absolute in the series' unit (MiB, threads, descriptors)
+     * @param relative a share of the window's median, 0..1
+     */
+    public record Growth(double absolute, double relative) {
+
+        public Growth {
+            if (absolute < 0 || relative < 0 || relative > 1) {
+                throw new IllegalArgumentException("growth bound: " + absolute + ", " + relative
+                        + " (expected: absolute >= 0, relative 0..1)");
+            }
+        }
+
+        /** The rise allowed for a series whose level is {@code level}. */
+        public double allowed(double level) {
+            return Math.max(absolute, relative * Math.abs(level));
+        }
+    }
+
+    public SoakBounds {
+        requireNonNull(warmup, "warmup");
+        growth = Map.copyOf(growth);
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("warmup: " + warmup + " (expected: 0 or more)");
+        }
+        if (minWindowSamples < 2) {
+            throw new IllegalArgumentException("minWindowSamples: " + minWindowSamples + " (expected: at least 2)");
+        }
+        for (RoleMetric metric : RoleMetric.values()) {
+            if (!growth.containsKey(metric)) {
+                throw new IllegalArgumentException("growth: no bound for " + metric);
+            }
+        }
+        if (maxLag < 0) {
+            throw new IllegalArgumentException("maxLag: " + maxLag + " (expected: 0 or more)");
+        }
+    }
+
+    /**
+     * The stated bounds: heap after GC max(16 MiB, 10 %), RSS max(32 MiB, 10 %), threads max(4, 5 %), descriptors
+     * max(16, 10 %); lag at most {@code maxLag}.
+     */
+    public static SoakBounds defaults(Duration warmup, long maxLag) {
+        Map<RoleMetric, Growth> growth = new EnumMap<>(RoleMetric.class);
+        growth.put(RoleMetric.HEAP, new Growth(16, 0.10));
+        growth.put(RoleMetric.RSS, new Growth(32, 0.10));
+        growth.put(RoleMetric.THREADS, new Growth(4, 0.05));
+        growth.put(RoleMetric.FDS, new Growth(16, 0.10));
+        return new SoakBounds(warmup, MIN_WINDOW_SAMPLES, growth, maxLag);
+    }
+}

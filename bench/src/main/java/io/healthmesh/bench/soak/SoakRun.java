@@ -1,0 +1,297 @@
+package io.healthmesh.bench.soak;
+
+import io.healthmesh.bench.run.GroupLag;
+import io.healthmesh.contract.TopicSetup;
+import io.healthmesh.contract.Topics;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One soak run: the targets on the farm, a prober and an aggregator as {@code healthmesh} processes of their own,
+ * the flapping schedule, the restarts on their timer, and a sample every {@code sampleEvery} until the end. Returns the
+ * samples; judging them is {@link GrowthVerdict}'s.
+ */
+public final class SoakRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SoakRun.class);
+    /** How long a role outlives the planned end when the soak's JVM dies: its {@code --duration} margin. */
+    private static final Duration ROLE_MARGIN = Duration.ofMinutes(2);
+    /** How long the roles may take to decide every steady target before the soak's clock starts. */
+    static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
+
+    /**
+     * The Kafka a soak runs on.
+     *
+     * @param replication the replication factor of the soak's topics (the brokers in the cluster, at most 3)
+     */
+    public record Cluster(String bootstrapServers, String registryUrl, Admin admin, short replication) {
+    }
+
+    /**
+     * What a run leaves.
+     *
+     * @param samples the series
+     * @param problems what went wrong outside the series: steady targets not HEALTHY at the end, a role that exited
+     *                 by itself, the first false events described
+     */
+    public record Outcome(List<SoakSample> samples, List<String> problems) {
+    }
+
+    private final SoakPlan plan;
+    private final Cluster cluster;
+    private final List<String> launcher;
+    private final Path workDir;
+    private final Topics topics;
+    private final String runId;
+    private final Map<SoakRole, RoleProcess> roles = new EnumMap<>(SoakRole.class);
+    private final Map<SoakRole, Integer> starts = new EnumMap<>(SoakRole.class);
+    private final List<SoakSample> samples = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private final Set<SoakRole> restarting = EnumSet.noneOf(SoakRole.class);
+    private String restartsSinceSample = "";
+    private long startNanos;
+
+    /**
+     * @param launcher the JVM command up to the {@code healthmesh} arguments ({@code java ... -jar healthmesh-cli.jar})
+     * @param workDir where settings, logs and the aggregator's state go
+     */
+    public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir) {
+        this.plan = requireNonNull(plan, "plan");
+        this.cluster = requireNonNull(cluster, "cluster");
+        this.launcher = List.copyOf(launcher);
+        this.workDir = requireNonNull(workDir, "workDir");
+        this.runId = "soak" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffL);
+        this.topics = new Topics(runId + ".");
+    }
+
+    /** Runs the soak to its end and returns what it saw. */
+    public Outcome run() throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        TopicSetup.ensure(cluster.admin(), topics, Topics.DEFAULT_PARTITIONS, cluster.replication());
+        ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "soak-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        try (SoakTargets targets = SoakTargets.open(plan)) {
+            targets.publish(cluster.bootstrapServers(), cluster.registryUrl(), topics.targets());
+            LOG.info("{} definitions published to {} ({} flapping)", plan.targets(), topics.targets(), plan.flapping());
+            try (StateWatch watch = new StateWatch(cluster.bootstrapServers(), cluster.registryUrl(),
+                    topics.healthState(), targets.flappingIds())) {
+                startNanos = System.nanoTime();
+                for (SoakRole role : SoakRole.values()) {
+                    start(role);
+                }
+                awaitDecided(watch, targets);
+                startNanos = System.nanoTime();
+                targets.startFlapping(plan, plan.warmup(), plan.duration());
+                timer.scheduleAtFixedRate(() -> sample(watch), 0, plan.sampleEvery().toMillis(), TimeUnit.MILLISECONDS);
+                for (SoakPlan.Restart restart : plan.restarts()) {
+                    timer.schedule(() -> restart(restart), restart.at().toMillis(), TimeUnit.MILLISECONDS);
+                }
+                TimeUnit.NANOSECONDS.sleep(startNanos + plan.duration().toNanos() - System.nanoTime());
+                timer.shutdownNow();
+                timer.awaitTermination(60, TimeUnit.SECONDS);
+                sample(watch);
+                stopAll();
+                long healthy = watch.healthy(targets.steadyIds());
+                synchronized (this) {
+                    if (healthy < plan.steadyTargets()) {
+                        problems.add((plan.steadyTargets() - healthy) + " of " + plan.steadyTargets()
+                                + " steady targets were not HEALTHY at the end");
+                    }
+                    watch.describedFalseEvents().forEach(e -> problems.add("false event: " + e));
+                    return new Outcome(List.copyOf(samples), List.copyOf(problems));
+                }
+            }
+        } finally {
+            timer.shutdownNow();
+            stopAll();
+        }
+    }
+
+    /**
+     * Waits until every steady target has been decided HEALTHY, so that the timer, the flapping and the samples start
+     * on a running system; a start that takes longer than {@link #READY_TIMEOUT} fails the run.
+     */
+    private void awaitDecided(StateWatch watch, SoakTargets targets) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        Set<String> steady = targets.steadyIds();
+        while (watch.healthy(steady) < steady.size()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(watch.healthy(steady) + " of " + steady.size() + " steady targets "
+                        + "were HEALTHY " + READY_TIMEOUT.toSeconds() + " s after the roles started (see "
+                        + workDir.resolve("prober.log") + " and aggregator.log)");
+            }
+            TimeUnit.SECONDS.sleep(1);
+        }
+        LOG.info("every steady target HEALTHY {} s after the roles started; the soak's clock starts",
+                (System.nanoTime() - startNanos) / 1_000_000_000);
+    }
+
+    private synchronized void start(SoakRole role) throws IOException {
+        int n = starts.merge(role, 1, Integer::sum);
+        Path settings = workDir.resolve(role.command() + ".properties");
+        if (n == 1) {
+            writeSettings(role, settings);
+        }
+        // before the clock starts (the first start) the roles may also wait for the targets to be decided
+        Duration left = plan.duration().minus(Duration.ofNanos(System.nanoTime() - startNanos)).plus(ROLE_MARGIN)
+                .plus(n == 1 ? READY_TIMEOUT : Duration.ZERO);
+        roles.put(role, RoleProcess.start(role, launcher, settings, workDir.resolve(role.command() + ".log"), left));
+    }
+
+    private void writeSettings(SoakRole role, Path file) throws IOException {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", cluster.bootstrapServers());
+        p.put("schema.registry.url", cluster.registryUrl());
+        p.put("topic.prefix", topics.prefix());
+        p.put("http.host", "127.0.0.1");
+        p.put("http.port", "0");
+        if (role == SoakRole.PROBER) {
+            p.put("region", runId);
+            p.put("prober.id", runId + "-prober");
+            p.put("allow.list", "127.0.0.0/8"); // the farm listens on loopback, which probers deny by default
+            p.put("jitter.fraction", "1.0");
+        } else {
+            p.put("application.id", aggregatorGroup());
+            p.put("state.dir", workDir.resolve("aggregator-state").toString());
+            p.put("replication.factor", Short.toString(cluster.replication()));
+        }
+        try (Writer out = Files.newBufferedWriter(file)) {
+            p.store(out, "healthmesh soak: " + role.command());
+        }
+    }
+
+    private String aggregatorGroup() {
+        return runId + "-aggregator";
+    }
+
+    private String proberGroup() {
+        return "healthmesh-prober-" + runId;
+    }
+
+    private void restart(SoakPlan.Restart restart) {
+        try {
+            RoleProcess old;
+            synchronized (this) {
+                old = roles.get(restart.role());
+                restarting.add(restart.role());
+            }
+            LOG.info("restart at {} s: {} (pid {})", restart.at().toSeconds(), restart.label(), old.pid());
+            old.stop(restart.kill());
+            synchronized (this) {
+                // the new process and its label together: the sample that first sees the new pid names the restart
+                start(restart.role());
+                restarting.remove(restart.role());
+                restartsSinceSample = (restartsSinceSample + " " + restart.label()).trim();
+            }
+        } catch (IOException e) {
+            synchronized (this) {
+                problems.add("restart of " + restart.label() + " failed: " + e.getMessage());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void sample(StateWatch watch) {
+        Map<SoakRole, RoleProcess> processes;
+        Set<SoakRole> expectedDown;
+        String restarts;
+        synchronized (this) {
+            processes = new EnumMap<>(roles);
+            expectedDown = EnumSet.copyOf(restarting);
+            restarts = restartsSinceSample;
+            restartsSinceSample = "";
+        }
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Map<SoakRole, RoleFacts> facts = new EnumMap<>(SoakRole.class);
+        for (SoakRole role : SoakRole.values()) {
+            RoleProcess process = processes.get(role);
+            if (process == null) {
+                facts.put(role, RoleFacts.unknown(-1));
+                continue;
+            }
+            if (!process.isAlive() && !expectedDown.contains(role)) {
+                noteExit(role, process);
+            }
+            facts.put(role, ProcessFacts.read(process.pid()));
+        }
+        long proberLag = lag(proberGroup(), List.of(topics.targets()));
+        long aggregatorLag = lag(aggregatorGroup(), List.of(topics.targets(), topics.probeResults()));
+        SoakSample s = new SoakSample(seconds, facts.get(SoakRole.PROBER), facts.get(SoakRole.AGGREGATOR),
+                proberLag, aggregatorLag, watch.events(), watch.falseEvents(), watch.staleEvents(),
+                watch.flappingFlips(), loadAverage(), restarts);
+        synchronized (this) {
+            samples.add(s);
+        }
+        LOG.info("sample {}", SoakCsv.row(s));
+    }
+
+    private synchronized void noteExit(SoakRole role, RoleProcess process) {
+        if (roles.get(role) != process || restarting.contains(role)) {
+            return; // stopped by a restart since the sample looked
+        }
+        String problem = role.command() + " (pid " + process.pid() + ") exited by itself; see "
+                + workDir.resolve(role.command() + ".log");
+        if (!problems.contains(problem)) {
+            problems.add(problem);
+            LOG.error(problem);
+        }
+    }
+
+    private long lag(String group, List<String> inputs) {
+        try {
+            long lag = 0;
+            for (String topic : inputs) {
+                lag += GroupLag.lag(cluster.admin(), group, topic);
+            }
+            return lag;
+        } catch (Exception e) {
+            LOG.warn("lag of {} unreadable: {}", group, e.toString());
+            return -1;
+        }
+    }
+
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void stopAll() throws InterruptedException {
+        List<RoleProcess> running;
+        synchronized (this) {
+            running = new ArrayList<>(roles.values());
+            roles.clear();
+        }
+        for (RoleProcess p : running) {
+            if (p.isAlive()) {
+                p.stop(false);
+            }
+        }
+    }
+}

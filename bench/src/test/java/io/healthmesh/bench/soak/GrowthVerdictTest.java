@@ -1,0 +1,150 @@
+package io.healthmesh.bench.soak;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class GrowthVerdictTest {
+
+    private static final GrowthVerdict VERDICT = new GrowthVerdict(SoakBounds.defaults(Duration.ofSeconds(60), 1_000));
+
+    /** A level of 100 with a few per cent of noise that does not trend. */
+    private static double flat(double t) {
+        return 100 + 3 * Math.sin(t / 7.0);
+    }
+
+    @Test
+    void flatSeriesPass() {
+        List<SoakSample> samples = new Series().add(0, 1_800, 10, 11, 21, GrowthVerdictTest::flat, 20).samples();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.passed()).isTrue();
+        assertThat(result.judged()).anySatisfy(l -> assertThat(l).startsWith("prober heap after GC: 1 of 1 lifetimes"));
+    }
+
+    @Test
+    void aSteadyLeakFailsNamingTheSeriesAndTheLifetime() {
+        // 1 MiB a minute for half an hour: 28 MiB over the window after warm-up, past max(16, 10 % of ~115)
+        List<SoakSample> samples = new Series().add(0, 1_800, 10, 11, 21, t -> 100 + t / 60, 20).samples();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f)
+                .startsWith("prober heap after GC grew by 28.8 MiB over 28.8 min of lifetime 1 (pid 11"));
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f).startsWith("aggregator heap after GC grew"));
+    }
+
+    @Test
+    void restartsAndTheClimbAfterEachAreNotGrowth() {
+        // every lifetime starts low, climbs during its warm-up and then stays flat; a line through all of it rises
+        Series series = new Series();
+        for (int life = 0; life < 6; life++) {
+            series.add(life * 300, life * 300 + 300, 10, 11 + life, 21 + life / 2,
+                    t -> t < 50 ? 20 + t * 1.6 : flat(t), 20);
+        }
+        List<SoakSample> samples = series.samples();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.judged()).anySatisfy(l -> assertThat(l).startsWith("prober RSS: 6 of 6 lifetimes judged"));
+    }
+
+    @Test
+    void aLeakThatEachRestartHidesStillFailsWithinTheLifetime() {
+        Series series = new Series();
+        for (int life = 0; life < 3; life++) {
+            series.add(life * 900, life * 900 + 900, 10, 11 + life, 21, t -> 100 + t / 20, 20);
+        }
+
+        GrowthVerdict.Result result = VERDICT.judge(series.samples());
+
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f).contains("prober threads grew by")
+                .contains("of lifetime 2 (pid 12"));
+    }
+
+    @Test
+    void aLevelThatRisesFromOneLifetimeToTheNextFails() {
+        Series series = new Series();
+        series.add(0, 600, 10, 11, 21, t -> 100, 20);
+        series.add(600, 1_200, 10, 12, 21, t -> 100, 20);
+        series.add(1_200, 1_800, 10, 13, 21, t -> 140, 20);
+
+        GrowthVerdict.Result result = VERDICT.judge(series.samples());
+
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f)
+                .startsWith("prober heap after GC settled at 140.0 MiB in lifetime 3, 40.0 MiB above lifetime 1's"));
+    }
+
+    @Test
+    void lagIsJudgedOnlyAfterTheWarmUpThatFollowsARestartOfEitherRole() {
+        List<SoakSample> samples = new ArrayList<>(new Series().add(0, 600, 10, 11, 21, t -> 100, 20).samples());
+        samples.addAll(new Series().add(600, 1_200, 10, 11, 22, t -> 100, 20).samples());
+        // the aggregator's restart at 600 s: a backlog while it starts, gone before its warm-up ends
+        samples.replaceAll(s -> s.seconds() >= 600 && s.seconds() < 650 ? withLag(s, 50_000) : s);
+
+        assertThat(VERDICT.judge(samples).failures()).isEmpty();
+
+        samples.replaceAll(s -> s.seconds() == 900 ? withLag(s, 1_001) : s);
+        assertThat(VERDICT.judge(samples).failures()).containsExactly(
+                "prober group lag reached 1,001 records at 900 s, past the warm-up after the latest restart; "
+                        + "allowed 1,000",
+                "aggregator group lag reached 1,001 records at 900 s, past the warm-up after the latest restart; "
+                        + "allowed 1,000");
+    }
+
+    @Test
+    void aFalseEventFailsAndSoDoesARunInWhichNothingFlipped() {
+        List<SoakSample> samples = new ArrayList<>(new Series().add(0, 600, 10, 11, 21, t -> 100, 20).samples());
+        SoakSample last = samples.get(samples.size() - 1);
+        samples.set(samples.size() - 1, new SoakSample(last.seconds(), last.prober(), last.aggregator(), 0, 0,
+                last.events(), 1, 0, 0, 0.5, ""));
+
+        assertThat(VERDICT.judge(samples).failures()).containsExactly(
+                "1 false state events: a steady target was reported other than HEALTHY after it had been decided "
+                        + "HEALTHY (the run's log names them)",
+                "no flapping target flipped: the run could not have detected a false event either");
+    }
+
+    @Test
+    void aRunTooShortToJudgeFailsRatherThanPassing() {
+        List<SoakSample> samples = new Series().add(0, 90, 10, 11, 21, t -> 100, 20).samples();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.failures()).contains("prober RSS: no lifetime had 5 samples after its warm-up of 60 s "
+                + "(lengthen the run or sample more often)");
+        assertThat(VERDICT.judge(List.of()).failures()).containsExactly("no samples: the run recorded nothing");
+    }
+
+    @Test
+    void unreadableValuesAreLeftOutOfTheFit() {
+        List<SoakSample> samples = new ArrayList<>(new Series().add(0, 1_200, 10, 11, 21, t -> 100, 20).samples());
+        // a jcmd that timed out now and then: -1, never a drop to zero
+        samples.replaceAll(s -> ((int) s.seconds()) % 70 == 0
+                ? new SoakSample(s.seconds(), RoleFacts.unknown(11), s.aggregator(), -1, -1, s.events(), 0, 0, 3,
+                0.5, "") : s);
+
+        assertThat(VERDICT.judge(samples).failures()).isEmpty();
+    }
+
+    @Test
+    void theSlopeIsTheLeastSquaresOne() {
+        assertThat(GrowthVerdict.slope(List.of(new double[] {0, 1}, new double[] {1, 3}, new double[] {2, 5})))
+                .isEqualTo(2.0);
+        assertThat(GrowthVerdict.slope(List.of(new double[] {4, 1}, new double[] {4, 9}))).isZero();
+    }
+
+    private static SoakSample withLag(SoakSample s, long lag) {
+        return new SoakSample(s.seconds(), s.prober(), s.aggregator(), lag, lag, s.events(), s.falseEvents(),
+                s.staleEvents(), s.flappingFlips(), s.load1(), s.restart());
+    }
+}
