@@ -1,6 +1,7 @@
 package io.healthmesh.bench.soak;
 
 import io.healthmesh.bench.run.GroupLag;
+import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import org.apache.kafka.clients.admin.Admin;
@@ -87,7 +88,8 @@ public final class SoakRun {
     /** Runs the soak to its end and returns what it saw. */
     public Outcome run() throws IOException, InterruptedException {
         Files.createDirectories(workDir);
-        TopicSetup.ensure(cluster.admin(), topics, Topics.DEFAULT_PARTITIONS, cluster.replication());
+        TopicSetup.ensure(cluster.admin(), topics, Topics.DEFAULT_PARTITIONS,
+                new TopicReplication(cluster.replication(), cluster.replication() == 1));
         ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "soak-timer");
             t.setDaemon(true);
@@ -177,6 +179,8 @@ public final class SoakRun {
             p.put("application.id", aggregatorGroup());
             p.put("state.dir", workDir.resolve("aggregator-state").toString());
             p.put("replication.factor", Short.toString(cluster.replication()));
+            // a soak on one broker is a development setup: one copy allowed there only
+            p.put(TopicReplication.SINGLE_COPY_SETTING, Boolean.toString(cluster.replication() == 1));
         }
         try (Writer out = Files.newBufferedWriter(file)) {
             p.store(out, "healthmesh soak: " + role.command());
