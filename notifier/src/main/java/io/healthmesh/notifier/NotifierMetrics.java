@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The notifier's metrics, on the worker's own registry: per route, notifications delivered (by type), failed
  * attempts (by reason), notifications waiting, whether the head of the queue is being retried, the delivery lag
- * and open alerts; for the whole worker, records read and records that could not be decoded.
+ * and open alerts; for the whole worker, records read, records that could not be decoded, and whether the targets
+ * reader is waiting to retry (with its failed attempts).
  */
 public final class NotifierMetrics {
 
@@ -33,9 +34,11 @@ public final class NotifierMetrics {
     private final Counter failed;
     private final Counter records;
     private final Counter undecodable;
+    private final Counter targetsReadFailures;
+    private final PrometheusRegistry registry;
 
     public NotifierMetrics(PrometheusRegistry registry, Iterable<String> routes, Supplier<RouteGauges> gauges) {
-        requireNonNull(registry, "registry");
+        this.registry = requireNonNull(registry, "registry");
         sent = Counter.builder().name("healthmesh_notifier_sent")
                 .help("Notifications a receiver accepted (2xx), by route and type.")
                 .labelNames("route", "type").register(registry);
@@ -46,6 +49,9 @@ public final class NotifierMetrics {
                 .help("State records read from health-state and group-state.").register(registry);
         undecodable = Counter.builder().name("healthmesh_notifier_undecodable_records")
                 .help("State or target records skipped because they could not be decoded.").register(registry);
+        targetsReadFailures = Counter.builder().name("healthmesh_notifier_targets_read_failures")
+                .help("Failed attempts to read the targets topic (missing topic, timeout, broker or registry error);"
+                        + " each is retried with backoff.").register(registry);
         for (String route : routes) {
             for (Notification.Type type : Notification.Type.values()) {
                 sent.labelValues(route, type.name().toLowerCase(Locale.ROOT));
@@ -87,5 +93,23 @@ public final class NotifierMetrics {
 
     public void undecodable() {
         undecodable.inc();
+    }
+
+    /** A failed attempt to read the targets topic. */
+    public void targetsReadFailed() {
+        targetsReadFailures.inc();
+    }
+
+    /**
+     * Registers the gauge of the targets reader: 1 while it waits (for the topic to exist, the broker, the
+     * registry), 0 while it reads.
+     *
+     * @param waitingFor what the reader waits for, or null while it reads
+     */
+    public void targetsReader(Supplier<String> waitingFor) {
+        requireNonNull(waitingFor, "waitingFor");
+        GaugeWithCallback.builder().name("healthmesh_notifier_targets_waiting")
+                .help("1 while the targets reader waits to retry (topic missing, broker or registry error).")
+                .callback(cb -> cb.call(waitingFor.get() == null ? 0 : 1)).register(registry);
     }
 }
