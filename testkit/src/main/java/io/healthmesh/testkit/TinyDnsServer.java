@@ -10,6 +10,7 @@ import io.netty.handler.codec.dns.TcpDnsQueryDecoder;
 import io.netty.handler.codec.dns.TcpDnsResponseEncoder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -46,6 +47,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TinyDnsServer implements AutoCloseable {
 
+    /** How many ephemeral UDP ports to try before giving up on finding one whose TCP twin is free too. */
+    private static final int PORT_ATTEMPTS = 20;
+
     private final Map<String, InetAddress> names = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
     private final EventLoopGroup group;
@@ -59,23 +63,49 @@ public final class TinyDnsServer implements AutoCloseable {
     public TinyDnsServer(int ttlSeconds) throws InterruptedException {
         this.ttlSeconds = ttlSeconds;
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        this.channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
-                .handler(new ChannelInitializer<DatagramChannel>() {
-                    @Override
-                    protected void initChannel(DatagramChannel ch) {
-                        ch.pipeline().addLast(new DatagramDnsQueryDecoder(), new DatagramDnsResponseEncoder(),
-                                new Answerer());
-                    }
-                }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
-        int port = ((InetSocketAddress) channel.localAddress()).getPort();
-        this.tcpChannel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new TcpDnsQueryDecoder(), new TcpDnsResponseEncoder(),
-                                new TcpAnswerer());
-                    }
-                }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
+        Channel[] bound = null;
+        try {
+            bound = bindUdpAndTcpOnOnePort();
+        } finally {
+            if (bound == null) {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            }
+        }
+        this.channel = bound[0];
+        this.tcpChannel = bound[1];
+    }
+
+    /**
+     * Binds UDP on an ephemeral loopback port, then TCP on the same number; when another test holds that TCP port,
+     * lets the UDP port go and tries another one.
+     */
+    private Channel[] bindUdpAndTcpOnOnePort() throws InterruptedException {
+        ChannelFuture lastTcp = null;
+        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+            Channel udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+                    .handler(new ChannelInitializer<DatagramChannel>() {
+                        @Override
+                        protected void initChannel(DatagramChannel ch) {
+                            ch.pipeline().addLast(new DatagramDnsQueryDecoder(), new DatagramDnsResponseEncoder(),
+                                    new Answerer());
+                        }
+                    }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+            int port = ((InetSocketAddress) udp.localAddress()).getPort();
+            lastTcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new TcpDnsQueryDecoder(), new TcpDnsResponseEncoder(),
+                                    new TcpAnswerer());
+                        }
+                    }).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).await();
+            if (lastTcp.isSuccess()) {
+                return new Channel[] {udp, lastTcp.channel()};
+            }
+            udp.close().await();
+        }
+        throw new IllegalStateException("no loopback port free for both UDP and TCP after " + PORT_ATTEMPTS
+                + " tries", lastTcp.cause());
     }
 
     public TinyDnsServer add(String name, String ipv4) throws Exception {
