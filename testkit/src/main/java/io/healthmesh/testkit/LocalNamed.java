@@ -124,11 +124,14 @@ public final class LocalNamed implements AutoCloseable {
 
     /** Starts named again with the same configuration and port (after {@link #stop}). */
     public void launch() throws IOException, InterruptedException {
+        // the log is appended across restarts: only what this start writes says whether it is running
+        Path logFile = dir.resolve("named.log");
+        int logStart = Files.exists(logFile) ? log().length() : 0;
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("named.log").toFile())).start();
         try {
             // a named that exits while starting ends the wait at once
-            Await.until(READY, () -> !process.isAlive() || answers(), () -> "named answering");
+            Await.until(READY, () -> !process.isAlive() || answers(logStart), () -> "named answering");
         } catch (AssertionError e) {
             stop();
             throw new IllegalStateException("named did not start within " + READY + ": " + log(), e);
@@ -139,9 +142,13 @@ public final class LocalNamed implements AutoCloseable {
         }
     }
 
-    /** named prints "running" once every zone is loaded and it listens (it runs in the foreground, {@code -g}). */
-    private boolean answers() {
-        return log().lines().anyMatch(line -> line.endsWith(" running"));
+    /**
+     * named prints "running" once every zone is loaded and it listens (it runs in the foreground, {@code -g}); only
+     * the log written after {@code logStart} counts.
+     */
+    private boolean answers(int logStart) {
+        String log = log();
+        return log.length() > logStart && log.substring(logStart).lines().anyMatch(line -> line.endsWith(" running"));
     }
 
     /** Stops named (SIGTERM: it writes its journal and exits). */
