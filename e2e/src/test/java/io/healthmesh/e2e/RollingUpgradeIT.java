@@ -197,23 +197,7 @@ class RollingUpgradeIT {
 
     /** Each consecutive pair of a target's events chains (previous status) and differs (no repeat). */
     private static void assertNothingLostNothingRepeated(List<TopicFeed.Event<TargetHealth>> events) {
-        Map<String, TargetHealth> last = new HashMap<>();
-        List<String> problems = new ArrayList<>();
-        for (TopicFeed.Event<TargetHealth> e : events) {
-            TargetHealth now = e.value();
-            TargetHealth before = now == null ? last.remove(e.key()) : last.put(e.key(), now);
-            if (now == null || before == null) {
-                continue;
-            }
-            if (now.getStatus() != before.getStatus() && now.getPreviousStatus() != before.getStatus()) {
-                problems.add(e.key() + " lost a transition: " + before.getStatus() + " then " + now.getPreviousStatus()
-                        + " -> " + now.getStatus() + " (offset " + e.offset() + ")");
-            }
-            if (now.equals(before)) {
-                problems.add(e.key() + " repeated " + now.getStatus() + " (offset " + e.offset() + ")");
-            }
-        }
-        assertThat(problems).as("state events read_committed").isEmpty();
+        assertThat(StateEventChain.problems(events)).as("state events read_committed").isEmpty();
     }
 
     /**
