@@ -12,10 +12,10 @@ import static java.util.Objects.requireNonNull;
  * it, or a new connection that is never answered, is given up only after {@code request.timeout.ms} (30 s), and an
  * admin call after {@code default.api.timeout.ms} (60 s). A cluster moves the lost broker's leaderships after its
  * session with the controller expires (9 s by default), so a client that waits 30 s on it keeps the new leader
- * waiting too; healthmesh's state events stalled for more than two minutes in an in-process cluster
- * ({@code BrokerLossIT}) as the waits added up in the aggregator: its exactly-once producer flushing to the lost
- * leader, its transaction then aborted by the coordinator, and the rebalance that followed asking the lost broker
- * for end offsets.
+ * waiting too; healthmesh's state events stalled for more than 90 s in an in-process cluster ({@code BrokerLossIT})
+ * as the waits added up in the aggregator: its exactly-once producer flushing to the lost leader, its transaction
+ * then aborted by the coordinator, and the rebalance that followed asking the lost broker for end offsets
+ * (docs/operations/three-brokers.md, "A lost broker").
  *
  * <ul>
  *   <li>{@code request.timeout.ms} {@value #REQUEST_TIMEOUT_MS} ms for every client of the prober and the aggregator
