@@ -7,6 +7,7 @@ import io.healthmesh.aggregator.topology.RecordSafeHandlers;
 import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
+import io.healthmesh.ops.BrokerLossTimeouts;
 import io.healthmesh.ops.GroupMembership;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
@@ -154,7 +155,9 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         boolean statusPage = r.get(STATUS_PAGE_ENABLED);
         StatusSettings status = StatusSettings.read(r);
         String instanceId = r.get(GROUP_INSTANCE_ID, AggregatorSettings.defaultInstanceId(stateDir));
-        Map<String, String> kafka = GroupMembership.withDefaults(r.kafka(), instanceId);
+        // a lost broker costs seconds, not minutes (BrokerLossTimeouts); the pass-through wins
+        Map<String, String> kafka = BrokerLossTimeouts.withStreamsDefaults(GroupMembership.withDefaults(r.kafka(),
+                instanceId));
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = HttpOptions.read(r);
         r.finish();

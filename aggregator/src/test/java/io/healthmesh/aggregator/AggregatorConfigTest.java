@@ -63,8 +63,13 @@ class AggregatorConfigTest {
         assertThat(c.streamsProperties("h:1")).containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3")
                 .containsEntry("topic.min.insync.replicas", "2");
         // a static member named by this host and state directory, with a 10 s session (crash-recovery.md)
-        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms")
-                .containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "1000");
+        // and client timeouts that give a lost broker up in seconds (BrokerLossTimeouts)
+        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
+                        "request.timeout.ms", "admin.default.api.timeout.ms")
+                .containsEntry("session.timeout.ms", "10000").containsEntry("heartbeat.interval.ms", "1000")
+                .containsEntry("request.timeout.ms", "5000").containsEntry("admin.default.api.timeout.ms", "15000");
+        assertThat(c.streamsProperties("h:1")).containsEntry("request.timeout.ms", "5000")
+                .containsEntry("admin.default.api.timeout.ms", "15000");
         assertThat(c.kafka().get("group.instance.id")).matches("[A-Za-z0-9._:@-]+-[0-9a-f]{8}");
         assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
     }

@@ -63,10 +63,16 @@ final class Pipeline implements AutoCloseable {
 
     /** Partitions of the targets and probe-results topics: few, so that groups settle fast. */
     static final int PARTITIONS = 2;
+    /**
+     * The recorders' consumer settings: a request to a broker that vanished is given up after 5 s, as healthmesh's
+     * own clients do, so that what a test measures is not the observer's wait (Kafka's default is 30 s).
+     */
+    private static final Map<String, Object> OBSERVER = Map.of("request.timeout.ms", 5_000);
     /** How long starting or settling may take on a loaded two-core machine. */
     static final Duration STARTUP = Duration.ofSeconds(45);
 
-    private final TestKafka kafka;
+    private final String bootstrapServers;
+    private final String schemaRegistryUrl;
     private final String run;
     private final Topics topics;
     private final AggregatorConfig aggregatorConfig;
@@ -83,8 +89,9 @@ final class Pipeline implements AutoCloseable {
     private TopicRecorder<GroupHealth> groups;
     private TopicRecorder<ProbeResult> results;
 
-    private Pipeline(TestKafka kafka, String run, AggregatorConfig aggregatorConfig) {
-        this.kafka = kafka;
+    private Pipeline(String bootstrapServers, String schemaRegistryUrl, String run, AggregatorConfig aggregatorConfig) {
+        this.bootstrapServers = bootstrapServers;
+        this.schemaRegistryUrl = schemaRegistryUrl;
         this.run = run;
         this.topics = aggregatorConfig.topics();
         this.aggregatorConfig = aggregatorConfig;
@@ -95,21 +102,29 @@ final class Pipeline implements AutoCloseable {
      * aggregator is RUNNING. No prober runs yet: see {@link #startProber}.
      */
     static Pipeline start(TestKafka kafka, Path stateDir) {
+        return start(kafka.bootstrapServers(), kafka.schemaRegistryUrl(), stateDir,
+                Map.of("replication.factor", "1", "replication.single.copy.allowed", "true"));
+    }
+
+    /**
+     * {@link #start(TestKafka, Path)} on the brokers {@code bootstrapServers} (e.g. a replicated cluster) with the
+     * schema registry at {@code schemaRegistryUrl}; {@code more} aggregator settings win over the ones set here.
+     */
+    static Pipeline start(String bootstrapServers, String schemaRegistryUrl, Path stateDir, Map<String, String> more) {
         String run = UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> settings = new HashMap<>();
-        settings.put("bootstrap.servers", kafka.bootstrapServers());
-        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("bootstrap.servers", bootstrapServers);
+        settings.put("schema.registry.url", schemaRegistryUrl);
         settings.put("application.id", "pipeline-" + run);
         settings.put("topic.prefix", "pipeline-" + run + ".");
         settings.put("state.dir", stateDir.resolve(run).toString());
-        settings.put("replication.factor", "1");
-        settings.put("replication.single.copy.allowed", "true");
         settings.put("http.host", "127.0.0.1");
         settings.put("http.port", "0");
         settings.put("partitions", Integer.toString(PARTITIONS));
         settings.put("kafka.session.timeout.ms", "6000");
         settings.put("kafka.heartbeat.interval.ms", "1000");
-        Pipeline pipeline = new Pipeline(kafka, run, AggregatorConfig.from(settings));
+        settings.putAll(more);
+        Pipeline pipeline = new Pipeline(bootstrapServers, schemaRegistryUrl, run, AggregatorConfig.from(settings));
         try {
             pipeline.startAggregatorAndLogs();
             return pipeline;
@@ -122,27 +137,30 @@ final class Pipeline implements AutoCloseable {
     private void startAggregatorAndLogs() {
         aggregator = AggregatorWorker.start(aggregatorConfig);
         closing.push(aggregator);
-        Map<String, Object> serde = kafka.serdeConfig();
+        Map<String, Object> serde = Map.of(TestKafka.SCHEMA_REGISTRY_URL_CONFIG, schemaRegistryUrl);
         AvroSerde<TargetDefinition> definitionSerde = AvroSerde.forValues(TargetDefinition.class, serde);
         closing.push(definitionSerde);
-        definitions = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        definitions = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), definitionSerde.serializer());
         closing.push(definitions);
-        raw = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        raw = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"),
                 new ByteArraySerializer(), new ByteArraySerializer());
         closing.push(raw);
         AvroSerde<TargetHealth> healthSerde = AvroSerde.forValues(TargetHealth.class, serde);
         closing.push(healthSerde);
-        health = new TopicRecorder<>(kafka.bootstrapServers(), topics.healthState(), healthSerde.deserializer());
+        health = new TopicRecorder<>(bootstrapServers, topics.healthState(), healthSerde.deserializer(),
+                OBSERVER);
         closing.push(health);
         AvroSerde<GroupHealth> groupSerde = AvroSerde.forValues(GroupHealth.class, serde);
         closing.push(groupSerde);
-        groups = new TopicRecorder<>(kafka.bootstrapServers(), topics.groupState(), groupSerde.deserializer());
+        groups = new TopicRecorder<>(bootstrapServers, topics.groupState(), groupSerde.deserializer(),
+                OBSERVER);
         closing.push(groups);
         AvroSerde<ProbeResult> resultSerde = AvroSerde.forValues(ProbeResult.class, serde);
         closing.push(resultSerde);
-        results = new TopicRecorder<>(kafka.bootstrapServers(), topics.probeResults(), resultSerde.deserializer());
+        results = new TopicRecorder<>(bootstrapServers, topics.probeResults(), resultSerde.deserializer(),
+                OBSERVER);
         closing.push(results);
         Await.until(STARTUP, aggregator::isRunning, () -> "aggregator state " + aggregator.state());
     }
@@ -158,8 +176,8 @@ final class Pipeline implements AutoCloseable {
      */
     StatusWorker startStatusPage() {
         Map<String, String> settings = new HashMap<>();
-        settings.put("bootstrap.servers", kafka.bootstrapServers());
-        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("bootstrap.servers", bootstrapServers);
+        settings.put("schema.registry.url", schemaRegistryUrl);
         settings.put("topic.prefix", topics.prefix());
         settings.put("http.host", "127.0.0.1");
         settings.put("http.port", "0");
@@ -185,8 +203,8 @@ final class Pipeline implements AutoCloseable {
         List<String> deny = new ArrayList<>(ProbeEngineConfig.DEFAULT_DENY_LIST);
         deny.addAll(extraDenied);
         Map<String, String> settings = new HashMap<>();
-        settings.put("bootstrap.servers", kafka.bootstrapServers());
-        settings.put("schema.registry.url", kafka.schemaRegistryUrl());
+        settings.put("bootstrap.servers", bootstrapServers);
+        settings.put("schema.registry.url", schemaRegistryUrl);
         settings.put("region", region(name));
         settings.put("prober.id", "prober-" + name + "-" + run);
         settings.put("topic.prefix", topics.prefix());

@@ -78,8 +78,16 @@ final class KafkaClients {
         Map<String, Object> props = passThrough(config, AdminClientConfig.configNames(), clients);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "healthmesh-prober-" + config.proberId() + "-admin");
-        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000");
         props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        // the admin client refuses an API timeout shorter than its request timeout, which kafka.* may raise
+        long apiTimeout = 10_000;
+        try {
+            apiTimeout = Math.max(apiTimeout,
+                    Long.parseLong(String.valueOf(props.get(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)).trim()));
+        } catch (NumberFormatException e) {
+            // Kafka's own config check reports it when the client is built
+        }
+        props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(apiTimeout));
         return props;
     }
 

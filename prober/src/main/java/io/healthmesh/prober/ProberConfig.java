@@ -3,6 +3,7 @@ package io.healthmesh.prober;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
 import io.healthmesh.core.secret.Redact;
+import io.healthmesh.ops.BrokerLossTimeouts;
 import io.healthmesh.ops.GroupMembership;
 import io.healthmesh.ops.HttpOptions;
 import io.healthmesh.ops.Setting;
@@ -225,7 +226,8 @@ public record ProberConfig(String bootstrapServers, String schemaRegistryUrl, St
                 r.problem(e.getMessage());
             }
         }
-        Map<String, String> kafka = GroupMembership.withDefaults(r.kafka(), instanceId);
+        // a lost broker costs seconds, not minutes (BrokerLossTimeouts); the pass-through wins
+        Map<String, String> kafka = BrokerLossTimeouts.withDefaults(GroupMembership.withDefaults(r.kafka(), instanceId));
         PublishTuning publish = PublishTuning.read(r);
         Map<String, String> registryClient = RegistryClients.clientKeys(settings);
         HttpOptions http = HttpOptions.read(r);

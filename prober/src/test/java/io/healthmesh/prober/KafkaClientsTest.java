@@ -79,6 +79,15 @@ class KafkaClientsTest {
     }
 
     @Test
+    void theAdminApiTimeoutIsNeverShorterThanARequestTimeoutThePassThroughRaises() {
+        assertThat(KafkaClients.admin(config(Map.of())))
+                .containsEntry("request.timeout.ms", "5000").containsEntry("default.api.timeout.ms", "10000");
+        // the admin client refuses to start with default.api.timeout.ms < request.timeout.ms
+        assertThat(KafkaClients.admin(config(Map.of("kafka.request.timeout.ms", "30000"))))
+                .containsEntry("request.timeout.ms", "30000").containsEntry("default.api.timeout.ms", "30000");
+    }
+
+    @Test
     void newGroupProtocolGetsNoClassicAssignor() {
         assertThat(KafkaClients.consumer(config(Map.of("kafka.group.protocol", "consumer"))))
                 .doesNotContainKey("partition.assignment.strategy");

@@ -46,8 +46,10 @@ class ProberConfigTest {
         assertThat(c.eventLoopThreads()).isBetween(1, 256);
         assertThat(c.proberId()).matches("[A-Za-z0-9._:@-]+-\\d+");
         // a static member named by the host (the pid in the default prober id changes on restart)
-        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms")
-                .containsEntry("session.timeout.ms", "10000");
+        // and a request timeout that gives a lost broker up in seconds (BrokerLossTimeouts)
+        assertThat(c.kafka()).containsOnlyKeys("group.instance.id", "session.timeout.ms", "heartbeat.interval.ms",
+                        "request.timeout.ms")
+                .containsEntry("session.timeout.ms", "10000").containsEntry("request.timeout.ms", "5000");
         assertThat(c.proberId()).startsWith(c.kafka().get("group.instance.id") + "-");
         assertThat(c.serdeConfig()).containsExactly(Map.entry("schema.registry.url", "http://127.0.0.1:8081"));
     }

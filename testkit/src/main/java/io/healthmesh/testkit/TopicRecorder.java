@@ -2,6 +2,7 @@ package io.healthmesh.testkit;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,9 +43,19 @@ public final class TopicRecorder<V> implements AutoCloseable {
      * @throws IllegalStateException when the topic has no partitions
      */
     public TopicRecorder(String bootstrapServers, String topic, Deserializer<V> values) {
-        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new StringDeserializer(), values);
+        this(bootstrapServers, topic, values, Map.of());
+    }
+
+    /**
+     * {@link #TopicRecorder(String, String, Deserializer)} with more consumer settings, e.g. a short
+     * {@code request.timeout.ms} so that the recorder itself does not wait long on a lost broker.
+     */
+    public TopicRecorder(String bootstrapServers, String topic, Deserializer<V> values, Map<String, Object> more) {
+        Map<String, Object> props = new HashMap<>(more);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumer = new KafkaConsumer<>(props, new StringDeserializer(), values);
         List<TopicPartition> partitions = new ArrayList<>();
         consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
         if (partitions.isEmpty()) {
