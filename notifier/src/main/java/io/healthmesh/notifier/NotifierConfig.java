@@ -2,7 +2,7 @@ package io.healthmesh.notifier;
 
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.registry.RegistryClients;
-import io.healthmesh.notifier.deliver.Backoff;
+import io.healthmesh.core.retry.Backoff;
 import io.healthmesh.notifier.route.RouteConfig;
 import io.healthmesh.notifier.route.RouteFile;
 import io.healthmesh.core.secret.Redact;

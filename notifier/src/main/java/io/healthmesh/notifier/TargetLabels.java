@@ -1,7 +1,9 @@
 package io.healthmesh.notifier;
 
+import io.healthmesh.contract.read.ReaderRetry;
+
 import io.healthmesh.core.secret.Redact;
-import io.healthmesh.notifier.deliver.Backoff;
+import io.healthmesh.core.retry.Backoff;
 import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.RecordDecodeException;

@@ -1,7 +1,7 @@
 package io.healthmesh.notifier;
 
 import io.healthmesh.embedded.FreePorts;
-import io.healthmesh.notifier.deliver.Backoff;
+import io.healthmesh.core.retry.Backoff;
 import io.healthmesh.testkit.Await;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;

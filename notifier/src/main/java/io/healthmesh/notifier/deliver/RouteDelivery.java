@@ -1,5 +1,7 @@
 package io.healthmesh.notifier.deliver;
 
+import io.healthmesh.core.retry.Backoff;
+
 import io.healthmesh.notifier.NotifierMetrics;
 import io.healthmesh.notifier.domain.Notification;
 import io.healthmesh.notifier.route.RouteConfig;

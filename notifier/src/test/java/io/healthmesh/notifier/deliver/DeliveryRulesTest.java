@@ -1,5 +1,7 @@
 package io.healthmesh.notifier.deliver;
 
+import io.healthmesh.core.retry.Backoff;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

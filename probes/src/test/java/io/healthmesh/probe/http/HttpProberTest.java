@@ -60,6 +60,20 @@ class HttpProberTest {
         return engine.probe(target).get(target.timeoutMs() + 5000L, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * A check whose verdict is a timeout, run again (at most three times) while the engine calls it INCONCLUSIVE
+     * because its own event loop stalled meanwhile: that verdict is right on a starved machine (tested with the
+     * engine's stall rule), and these tests are about what a silent server's check says when the loop kept up.
+     */
+    static ProbeReport runTimingOut(TargetSpec target) throws Exception {
+        ProbeReport report = run(target);
+        for (int retry = 0; retry < 2 && report.outcome() == Outcome.INCONCLUSIVE
+                && report.detail().contains("event loop stalled"); retry++) {
+            report = run(target);
+        }
+        return report;
+    }
+
     @Test
     void headRequestWithIdentifyingHeadersAndIpHostSucceeds() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.write(s, OK_EMPTY))) {
@@ -243,7 +257,7 @@ class HttpProberTest {
                 srv.write(s, new byte[] {response[i]});
             }
         })) {
-            ProbeReport report = run(Targets.http(server.port(), 1500));
+            ProbeReport report = runTimingOut(Targets.http(server.port(), 1500));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.detail()).contains("awaiting response");
             assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + Targets.DEADLINE_SLACK_MS));
@@ -254,7 +268,7 @@ class HttpProberTest {
     @Test
     void serverThatNeverAnswersTimesOut() throws Exception {
         try (ScriptedServer server = ScriptedServer.http((s, head, srv) -> srv.awaitClose(10_000))) {
-            ProbeReport report = run(Targets.http(server.port(), 800));
+            ProbeReport report = runTimingOut(Targets.http(server.port(), 800));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.connectMicros()).isNotNull();
             assertThat(report.firstByteMicros()).isNull();

@@ -33,8 +33,12 @@ import static java.util.Objects.requireNonNull;
  * {@code read_committed}, and then follows them. So every replica holds the whole picture and a restart rebuilds it.
  * A topic that is not there yet is waited for (said once in the log). The {@link Handler} decodes and applies each
  * record; it may throw a {@link SerializationException} that is not about the record itself (a registry that cannot
- * be reached): reading then pauses a second and that record is read again. After each poll the handler hears
- * whether the reader has caught up: read every partition to its end offset as of its start.
+ * be reached): reading then pauses a second and that record is read again. Any other exception from the handler is
+ * that record's own fault: it is logged with its place and skipped, so one bad record never stops a follower. A
+ * failure of Kafka itself (a broker that does not answer within a call's timeout, a denied topic) is retried with
+ * {@link ReaderRetry}'s backoff from where reading stood: the reader never gives up while it is open, and
+ * {@link #waitingFor()} says why it is not reading. After each poll the handler hears whether the reader has caught
+ * up: read every partition to its end offset as of its start.
  */
 public final class CompactedTopicReader implements AutoCloseable {
 
@@ -66,9 +70,11 @@ public final class CompactedTopicReader implements AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private final Thread thread;
     private final Set<String> waitedFor = new HashSet<>();
+    private final ReaderRetry retry;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile boolean caughtUp;
     private volatile long lag = -1;
+    private volatile long skipped;
     private Map<TopicPartition, Long> startEnds = Map.of();
     private long lagReadAt;
 
@@ -79,6 +85,7 @@ public final class CompactedTopicReader implements AutoCloseable {
         props = withoutGroup(requireNonNull(kafka, "kafka"));
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        retry = new ReaderRetry(name, ReaderRetry.DEFAULT_BACKOFF, this::pauseFor);
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
     }
@@ -117,34 +124,46 @@ public final class CompactedTopicReader implements AutoCloseable {
         return caughtUp;
     }
 
+    /** Records whose handling failed with an exception other than a retried one, and were skipped. */
+    public long skippedRecords() {
+        return skipped;
+    }
+
     /** Records not read yet, summed over the partitions (refreshed every 5 s); -1 before the first reading. */
     public long lagRecords() {
         return lag;
     }
 
+    /** Why the reader is not reading (a Kafka failure it retries), or null while it reads. */
+    public String waitingFor() {
+        return retry.waitingFor();
+    }
+
     private void run() {
         try {
             consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-            if (closed.get()) {
-                return;
-            }
-            List<TopicPartition> all = new ArrayList<>();
-            for (String topic : topics) {
-                all.addAll(partitionsOf(topic));
-            }
-            consumer.assign(all);
-            consumer.seekToBeginning(all);
-            startEnds = consumer.endOffsets(all, KAFKA_CALL);
-            LOG.info("{}: reading {} ({} partitions)", name, topics, all.size());
+            boolean assigned = false;
             while (!closed.get()) {
-                poll();
+                try {
+                    if (!assigned) {
+                        assignAll();
+                        assigned = true;
+                    }
+                    poll();
+                    retry.succeeded();
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // the consumer keeps its positions: the next attempt reads on from where this one stopped
+                    if (closed.get() || !retry.failed(ReaderRetry.describe(e))) {
+                        return;
+                    }
+                }
             }
         } catch (WakeupException e) {
             if (!closed.get()) {
                 LOG.error("{} woken up unexpectedly; it stops reading", name, e);
             }
-        } catch (RuntimeException e) {
-            LOG.error("{} failed; it stops reading", name, e);
         } finally {
             KafkaConsumer<byte[], byte[]> c = consumer;
             if (c != null) {
@@ -155,6 +174,17 @@ public final class CompactedTopicReader implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private void assignAll() {
+        List<TopicPartition> all = new ArrayList<>();
+        for (String topic : topics) {
+            all.addAll(partitionsOf(topic));
+        }
+        consumer.assign(all);
+        consumer.seekToBeginning(all);
+        startEnds = consumer.endOffsets(all, KAFKA_CALL);
+        LOG.info("{}: reading {} ({} partitions)", name, topics, all.size());
     }
 
     private List<TopicPartition> partitionsOf(String topic) {
@@ -181,6 +211,10 @@ public final class CompactedTopicReader implements AutoCloseable {
                 seekBack(batch, r);
                 pause();
                 return;
+            } catch (RuntimeException e) {
+                skipped++;
+                LOG.error("{}: record {}-{}@{} skipped, its handling failed: {}", name, r.topic(), r.partition(),
+                        r.offset(), ReaderRetry.describe(e));
             }
         }
         refreshLag();
@@ -232,14 +266,19 @@ public final class CompactedTopicReader implements AutoCloseable {
     }
 
     private void pause() {
+        if (!pauseFor(RETRY)) {
+            throw new WakeupException();
+        }
+    }
+
+    /** Waits {@code wait} unless closed meanwhile; false when the reader was closed (it should end). */
+    private boolean pauseFor(Duration wait) {
         try {
-            if (closing.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new WakeupException();
-            }
+            return !closing.await(wait.toMillis(), TimeUnit.MILLISECONDS) && !closed.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed.set(true);
-            throw new WakeupException();
+            return false;
         }
     }
 

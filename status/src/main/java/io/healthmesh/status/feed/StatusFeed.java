@@ -10,6 +10,7 @@ import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.read.CompactedTopicReader;
+import io.healthmesh.contract.read.ReaderRetry;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.GroupRouting;
 import io.healthmesh.contract.serde.GroupRoutingDeserializer;
@@ -58,7 +59,8 @@ import static java.util.Objects.requireNonNull;
  * and counts ({@link GroupRoutingDeserializer}: its routable ids are skipped). A result whose record timestamp is
  * older than {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself
  * that far behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
- * {@link #lookbackSkipped()}.
+ * {@link #lookbackSkipped()}. A failure of Kafka itself (a broker that does not answer within a call's timeout) is
+ * retried with {@link ReaderRetry}'s backoff from where the feed stood: the page never stops updating for good.
  */
 public final class StatusFeed implements AutoCloseable {
 
@@ -83,6 +85,7 @@ public final class StatusFeed implements AutoCloseable {
     private final AtomicLong lookbackSkipped = new AtomicLong();
     private final AtomicLong lookbackSeeks = new AtomicLong();
     private final Thread thread;
+    private final ReaderRetry retry = new ReaderRetry("status feed", ReaderRetry.DEFAULT_BACKOFF, this::pauseFor);
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile List<TopicPartition> assigned = List.of();
 
@@ -109,6 +112,11 @@ public final class StatusFeed implements AutoCloseable {
     public StatusFeed start() {
         thread.start();
         return this;
+    }
+
+    /** Why the feed is not reading (a Kafka failure it retries with a backoff), or null while it reads. */
+    public String waitingFor() {
+        return retry.waitingFor();
     }
 
     /** Records skipped because they could not be decoded. */
@@ -146,16 +154,28 @@ public final class StatusFeed implements AutoCloseable {
             if (closed.get()) {
                 return;
             }
-            assignAll();
+            boolean started = false;
             while (!closed.get()) {
-                poll();
+                try {
+                    if (!started) {
+                        assignAll();
+                        started = true;
+                    }
+                    poll();
+                    retry.succeeded();
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // the consumer keeps its positions: the next attempt reads on from where this one stopped
+                    if (closed.get() || !retry.failed(ReaderRetry.describe(e))) {
+                        return;
+                    }
+                }
             }
         } catch (WakeupException e) {
             if (!closed.get()) {
                 LOG.error("status feed woken up unexpectedly; the status page stops updating", e);
             }
-        } catch (RuntimeException e) {
-            LOG.error("status feed failed; the status page stops updating", e);
         } finally {
             KafkaConsumer<String, byte[]> c = consumer;
             if (c != null) {
@@ -374,12 +394,18 @@ public final class StatusFeed implements AutoCloseable {
     }
 
     private void pause() {
+        pauseFor(RETRY);
+    }
+
+    /** Waits {@code wait} unless closed meanwhile; false when the feed was closed (it should end). */
+    private boolean pauseFor(Duration wait) {
         try {
-            Thread.sleep(RETRY.toMillis());
+            Thread.sleep(wait.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed.set(true);
         }
+        return !closed.get();
     }
 
     /** Stops the feed and waits for its thread (bounded). */

@@ -1,4 +1,4 @@
-package io.healthmesh.notifier;
+package io.healthmesh.contract.read;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,12 @@
-package io.healthmesh.notifier.deliver;
+package io.healthmesh.core.retry;
 
 import java.time.Duration;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Exponential backoff between attempts at one notification: {@code initial}, twice that, ... up to {@code max}.
+ * Exponential backoff between attempts (a notification's delivery, a topic reader's next try): {@code initial},
+ * twice that, ... up to {@code max}.
  *
  * @param initial the wait after the first failed attempt
  * @param max the longest wait

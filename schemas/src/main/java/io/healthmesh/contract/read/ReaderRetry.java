@@ -1,7 +1,7 @@
-package io.healthmesh.notifier;
+package io.healthmesh.contract.read;
 
+import io.healthmesh.core.retry.Backoff;
 import io.healthmesh.core.secret.Redact;
-import io.healthmesh.notifier.deliver.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,14 +14,14 @@ import static java.util.Objects.requireNonNull;
  * {@link Backoff} rule, 1 s doubling up to 30 s by default) and is logged once at WARN, without secrets; a success
  * starts over. {@link #waitingFor()} says why the reader is not reading, for operators (metrics, logs).
  */
-final class ReaderRetry {
+public final class ReaderRetry {
 
     /** The default wait: 1 s after the first failure, doubling, at most 30 s. */
-    static final Backoff DEFAULT_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    public static final Backoff DEFAULT_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
 
     /** Waits for the given time; false when the reader was stopped meanwhile (it should end). */
     @FunctionalInterface
-    interface Pause {
+    public interface Pause {
         boolean await(Duration wait);
     }
 
@@ -33,7 +33,7 @@ final class ReaderRetry {
     private int failures;
     private volatile String waitingFor;
 
-    ReaderRetry(String reader, Backoff backoff, Pause pause) {
+    public ReaderRetry(String reader, Backoff backoff, Pause pause) {
         this.reader = requireNonNull(reader, "reader");
         this.backoff = requireNonNull(backoff, "backoff");
         this.pause = requireNonNull(pause, "pause");
@@ -45,7 +45,7 @@ final class ReaderRetry {
      * @param reason what went wrong, free of secrets (see {@link #describe(RuntimeException)})
      * @return false when the reader was stopped while waiting
      */
-    boolean failed(String reason) {
+    public boolean failed(String reason) {
         failures++;
         waitingFor = requireNonNull(reason, "reason");
         Duration wait = backoff.after(failures);
@@ -54,18 +54,18 @@ final class ReaderRetry {
     }
 
     /** An attempt worked: the next failure waits the shortest time again. */
-    void succeeded() {
+    public void succeeded() {
         failures = 0;
         waitingFor = null;
     }
 
     /** Why the reader is waiting, or null while it reads. */
-    String waitingFor() {
+    public String waitingFor() {
         return waitingFor;
     }
 
     /** An exception as a log-safe reason: its type and message with any user info (credentials) removed. */
-    static String describe(RuntimeException e) {
+    public static String describe(RuntimeException e) {
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + Redact.userInfo(message));
     }
