@@ -9,6 +9,7 @@ import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import io.healthmesh.testkit.TinyDnsServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,7 +85,8 @@ class DnsProberTest {
 
     @Test
     void noAnswerIsATimeoutNamingTheWait() throws Exception {
-        ProbeReport report = run(new DnsSpec("host.dead.test", DnsRecordType.A, null, null, null), 300);
+        ProbeReport report = Unstalled.check(
+                () -> run(new DnsSpec("host.dead.test", DnsRecordType.A, null, null, null), 300));
         assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
         assertThat(report.detail()).isEqualTo("no verdict within 300 ms (awaiting the UDP answer)");
     }

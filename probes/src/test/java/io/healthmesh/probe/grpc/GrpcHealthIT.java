@@ -19,6 +19,7 @@ import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.ProbeSource;
 import io.healthmesh.probe.ScriptedServer;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import io.healthmesh.probe.tls.TlsMaterial;
 import io.healthmesh.testkit.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
@@ -149,7 +150,7 @@ class GrpcHealthIT {
     void aServerThatNeverAnswersTimesOutInTheCall() throws Exception {
         try (ScriptedServer silent = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(10_000))) {
             TargetSpec target = Targets.target(Protocol.GRPC, "127.0.0.1", silent.port(), SILENT_TIMEOUT_MS);
-            ProbeReport report = run(target);
+            ProbeReport report = Unstalled.check(() -> run(target));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.detail()).contains("awaiting grpc-status");
         }

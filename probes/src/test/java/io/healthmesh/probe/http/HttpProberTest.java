@@ -10,6 +10,7 @@ import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.ScriptedServer;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import io.healthmesh.probe.transport.ChosenTransport;
 import io.healthmesh.probe.transport.ProbeBootstraps;
 import io.healthmesh.probe.transport.ProbeTransport;
@@ -60,18 +61,9 @@ class HttpProberTest {
         return engine.probe(target).get(target.timeoutMs() + 5000L, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * A check whose verdict is a timeout, run again (at most three times) while the engine calls it INCONCLUSIVE
-     * because its own event loop stalled meanwhile: that verdict is right on a starved machine (tested with the
-     * engine's stall rule), and these tests are about what a silent server's check says when the loop kept up.
-     */
+    /** {@link #run} for a check that should time out: again while its event loop stalled ({@link Unstalled}). */
     static ProbeReport runTimingOut(TargetSpec target) throws Exception {
-        ProbeReport report = run(target);
-        for (int retry = 0; retry < 2 && report.outcome() == Outcome.INCONCLUSIVE
-                && report.detail().contains("event loop stalled"); retry++) {
-            report = run(target);
-        }
-        return report;
+        return Unstalled.check(() -> run(target));
     }
 
     @Test

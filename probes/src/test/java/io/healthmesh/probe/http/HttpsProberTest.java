@@ -12,6 +12,7 @@ import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.ScriptedServer;
 import io.healthmesh.probe.SelfSignedTls;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class HttpsProberTest {
         try (ScriptedServer server = ScriptedServer.raw((s, head, srv) -> srv.awaitClose(10_000))) {
             TargetSpec target = Targets.target(Protocol.HTTPS, "127.0.0.1", server.port(), 800)
                     .withHttp(new HttpSpec(HttpMethod.HEAD, "/", null, List.of("2xx"), false, Map.of(), null, false));
-            ProbeReport report = run(target);
+            ProbeReport report = Unstalled.check(() -> run(target));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.detail()).contains("TLS handshake");
             assertThat(report.connectMicros()).isNotNull();

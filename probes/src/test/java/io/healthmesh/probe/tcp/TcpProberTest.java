@@ -8,6 +8,7 @@ import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.ScriptedServer;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import io.healthmesh.probe.transport.ProbeBootstraps;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +74,7 @@ class TcpProberTest {
             List<Socket> fillers = LoopbackPorts.fillAcceptQueue(listener.getLocalPort());
             try {
                 assumeTrue(fillers != null, "could not fill the accept queue of a loopback listener");
-                ProbeReport report = run(Targets.tcp(listener.getLocalPort(), 700));
+                ProbeReport report = Unstalled.check(() -> run(Targets.tcp(listener.getLocalPort(), 700)));
                 assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
                 assertThat(report.detail()).contains("connecting");
                 assertThat(report.latencyMicros()).isBetween(TimeUnit.MILLISECONDS.toMicros(690),
@@ -136,7 +137,8 @@ class TcpProberTest {
                 srv.write(s, "x");
             }
         })) {
-            ProbeReport report = run(Targets.tcp(server.port(), 1500).withTcp(new TcpSpec(null, "done")));
+            ProbeReport report = Unstalled.check(
+                    () -> run(Targets.tcp(server.port(), 1500).withTcp(new TcpSpec(null, "done"))));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(1500 + Targets.DEADLINE_SLACK_MS));
             assertThat(report.bytesRead()).isLessThanOrEqualTo(3);

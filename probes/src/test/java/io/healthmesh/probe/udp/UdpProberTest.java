@@ -10,6 +10,7 @@ import io.healthmesh.probe.NettyProbeEngine;
 import io.healthmesh.probe.ProbeEngineConfig;
 import io.healthmesh.probe.ProbeReport;
 import io.healthmesh.probe.Targets;
+import io.healthmesh.probe.Unstalled;
 import io.healthmesh.probe.icmp.IcmpSocketKind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,7 +89,8 @@ class UdpProberTest {
     @Test
     void payloadModeSilenceIsTimeout() throws Exception {
         try (UdpResponder responder = new UdpResponder(request -> null)) {
-            ProbeReport report = run(udp(responder.port(), 700, new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG")));
+            ProbeReport report = Unstalled.check(
+                    () -> run(udp(responder.port(), 700, new UdpSpec(UdpMode.PAYLOAD, "PING", "PONG"))));
             assertThat(report.outcome()).isEqualTo(Outcome.TIMEOUT);
             assertThat(report.latencyMicros()).isLessThan(TimeUnit.MILLISECONDS.toMicros(700 + Targets.DEADLINE_SLACK_MS));
         }
