@@ -54,8 +54,8 @@ class ThreeBrokerFaultsIT {
     private static final Duration DETECTION_BOUND = Duration.ofSeconds(90);
     /** A backend back up is seen HEALTHY again within this, while the broker of the fault returns. */
     private static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
-    /** A returned broker's replicas back in every ISR: a JVM start and catching up on a loaded machine. */
-    private static final Duration IN_SYNC_PATIENCE = Duration.ofSeconds(120);
+    /** A returned broker's replicas back in every ISR: a JVM start and catching up, measured up to 107 s under load. */
+    private static final Duration IN_SYNC_PATIENCE = Duration.ofSeconds(180);
     /** Time for a broker's controlled shutdown (leaders moved away first) before SIGKILL. */
     private static final Duration BROKER_GRACE = Duration.ofSeconds(30);
 
