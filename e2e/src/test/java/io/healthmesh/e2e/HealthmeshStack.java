@@ -3,6 +3,7 @@ package io.healthmesh.e2e;
 import io.healthmesh.testkit.Await;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
@@ -92,6 +93,8 @@ final class HealthmeshStack implements AutoCloseable {
     private final Shape shape;
     private final StaticNetwork network;
     private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
+    /** Container name -> its fixed address on the stack's network, to connect it again after a cut. */
+    private final Map<String, String> addresses = new LinkedHashMap<>();
     private final AtomicInteger oneShotHosts = new AtomicInteger(200);
     /** Broker container name -> the host port its HOST listener is published on. */
     private final Map<String, Integer> kafkaHostPorts = new LinkedHashMap<>();
@@ -156,6 +159,7 @@ final class HealthmeshStack implements AutoCloseable {
                 .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(address)
                         .withName(network.name() + "-" + name));
         containers.put(name, container);
+        addresses.put(name, address);
         return container;
     }
 
@@ -384,6 +388,24 @@ final class HealthmeshStack implements AutoCloseable {
         } catch (NotModifiedException e) {
             LOG.info("{} was running", name);
         }
+    }
+
+    /**
+     * Cuts a running container off the stack's network ({@code docker network disconnect}): it keeps running, its
+     * peers' packets to it are lost and its connections fall silent, as when a host drops off the network.
+     */
+    void disconnect(String name) {
+        LOG.info("cutting {} off the network", name);
+        docker().disconnectFromNetworkCmd().withNetworkId(network.getId()).withContainerId(id(name)).exec();
+    }
+
+    /** Connects a container cut off by {@link #disconnect} again, at its address and under its name. */
+    void reconnect(String name) {
+        LOG.info("connecting {} again", name);
+        docker().connectToNetworkCmd().withNetworkId(network.getId()).withContainerId(id(name))
+                .withContainerNetwork(new ContainerNetwork().withAliases(name)
+                        .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(addresses.get(name))))
+                .exec();
     }
 
     /** Waits (bounded) until a restarted worker's /healthz answers 200, checked inside its container. */

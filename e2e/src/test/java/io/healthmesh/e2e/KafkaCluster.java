@@ -7,6 +7,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.utils.Utils;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,9 +61,12 @@ final class KafkaCluster implements AutoCloseable {
     /** The broker container coordinating the transactions of a producer whose transactional id starts so. */
     String transactionCoordinatorOf(String transactionalIdPrefix) {
         return Await.value(Duration.ofSeconds(60), () -> tolerant(() -> {
+            // the producer in a transaction now first: a replaced stream thread leaves its old id listed
             List<String> ids = call(() -> admin.listTransactions().all().get(CALL_SECONDS, TimeUnit.SECONDS)).stream()
-                    .map(TransactionListing::transactionalId).filter(id -> id.startsWith(transactionalIdPrefix))
-                    .sorted().toList();
+                    .filter(t -> t.transactionalId().startsWith(transactionalIdPrefix))
+                    .sorted(Comparator.comparing((TransactionListing t) -> t.state() != TransactionState.ONGOING)
+                            .thenComparing(TransactionListing::transactionalId))
+                    .map(TransactionListing::transactionalId).toList();
             if (ids.isEmpty()) {
                 return Optional.empty();
             }

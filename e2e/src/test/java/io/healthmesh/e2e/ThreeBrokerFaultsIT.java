@@ -6,7 +6,6 @@ import io.healthmesh.e2e.TargetsYaml.Target;
 import io.healthmesh.schema.HealthStatus;
 import io.healthmesh.schema.TargetHealth;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -24,25 +23,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The production shape, three KRaft brokers with three copies of every topic and {@code min.insync.replicas} 2, under
  * the faults a Kafka operator meets, one after the other on one stack while a target flips: its {@code health-state}
- * partition's leader killed, the aggregator's transaction coordinator killed, every broker restarted in turn. After
- * each a {@code read_committed} consumer must have seen the flip's
- * changes, none lost and none repeated, and the targets whose backends stayed up must never have turned UNHEALTHY.
- * At the end {@code healthmesh replay}'s self-check (exit 0: the aggregator's events equal a replay of the recorded
- * results) is the oracle over the whole run. Each fault's detection and recovery delays are logged next to a
- * fault-free flip's, with how long the cluster took to have every replica in sync again.
+ * partition's leader killed, the aggregator's transaction coordinator killed, every broker restarted in turn, and the
+ * partition's leader cut off the network. Each fault is in force while the target's backend stops and its UNHEALTHY
+ * event must come within {@link #DETECTION_BOUND}; the broker returns while the backend starts again. After all of
+ * them a {@code read_committed} consumer must have seen every change of every flip, none lost and none repeated, and
+ * the targets whose backends stayed up must never have turned UNHEALTHY; {@code healthmesh replay}'s self-check
+ * (exit 0: the aggregator's events equal a replay of the recorded results) is the oracle over the whole run. Each
+ * fault's detection and recovery delays are logged next to a fault-free flip's, with how long the cluster took to
+ * have every replica in sync again (docs/operations/three-brokers.md).
  */
 class ThreeBrokerFaultsIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(ThreeBrokerFaultsIT.class);
-    /** The system property that turns the class on. */
-    static final String OPT_IN = "healthmesh.e2e.broker.faults";
     private static final String FLIP = "cluster-flip-tcp";
     private static final List<String> STEADY = List.of("cluster-steady-http", "cluster-steady-tcp");
+    /**
+     * The steady targets' interval (timeout half of it): 2 s for a reply leaves the machine's own load out of the
+     * no-false-alarm check (a socat HTTP backend on a loaded 2-core host missed 500 ms twice in a row before any fault).
+     */
+    private static final int STEADY_INTERVAL_MS = 4_000;
     /** The aggregator's Kafka Streams application id (its default): the prefix of its transactional ids. */
     private static final String APPLICATION_ID = "healthmesh-aggregator";
-    /** A flip seen through any one fault: a leader election, a coordinator move, producer and consumer retries. */
-    private static final Duration FLIP_PATIENCE = Duration.ofSeconds(120);
-    private static final Duration IN_SYNC_PATIENCE = Duration.ofSeconds(120);
+    /**
+     * How late an UNHEALTHY event may come through any one fault: the cluster fences a lost broker after its 9 s
+     * session, a request in flight to it is given up after 5 s and retried, and at worst the aggregator's transaction
+     * outlives its 10 s timeout, is aborted, and its tasks are rebalanced and restored (about 50 s on a loaded
+     * machine); the stalls this class was written for lasted more than 120 s (docs/operations/three-brokers.md,
+     * "The bounds").
+     */
+    private static final Duration DETECTION_BOUND = Duration.ofSeconds(90);
+    /** A backend back up is seen HEALTHY again within this, while the broker of the fault returns. */
+    private static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
+    /** A returned broker's replicas back in every ISR: a JVM start and catching up, measured up to 107 s under load. */
+    private static final Duration IN_SYNC_PATIENCE = Duration.ofSeconds(180);
     /** Time for a broker's controlled shutdown (leaders moved away first) before SIGKILL. */
     private static final Duration BROKER_GRACE = Duration.ofSeconds(30);
 
@@ -50,7 +63,7 @@ class ThreeBrokerFaultsIT {
     private static TopicFeed<TargetHealth> states;
     private static KafkaCluster cluster;
 
-    /** One fault: what to break before the target flips, what to repair after. */
+    /** One fault: what to break before the target's backend stops, and what to repair once it is seen UNHEALTHY. */
     private record Fault(String name, Runnable inject, Runnable repair) {
     }
 
@@ -61,8 +74,6 @@ class ThreeBrokerFaultsIT {
     @BeforeAll
     static void startThreeBrokers() {
         ContainerTier.assumeAvailable();
-        // opt-in until a killed leader no longer stalls state events for minutes (docs/operations/three-brokers.md)
-        Assumptions.assumeTrue(Boolean.getBoolean(OPT_IN), "three-broker faults run with -D" + OPT_IN + "=true");
         E2eImages images = E2eImages.fromEnvironment(System.getenv());
         images.requirePresent();
         stack = HealthmeshStack.start(images, new Shape(3, List.of("aggregator-1"), Map.of("prober-a1", "a"),
@@ -105,11 +116,11 @@ class ThreeBrokerFaultsIT {
         stack.applyTargets(TargetsYaml.of(List.of(
                 new Target(FLIP, "cluster-flip", Backend.FLIP_TCP, stack.address(Backend.FLIP_TCP), 1000, List.of("a")),
                 new Target(STEADY.get(0), "cluster-steady", Backend.STEADY_HTTP, stack.address(Backend.STEADY_HTTP),
-                        1000, List.of("a")),
+                        STEADY_INTERVAL_MS, List.of("a")),
                 new Target(STEADY.get(1), "cluster-steady", Backend.STEADY_TCP, stack.address(Backend.STEADY_TCP),
-                        1000, List.of("a")))));
+                        STEADY_INTERVAL_MS, List.of("a")))));
         for (String id : List.of(FLIP, STEADY.get(0), STEADY.get(1))) {
-            states.await(0, FLIP_PATIENCE, id + " HEALTHY", e -> is(e, id, HealthStatus.HEALTHY));
+            states.await(0, RECOVERY_BOUND, id + " HEALTHY", e -> is(e, id, HealthStatus.HEALTHY));
         }
         List<String> replication = cluster.replicationOfEveryTopic();
         LOG.info("topics of the three-broker stack:\n  {}", String.join("\n  ", replication));
@@ -128,11 +139,13 @@ class ThreeBrokerFaultsIT {
             stack.kill(victim[0]);
         }, () -> stack.start(victim[0]))));
         for (String broker : stack.brokerNames()) {
-            figures.add(flipThrough(new Fault(broker + " restarted", () -> {
-                stack.stop(broker, BROKER_GRACE);
-                stack.start(broker);
-            }, () -> { })));
+            figures.add(flipThrough(new Fault(broker + " restarted", () -> stack.stop(broker, BROKER_GRACE),
+                    () -> stack.start(broker))));
         }
+        figures.add(flipThrough(new Fault("health-state leader cut off", () -> {
+            victim[0] = cluster.leaderOf(Topics.DEFAULT.healthState(), FLIP);
+            stack.disconnect(victim[0]);
+        }, () -> stack.reconnect(victim[0]))));
 
         StringBuilder table = new StringBuilder("\nfault | UNHEALTHY seen after backend stop | HEALTHY seen after "
                 + "backend start | every replica in sync after the repair\n");
@@ -159,8 +172,9 @@ class ThreeBrokerFaultsIT {
     }
 
     /**
-     * Injects the fault, stops the flipping target's backend, waits for UNHEALTHY, starts the backend, waits for
-     * HEALTHY, repairs, and waits until every replica is in sync again.
+     * Injects the fault, stops the flipping target's backend and waits for UNHEALTHY; then repairs and starts the
+     * backend together, and waits for HEALTHY and for every replica to be in sync again (the broker's return
+     * overlaps the recovery, as the next fault needs every replica back).
      */
     private static Figures flipThrough(Fault fault) {
         LOG.info("fault: {}", fault.name());
@@ -168,16 +182,18 @@ class ThreeBrokerFaultsIT {
         fault.inject().run();
         stack.stop(Backend.FLIP_TCP.containerName);
         long stopped = System.currentTimeMillis();
-        TopicFeed.Event<TargetHealth> down = states.await(before, FLIP_PATIENCE,
+        TopicFeed.Event<TargetHealth> down = states.await(before, DETECTION_BOUND,
                 FLIP + " UNHEALTHY (" + fault.name() + ")", e -> is(e, FLIP, HealthStatus.UNHEALTHY));
         int afterDown = states.size();
+        long repaired = System.currentTimeMillis();
+        fault.repair().run();
         stack.start(Backend.FLIP_TCP.containerName);
         long started = System.currentTimeMillis();
-        TopicFeed.Event<TargetHealth> up = states.await(afterDown, FLIP_PATIENCE,
+        TopicFeed.Event<TargetHealth> up = states.await(afterDown, RECOVERY_BOUND,
                 FLIP + " HEALTHY again (" + fault.name() + ")", e -> is(e, FLIP, HealthStatus.HEALTHY));
-        fault.repair().run();
-        Duration inSync = cluster.awaitFullyReplicated(IN_SYNC_PATIENCE);
-        Figures f = new Figures(fault.name(), down.seenAtMs() - stopped, up.seenAtMs() - started, inSync.toMillis());
+        cluster.awaitFullyReplicated(IN_SYNC_PATIENCE);
+        Figures f = new Figures(fault.name(), down.seenAtMs() - stopped, up.seenAtMs() - started,
+                System.currentTimeMillis() - repaired);
         LOG.info("{}", f);
         return f;
     }

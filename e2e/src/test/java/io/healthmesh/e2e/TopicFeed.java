@@ -61,8 +61,9 @@ final class TopicFeed<T extends SpecificRecord> implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "e2e-feed-" + topic);
-        // the observer gives up on a dead broker sooner than the workers (30 s), so that a fault's measured gap is theirs
-        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        // the observer gives up on a lost broker as soon as the workers do (BrokerLossTimeouts: 5 s), so that a
+        // fault's measured gap is theirs, not the observer's
+        props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         KafkaConsumer<String, T> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                 AvroSerde.forValues(type, serdeConfig).deserializer());
         TopicFeed<T> feed = new TopicFeed<>(topic, consumer);
