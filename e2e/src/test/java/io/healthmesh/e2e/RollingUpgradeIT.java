@@ -49,8 +49,6 @@ class RollingUpgradeIT {
      * start (fixed in 0.2.0). They join the stack at their turn of the upgrade, on the current image.
      */
     private static final Set<String> BROKEN_IN_PREVIOUS = Set.of("xds");
-    /** The notifier reads the targets topic at start and stops reading when it does not exist yet: after the apply. */
-    private static final String NOTIFIER = "notifier";
     /** Long tier only (it builds and runs the previous release's image): on with this system property. */
     static final String OPT_IN = "healthmesh.e2e.rolling";
 
@@ -66,15 +64,18 @@ class RollingUpgradeIT {
         try (StaticNetwork network = StaticNetwork.create();
              WebhookReceiver receiver = WebhookReceiver.start(network.gateway());
              RollingStack stack = RollingStack.start(network, images, previous, receiver.url(),
-                     union(BROKEN_IN_PREVIOUS, NOTIFIER))) {
+                     BROKEN_IN_PREVIOUS)) {
             LOG.info("stack up on {} in {} s", previous, seconds(started));
             try {
                 run(stack, receiver, previous, current, started);
             } catch (RuntimeException | AssertionError e) {
-                LOG.error("rolling test failed; container logs:\n{}", stack.logTails(40));
+                LOG.error("rolling test failed after {} s; steps:\n{}\ncontainer logs:\n{}", seconds(started),
+                        steps(stack), stack.logTails(40));
                 throw e;
             }
+            LOG.info("steps:\n{}", steps(stack));
         }
+        LOG.info("wall time {} s", seconds(started));
     }
 
     private static void run(RollingStack stack, WebhookReceiver receiver, String previous, String current, long started)
@@ -85,7 +86,7 @@ class RollingUpgradeIT {
                 .map(e -> new Target(e.getKey(), "roll-" + e.getKey(), e.getValue(), stack.address(e.getValue()),
                         INTERVAL_MS, List.of("a")))
                 .toList()));
-        stack.replace(NOTIFIER, previous);
+        LOG.info("{} targets applied after {} s", backendOf.size(), seconds(started));
         try (TopicFeed<TargetHealth> states = TopicFeed.start(stack.bootstrapServers(), Topics.DEFAULT.healthState(),
                 TargetHealth.class, Map.of("schema.registry.url", stack.registryUrl()))) {
             awaitAllHealthy(states, backendOf.keySet(), SETTLE);
@@ -243,10 +244,8 @@ class RollingUpgradeIT {
                 .collect(Collectors.joining("; "));
     }
 
-    private static Set<String> union(Set<String> names, String name) {
-        Set<String> all = new TreeSet<>(names);
-        all.add(name);
-        return all;
+    private static String steps(RollingStack stack) {
+        return stack.steps().stream().map(RollingStack.Step::toString).collect(Collectors.joining("\n"));
     }
 
     private static long seconds(long startedNanos) {
