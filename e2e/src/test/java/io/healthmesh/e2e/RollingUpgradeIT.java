@@ -47,6 +47,12 @@ class RollingUpgradeIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollingUpgradeIT.class);
     private static final int STEADY_PER_BACKEND = 15;
+    /**
+     * Fewer targets, probed less often, on the HTTP backend: it forks a shell per request, which a busy machine
+     * delays beyond a 500 ms timeout (a TCP backend only forks socat).
+     */
+    private static final int STEADY_HTTP_TARGETS = 5;
+    private static final int STEADY_HTTP_INTERVAL_MS = 3000;
     private static final int FLIPPING_PER_BACKEND = 4;
     private static final int INTERVAL_MS = 1000;
     /** The targets' unhealthy threshold ({@link TargetsYaml}): this many failed results decide UNHEALTHY. */
@@ -96,7 +102,7 @@ class RollingUpgradeIT {
         // definitions written by the previous release's CLI: the upgraded roles must read them
         stack.applyTargets(previous, TargetsYaml.of(backendOf.entrySet().stream()
                 .map(e -> new Target(e.getKey(), "roll-" + e.getKey(), e.getValue(), stack.address(e.getValue()),
-                        INTERVAL_MS, List.of("a")))
+                        e.getValue().kind == Backend.Kind.HTTP ? STEADY_HTTP_INTERVAL_MS : INTERVAL_MS, List.of("a")))
                 .toList()));
         LOG.info("{} targets applied after {} s", backendOf.size(), seconds(started));
         Map<String, String> serde = Map.of("schema.registry.url", stack.registryUrl());
@@ -153,7 +159,7 @@ class RollingUpgradeIT {
     private static Map<String, Backend> targets(RollingStack stack) {
         Map<String, Backend> of = new LinkedHashMap<>();
         for (Backend b : RollingStack.STEADY) {
-            for (int i = 0; i < STEADY_PER_BACKEND; i++) {
+            for (int i = 0; i < (b.kind == Backend.Kind.HTTP ? STEADY_HTTP_TARGETS : STEADY_PER_BACKEND); i++) {
                 of.put("roll-steady-" + b.containerName + "-" + i, b);
             }
         }
@@ -166,13 +172,19 @@ class RollingUpgradeIT {
     }
 
     private static void awaitAllHealthy(TopicFeed<TargetHealth> states, Set<String> ids, Duration timeout) {
-        Await.value(timeout, () -> {
-            Map<String, TargetHealth> last = new HashMap<>();
-            states.events().forEach(e -> last.put(e.key(), e.value()));
-            List<String> notYet = ids.stream().filter(id -> last.get(id) == null
-                    || last.get(id).getStatus() != HealthStatus.HEALTHY || last.get(id).getStale()).toList();
-            return notYet.isEmpty() ? Optional.of(true) : Optional.empty();
-        }, () -> "every target HEALTHY and fresh");
+        Await.value(timeout, () -> notYetHealthy(states, ids).isEmpty() ? Optional.of(true) : Optional.empty(),
+                () -> "every target HEALTHY and fresh; not yet: " + notYetHealthy(states, ids));
+    }
+
+    /** The targets whose last state is not HEALTHY and fresh, with that state. */
+    private static List<String> notYetHealthy(TopicFeed<TargetHealth> states, Set<String> ids) {
+        Map<String, TargetHealth> last = new HashMap<>();
+        states.events().forEach(e -> last.put(e.key(), e.value()));
+        return ids.stream().filter(id -> last.get(id) == null || last.get(id).getStatus() != HealthStatus.HEALTHY
+                        || last.get(id).getStale())
+                .map(id -> id + "=" + (last.get(id) == null ? "none" : last.get(id).getStatus()
+                        + (last.get(id).getStale() ? "(stale)" : "")))
+                .toList();
     }
 
     private static Map<String, List<TargetHealth>> byTarget(List<TopicFeed.Event<TargetHealth>> events, Set<String> ids) {
