@@ -206,7 +206,7 @@ class RollingUpgradeIT {
 
     /**
      * Every UNHEALTHY period is explained by an outage of the target's backend, or else by the target's own
-     * timed-out probes: its last {@value #UNHEALTHY_THRESHOLD} results that started before the period did are
+     * timed-out probes: its last {@value #UNHEALTHY_THRESHOLD} conclusive results that started before the period did are
      * {@code TIMEOUT}s (a period is dated by the completion of the result that decided it).
      */
     private static void assertNoFalseUnhealthy(Map<String, List<TargetHealth>> byTarget, Map<String, Backend> backendOf,
@@ -237,9 +237,14 @@ class RollingUpgradeIT {
                 outages).isEmpty();
     }
 
-    /** The outcomes of the last {@value #UNHEALTHY_THRESHOLD} results that started at or before {@code atMs}. */
+    /**
+     * The outcomes of the last {@value #UNHEALTHY_THRESHOLD} conclusive results that started at or before
+     * {@code atMs}: an INCONCLUSIVE result (the prober's own trouble) is neither a success nor a failure, so the
+     * aggregator's thresholds skip it.
+     */
     private static List<ProbeOutcome> lastOutcomesBefore(List<ProbeResult> results, long atMs) {
         List<ProbeOutcome> before = results.stream().filter(r -> r.getStartedAtMs() <= atMs)
+                .filter(r -> r.getOutcome() != ProbeOutcome.INCONCLUSIVE)
                 .sorted(Comparator.comparingLong(ProbeResult::getStartedAtMs))
                 .map(ProbeResult::getOutcome).toList();
         return before.subList(Math.max(0, before.size() - UNHEALTHY_THRESHOLD), before.size());
