@@ -31,15 +31,56 @@ import java.util.UUID;
 /**
  * A stack whose role instances can be restarted or replaced one at a time: one KRaft broker, the schema registry,
  * two aggregators, two probers of region {@code a}, a notifier posting to a webhook, the xds role and four
- * backends. Every role starts on one image; {@link #replace} gives an instance another image with the same name,
- * address and configuration (a rolling upgrade), {@link #restart} stops it gracefully and starts it again.
- * Each instance counts as back when its {@code /readyz} answers 200.
+ * backends. Every role starts on the previous release's image; {@link #replace} gives an instance another image with
+ * the same name, address and configuration (a rolling upgrade), {@link #restart} stops it gracefully and starts it
+ * again. Each instance counts as back when its {@code /readyz} answers 200. Each container gets the settings its own
+ * version knows: a setting this build added is given only to instances that do not run the previous release's image
+ * (a release refuses settings it does not know).
  */
 final class RollingStack implements AutoCloseable {
 
-    /** One role instance: container name, host number on the network, role command, ops port, own settings. */
-    record Instance(String name, int host, String role, int port, Map<String, String> env) {
+    /**
+     * One role instance: container name, host number on the network, role command, ops port, settings every version
+     * knows, and the settings this build needs that the previous release does not know (it would refuse them).
+     */
+    record Instance(String name, int host, String role, int port, Map<String, String> env,
+                    Map<String, String> addedSincePrevious) {
+
+        Instance(String name, int host, String role, int port, Map<String, String> env) {
+            this(name, host, role, port, env, Map.of());
+        }
     }
+
+    /**
+     * One step of a roll: an instance stopped (SIGTERM, SIGKILL after {@value #STOP_SECONDS} s) and started again,
+     * on {@code toImage}; how long the stop took and how long the new start took until {@code /readyz} answered 200.
+     */
+    record Step(String name, String fromImage, String toImage, long stopMs, long readyMs) {
+
+        /** How long the instance was away: its stop plus its start until ready. */
+        long gapMs() {
+            return stopMs + readyMs;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%-13s %-22s -> %-22s stop %5.1f s, ready %5.1f s, away %5.1f s", name, fromImage,
+                    toImage, stopMs / 1000.0, readyMs / 1000.0, gapMs() / 1000.0);
+        }
+    }
+
+    /** An instance that logged a line after which it never becomes ready (a known issue of its version). */
+    static final class GaveUp extends IllegalStateException {
+        GaveUp(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Lines after which an instance stays unready for good: 0.1.0's notifier stops reading the targets topic on its
+     * first error (its {@code /readyz} then stays 503; fixed in 0.2.0, which retries).
+     */
+    static final List<String> GIVE_UP_LINES = List.of("targets reader stopped");
 
     /** The backends, on this stack's own network: two that stay up, two that the test flips. */
     static final List<Backend> STEADY = List.of(Backend.STEADY_TCP, Backend.STEADY_HTTP);
@@ -49,6 +90,10 @@ final class RollingStack implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     /** A role's graceful stop: SIGTERM, then SIGKILL after this long. */
     private static final int STOP_SECONDS = 20;
+    /** Starts of an instance of the previous release that gave up at start (a known issue), first one included. */
+    private static final int START_ATTEMPTS = 3;
+    /** How often a starting instance's state and output are looked at (its readiness is asked more often). */
+    private static final Duration LOG_CHECK_PERIOD = Duration.ofSeconds(2);
     private static final int KAFKA_HOST_LISTENER = 19092;
     private static final int REGISTRY_PORT = 8081;
     private static final String ROUTES_FILE = "/tmp/healthmesh-routes.yaml";
@@ -58,6 +103,8 @@ final class RollingStack implements AutoCloseable {
 
     private final StaticNetwork network;
     private final E2eImages images;
+    private final String previousImage;
+    private final List<Step> steps = new ArrayList<>();
     private final int kafkaHostPort;
     private final String webhookUrl;
     private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
@@ -65,23 +112,25 @@ final class RollingStack implements AutoCloseable {
     private final Map<String, String> imageOf = new LinkedHashMap<>();
     private int oneShot = 200;
 
-    private RollingStack(StaticNetwork network, E2eImages images, int kafkaHostPort, String webhookUrl) {
+    private RollingStack(StaticNetwork network, E2eImages images, String previousImage, int kafkaHostPort,
+                         String webhookUrl) {
         this.network = network;
         this.images = images;
+        this.previousImage = previousImage;
         this.kafkaHostPort = kafkaHostPort;
         this.webhookUrl = webhookUrl;
     }
 
     /**
-     * Starts everything on {@code roleImage} but the instances named in {@code absent}, which {@link #replace} starts
-     * later; the notifier posts to {@code webhookUrl}. The network must be the one the receiver listens on
+     * Starts everything on {@code previousImage} but the instances named in {@code absent}, which {@link #replace}
+     * starts later; the notifier posts to {@code webhookUrl}. The network must be the one the receiver listens on
      * ({@link StaticNetwork#gateway()}).
      */
-    static RollingStack start(StaticNetwork network, E2eImages images, String roleImage, String webhookUrl,
+    static RollingStack start(StaticNetwork network, E2eImages images, String previousImage, String webhookUrl,
                               Set<String> absent) {
-        RollingStack stack = new RollingStack(network, images, LocalPorts.free(), webhookUrl);
+        RollingStack stack = new RollingStack(network, images, previousImage, LocalPorts.free(), webhookUrl);
         try {
-            stack.startAll(roleImage, absent);
+            stack.startAll(previousImage, absent);
         } catch (RuntimeException | Error e) {
             LOG.error("stack did not start; container logs:\n{}", stack.logTails(60));
             stack.close();
@@ -113,23 +162,44 @@ final class RollingStack implements AutoCloseable {
         define(prober("prober-a2", 32));
         define(new Instance("notifier", 41, "notifier", 8083, Map.of("HEALTHMESH_ROUTES_FILE", ROUTES_FILE)));
         define(new Instance("xds", 51, "xds", 8087, Map.of("HEALTHMESH_XDS_PORT", "18000")));
-        // the aggregators create the topics; the readers of the state topics give up on topics that do not exist
-        for (List<String> wave : List.of(List.of("aggregator-1", "aggregator-2"),
-                List.of("prober-a1", "prober-a2", "notifier", "xds"))) {
-            List<GenericContainer<?>> roles = new ArrayList<>();
-            for (String name : wave) {
-                if (!absent.contains(name)) {
-                    roles.add(container(name, roleImage));
+        // The aggregators create the topics. The notifier comes next, alone: 0.1.0's gives up reading the targets
+        // topic for good on its first error (a topic not there yet, a metadata timeout while JVMs start around it).
+        for (List<String> wave : List.of(List.of("aggregator-1", "aggregator-2"), List.of("notifier"),
+                List.of("prober-a1", "prober-a2", "xds"))) {
+            List<String> names = wave.stream().filter(name -> !absent.contains(name)).toList();
+            Startables.deepStart(names.stream().map(name -> container(name, roleImage)).toList()).join();
+            names.forEach(name -> startAgainIfGaveUp(name, START_ATTEMPTS));
+        }
+    }
+
+    /**
+     * Waits for an instance to be ready and starts it once more if it gave up at start (0.1.0's notifier's known
+     * issue, which an operator works around the same way: start it again); at most {@code attempts} starts in all.
+     */
+    private void startAgainIfGaveUp(String name, int attempts) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                awaitReady(name);
+                return;
+            } catch (GaveUp e) {
+                if (attempt >= attempts) {
+                    throw e;
                 }
+                LOG.warn("{} gave up at start ({}); starting it again, attempt {} of {}", name, e.getMessage(),
+                        attempt + 1, attempts);
+                replace(name, imageOf(name));
             }
-            Startables.deepStart(roles).join();
         }
     }
 
     private static Instance aggregator(String name, int host) {
+        // one broker: one copy of each topic, knowingly; 0.1.0 created topics with one copy by default and does
+        // not know the setting with which this build allows it
         return new Instance(name, host, "aggregator", 8082, Map.of(
                 "HEALTHMESH_APPLICATION_SERVER", name + ":8082",
-                "HEALTHMESH_STATE_DIR", "/var/lib/healthmesh"));
+                "HEALTHMESH_STATE_DIR", "/var/lib/healthmesh",
+                "HEALTHMESH_REPLICATION_FACTOR", "1"),
+                Map.of("HEALTHMESH_REPLICATION_SINGLE_COPY_ALLOWED", "true"));
     }
 
     private static Instance prober(String name, int host) {
@@ -146,6 +216,9 @@ final class RollingStack implements AutoCloseable {
     private GenericContainer<?> container(String name, String image) {
         Instance i = instances.get(name);
         Map<String, String> env = new LinkedHashMap<>(i.env());
+        if (!image.equals(previousImage)) {
+            env.putAll(i.addedSincePrevious());
+        }
         env.put("HEALTHMESH_BOOTSTRAP_SERVERS", "kafka:9092");
         env.put("HEALTHMESH_HTTP_PORT", Integer.toString(i.port()));
         env.put("HEALTHCHECK_PORT", Integer.toString(i.port()));
@@ -164,8 +237,8 @@ final class RollingStack implements AutoCloseable {
                 .withCommand(i.role())
                 .withEnv(env)
                 .withExposedPorts(i.port())
-                .waitingFor(Wait.forHttp("/readyz").forPort(i.port()).forStatusCode(200)
-                        .withStartupTimeout(START_TIMEOUT));
+                // readiness is awaited by awaitReady, which also stops at a line after which it never comes
+                .waitingFor(Wait.forListeningPort().withStartupTimeout(START_TIMEOUT));
         if (i.role().equals("notifier")) {
             c.withCopyToContainer(Transferable.of(routes()), ROUTES_FILE);
         }
@@ -175,6 +248,35 @@ final class RollingStack implements AutoCloseable {
 
     private void startInstance(String name, String image) {
         container(name, image).start();
+        awaitReady(name);
+    }
+
+    /**
+     * Waits (bounded) for an instance's {@code /readyz} to answer 200 on its own address (the mapped port moves with
+     * a restart); fails at once when it stopped running or logged one of the {@link #GIVE_UP_LINES}.
+     */
+    private void awaitReady(String name) {
+        Instance i = instances.get(name);
+        String readyz = "http://" + network.address(i.host()) + ":" + i.port() + "/readyz";
+        GenericContainer<?> c = containers.get(name);
+        long[] nextLogCheck = {System.nanoTime()};
+        Await.value(START_TIMEOUT, () -> {
+            if (status(readyz) == 200) {
+                return Optional.of(true);
+            }
+            if (System.nanoTime() < nextLogCheck[0]) {
+                return Optional.empty();
+            }
+            nextLogCheck[0] = System.nanoTime() + LOG_CHECK_PERIOD.toNanos();
+            if (!c.isRunning()) {
+                throw new IllegalStateException(name + " stopped before it was ready");
+            }
+            String logs = c.getLogs();
+            GIVE_UP_LINES.stream().filter(logs::contains).findFirst().ifPresent(line -> {
+                throw new GaveUp(name + " logged \"" + line + "\"");
+            });
+            return Optional.empty();
+        }, () -> name + " ready (" + readyz + ")");
     }
 
     /** Every UNHEALTHY target, fired and resolved, to the receiver; group fail-open alerts are not asked for. */
@@ -234,26 +336,43 @@ final class RollingStack implements AutoCloseable {
      * and removed, the new one gets the same name, address and settings; returns once its {@code /readyz} answers
      * 200.
      */
-    void replace(String name, String image) {
-        LOG.info("replacing {} ({} -> {})", name, imageOf.getOrDefault(name, "not started"), image);
+    Step replace(String name, String image) {
+        String from = imageOf.getOrDefault(name, "not started");
+        LOG.info("replacing {} ({} -> {})", name, from, image);
+        long t0 = System.nanoTime();
         if (containers.containsKey(name)) {
             stopGracefully(name);
             containers.remove(name).stop();
         }
+        long t1 = System.nanoTime();
         startInstance(name, image);
+        return record(new Step(name, from, image, millis(t1 - t0), millis(System.nanoTime() - t1)));
     }
 
     /** Stops one instance gracefully and starts the same container again; returns once it is ready. */
-    void restart(String name) {
+    Step restart(String name) {
         LOG.info("restarting {}", name);
+        long t0 = System.nanoTime();
         stopGracefully(name);
-        GenericContainer<?> c = containers.get(name);
-        DockerClientFactory.instance().client().startContainerCmd(c.getContainerId()).exec();
-        Instance i = instances.get(name);
-        // the mapped port changes with a start: wait on the container's own address, which stays
-        String readyz = "http://" + network.address(i.host()) + ":" + i.port() + "/readyz";
-        Await.value(START_TIMEOUT, () -> status(readyz) == 200 ? Optional.of(true) : Optional.empty(),
-                () -> name + " ready after a restart");
+        long t1 = System.nanoTime();
+        DockerClientFactory.instance().client().startContainerCmd(containers.get(name).getContainerId()).exec();
+        awaitReady(name);
+        return record(new Step(name, imageOf(name), imageOf(name), millis(t1 - t0), millis(System.nanoTime() - t1)));
+    }
+
+    private Step record(Step step) {
+        steps.add(step);
+        LOG.info("step: {}", step);
+        return step;
+    }
+
+    /** Every replace and restart so far, in order. */
+    List<Step> steps() {
+        return List.copyOf(steps);
+    }
+
+    private static long millis(long nanos) {
+        return Duration.ofNanos(nanos).toMillis();
     }
 
     /** The HTTP status of a GET, or -1 when nothing answers (yet). */
