@@ -84,6 +84,7 @@ public final class RestoreBench implements Callable<Integer> {
                 .append(" targets, run of ").append(started).append("\n\n")
                 .append("- command: `java -jar bench/target/bench.jar restore --targets ")
                 .append(f.targets()).append(" --aggregator-heap ").append(heap)
+                .append(noResults ? " --no-results" : "").append(jfr == null ? "" : " --jfr " + jfr)
                 .append(extra.entrySet().stream().map(e -> " --aggregator-setting " + e.getKey() + "=" + e.getValue())
                         .collect(java.util.stream.Collectors.joining())).append("`\n")
                 .append("- machine: ").append(Machine.describe()).append("\n")
@@ -94,10 +95,15 @@ public final class RestoreBench implements Callable<Integer> {
                 .append("| start | definitions consumed (s) | ready (s) | RSS (MiB) | heap after full GC (MiB)"
                         + " | heap per target (B) | local state (MiB) |\n|---|---|---|---|---|---|---|\n");
         for (RestorePhase.Start s : f.starts()) {
-            sb.append(String.format(Locale.ROOT, "| %s | %.1f | %s | %.0f | %.0f | %.0f | %.0f |%n", s.kind(),
-                    s.definitionsSeconds(),
+            boolean heapRead = s.heapBytes() >= 0;
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %.0f |%n", s.kind(),
+                    Double.isNaN(s.definitionsSeconds()) ? "none to consume"
+                            : Double.isInfinite(s.definitionsSeconds()) ? "not within 30 min"
+                            : String.format(Locale.ROOT, "%.1f", s.definitionsSeconds()),
                     s.finished() ? String.format(Locale.ROOT, "%.1f", s.seconds()) : "not within 30 min",
-                    s.rssBytes() / 1048576.0, s.heapBytes() / 1048576.0, (double) s.heapBytes() / f.targets(),
+                    s.rssBytes() / 1048576.0,
+                    heapRead ? String.format(Locale.ROOT, "%.0f", s.heapBytes() / 1048576.0) : "not read",
+                    heapRead ? String.format(Locale.ROOT, "%.0f", (double) s.heapBytes() / f.targets()) : "not read",
                     s.stateBytes() / 1048576.0));
         }
         for (RestorePhase.Start s : f.starts()) {

@@ -35,8 +35,8 @@ public final class RestorePhase {
     private static final int MARKER_EVERY = 1_000;
 
     /**
-     * One start of the aggregator: seconds to no lag on the definitions (NaN where there was none to consume) and to
-     * ready, resident memory and live heap then (-1 where not read), local state size then.
+     * One start of the aggregator: seconds to no lag on the definitions (NaN where there was none to consume, infinite
+     * where they were not all consumed within the bound) and to ready, resident memory and live heap then (-1 where not read), local state size then.
      */
     public record Start(String kind, double definitionsSeconds, double seconds, long rssBytes, long heapBytes,
                         long stateBytes, boolean finished, String histogram) {
@@ -46,8 +46,8 @@ public final class RestorePhase {
 
         /** Definitions per second of the first start, NaN when it did not consume them all. */
         public double definitionsPerSecond() {
-            Start first = starts.get(0);
-            return definitions / first.definitionsSeconds();
+            double seconds = starts.get(0).definitionsSeconds();
+            return Double.isInfinite(seconds) ? Double.NaN : definitions / seconds;
         }
     }
 
@@ -146,8 +146,8 @@ public final class RestorePhase {
                 }
                 TimeUnit.MILLISECONDS.sleep(200);
             }
-            return new Start(kind, definitionsSeconds, Double.NaN, rss(aggregator.pid()), -1, size(stateDir), false,
-                    "");
+            return new Start(kind, definitionsSeconds < 0 ? Double.POSITIVE_INFINITY : definitionsSeconds, Double.NaN,
+                    rss(aggregator.pid()), -1, size(stateDir), false, "");
         }
     }
 
