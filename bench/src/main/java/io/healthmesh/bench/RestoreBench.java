@@ -11,8 +11,6 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -39,6 +37,11 @@ public final class RestoreBench implements Callable<Integer> {
     String heap;
     @Option(names = "--out", description = "Also write the report to this file.")
     Path out;
+    @Option(names = "--no-results", description = "Produce no result per target before the first start: it then"
+            + " consumes definitions only (its definitions per second).")
+    boolean noResults;
+    @Option(names = "--jfr", description = "Record the first start with JFR (profile settings) into this file.")
+    Path jfr;
     @Option(names = "--aggregator-setting", description = "An extra aggregator setting, key=value (repeatable), e.g. rocksdb.memory.mb=512.")
     Map<String, String> extra = new java.util.LinkedHashMap<>();
 
@@ -51,23 +54,20 @@ public final class RestoreBench implements Callable<Integer> {
         RestorePhase.Figure f;
         try (BenchStack stack = BenchStack.start(); TargetLoader loader = new TargetLoader(stack)) {
             int[] n = {0};
-            f = RestorePhase.run(stack, loader, specs, GROUP, stateDir, () -> {
-                try {
-                    Map<String, String> settings = new java.util.HashMap<>(extra);
-                    settings.putAll(Map.of(
-                            "bootstrap.servers", stack.bootstrapServers(),
-                            "schema.registry.url", stack.registryUrl(),
-                            "application.id", GROUP,
-                            "state.dir", stateDir.toString(),
-                            "http.host", "127.0.0.1",
-                            "http.port", "0",
-                            "replication.factor", "1",
-                            "replication.single.copy.allowed", "true"));
-                    return ChildJvm.start("aggregator-" + ++n[0], "aggregator", settings, heap, null, work);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            f = RestorePhase.run(stack, loader, specs, GROUP, stateDir, recording -> {
+                Map<String, String> settings = new java.util.HashMap<>(extra);
+                settings.putAll(Map.of(
+                        "bootstrap.servers", stack.bootstrapServers(),
+                        "schema.registry.url", stack.registryUrl(),
+                        "application.id", GROUP,
+                        "state.dir", stateDir.toString(),
+                        "http.host", "127.0.0.1",
+                        "http.port", "0",
+                        "replication.factor", "1",
+                        "replication.single.copy.allowed", "true"));
+                return ChildJvm.start("aggregator-" + ++n[0], "aggregator", settings, heap,
+                        recording == null ? null : recording.toAbsolutePath(), work);
+            }, !noResults, jfr);
         }
         String report = report(started, f);
         System.out.println(report);
@@ -84,16 +84,31 @@ public final class RestoreBench implements Callable<Integer> {
                 .append(" targets, run of ").append(started).append("\n\n")
                 .append("- command: `java -jar bench/target/bench.jar restore --targets ")
                 .append(f.targets()).append(" --aggregator-heap ").append(heap)
+                .append(noResults ? " --no-results" : "").append(jfr == null ? "" : " --jfr " + jfr)
                 .append(extra.entrySet().stream().map(e -> " --aggregator-setting " + e.getKey() + "=" + e.getValue())
                         .collect(java.util.stream.Collectors.joining())).append("`\n")
                 .append("- machine: ").append(Machine.describe()).append("\n")
-                .append(String.format(Locale.ROOT, "- definitions and one result per target produced in %.0f s%n%n",
-                        f.loadSeconds()))
-                .append("| start | to no lag (s) | RSS (MiB) | local state (MiB) |\n|---|---|---|---|\n");
+                .append(String.format(Locale.ROOT, "- definitions%s produced in %.0f s%n",
+                        noResults ? "" : " and one result per target", f.loadSeconds()))
+                .append(String.format(Locale.ROOT, "- first start: %,d definitions consumed at %,.0f definitions/s%n%n",
+                        f.definitions(), f.definitionsPerSecond()))
+                .append("| start | definitions consumed (s) | ready (s) | RSS (MiB) | heap after full GC (MiB)"
+                        + " | heap per target (B) | local state (MiB) |\n|---|---|---|---|---|---|---|\n");
         for (RestorePhase.Start s : f.starts()) {
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f |%n", s.kind(),
+            boolean heapRead = s.heapBytes() >= 0;
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s | %.0f |%n", s.kind(),
+                    Double.isNaN(s.definitionsSeconds()) ? "none to consume"
+                            : Double.isInfinite(s.definitionsSeconds()) ? "not within 30 min"
+                            : String.format(Locale.ROOT, "%.1f", s.definitionsSeconds()),
                     s.finished() ? String.format(Locale.ROOT, "%.1f", s.seconds()) : "not within 30 min",
-                    s.rssBytes() / 1048576.0, s.stateBytes() / 1048576.0));
+                    s.rssBytes() / 1048576.0,
+                    heapRead ? String.format(Locale.ROOT, "%.0f", s.heapBytes() / 1048576.0) : "not read",
+                    heapRead ? String.format(Locale.ROOT, "%.0f", (double) s.heapBytes() / f.targets()) : "not read",
+                    s.stateBytes() / 1048576.0));
+        }
+        for (RestorePhase.Start s : f.starts()) {
+            sb.append("\n").append(s.kind()).append(", live heap by class:\n\n```\n").append(s.histogram())
+                    .append("\n```\n");
         }
         return sb.toString();
     }
