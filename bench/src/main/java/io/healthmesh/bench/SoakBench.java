@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,6 +76,10 @@ public final class SoakBench implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "bench/target/soak", description = "Directory of the CSV, SVG, summary "
             + "and the roles' logs (default: ${DEFAULT-VALUE}).")
     Path out;
+    @Option(names = "--time-limit", converter = DurationConverter.class, description = "The longest this command "
+            + "may take, from its start: the wait for a steady start and then the clock are cut to fit (a run that "
+            + "cannot fit both roles' restarts fails). Default: no limit.")
+    Duration timeLimit;
     @Option(names = "--judge", paramLabel = "CSV", description = "Judge and draw this CSV again; runs nothing.")
     Path judge;
 
@@ -101,15 +106,21 @@ public final class SoakBench implements Callable<Integer> {
             return finish(plan, bounds, SoakCsv.read(judge), List.of());
         }
         long t0 = System.nanoTime();
-        SoakRun.Outcome outcome = bootstrapServer == null ? onOwnBrokers(plan) : onCluster(plan);
+        SoakRun.Outcome outcome;
+        try {
+            outcome = bootstrapServer == null ? onOwnBrokers(plan) : onCluster(plan);
+        } catch (IllegalStateException e) {
+            System.out.println("soak verdict: FAIL (" + e.getMessage() + ")");
+            return 1;
+        }
         System.err.printf("soak ran for %.1f min%n", (System.nanoTime() - t0) / 60e9);
-        return finish(plan, bounds, outcome.samples(), outcome.problems());
+        return finish(outcome.plan(), bounds, outcome.samples(), outcome.problems());
     }
 
     private SoakRun.Outcome onOwnBrokers(SoakPlan plan) throws Exception {
         try (BenchStack stack = BenchStack.start(Map.of(), brokers)) {
             return new SoakRun(plan, new SoakRun.Cluster(stack.bootstrapServers(), stack.registryUrl(), stack.admin(),
-                    (short) stack.brokerCount()), launcher(), out).run();
+                    (short) stack.brokerCount()), launcher(), out, budget()).run();
         }
     }
 
@@ -117,8 +128,16 @@ public final class SoakBench implements Callable<Integer> {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer))) {
             int nodes = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
             return new SoakRun(plan, new SoakRun.Cluster(bootstrapServer, schemaRegistry, admin,
-                    (short) Math.min(3, nodes)), launcher(), out).run();
+                    (short) Math.min(3, nodes)), launcher(), out, budget()).run();
         }
+    }
+
+    /** What is left of {@code --time-limit} since this JVM started, or null without one. */
+    private Duration budget() {
+        if (timeLimit == null) {
+            return null;
+        }
+        return timeLimit.minusMillis(ManagementFactory.getRuntimeMXBean().getUptime());
     }
 
     /** {@code java <options> -jar <cli jar>}, or this JVM's class path with the CLI's main class. */

@@ -8,9 +8,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The soak's verdict over its samples, with no I/O: growth per process lifetime, level drift from one lifetime to the
- * next, consumer lag after each restart's warm-up, and the state events (no false one; at least one flip of a
- * flapping target, or the run could not have seen a false one either). A restart starts a new lifetime (a new pid),
- * so the drop and the climb of a restart are never read as growth.
+ * next, consumer lag (each rise above its bound drained within a warm-up), and the state events (no false one; at
+ * least one flip of a flapping target, or the run could not have seen a false one either). A restart starts a new
+ * lifetime (a new pid), so the drop and the climb of a restart are never read as growth.
  */
 public final class GrowthVerdict {
 
@@ -128,41 +128,58 @@ public final class GrowthVerdict {
                 + "(allowed %.1f%s)", name, count, lifetimes.size(), worstRise, unit(metric), worstAllowed, unit(metric)));
     }
 
+    /**
+     * A group's committed lag may rise above the bound (a restart's backlog, a role paused by a loaded machine), but
+     * every such excursion must drain back to the bound within a warm-up of the sample that first saw it, and the lag
+     * must be within the bound at the end. A role that cannot keep up never drains, or drains slower than that.
+     */
     private void judgeLag(SoakRole role, List<SoakSample> samples, List<String> failures, List<String> judged) {
-        double lastRestart = samples.get(0).seconds();
-        long previousProber = samples.get(0).prober().pid();
-        long previousAggregator = samples.get(0).aggregator().pid();
+        String name = role.command() + " group lag";
+        double warmup = bounds.warmup().toMillis() / 1000.0;
         int count = 0;
+        int excursions = 0;
         long worst = -1;
-        double worstAt = 0;
+        double longest = 0;
+        double above = Double.NaN; // when the current excursion was first seen; NaN while within the bound
+        long peak = 0;
+        SoakSample last = null;
         for (SoakSample s : samples) {
-            if (s.prober().pid() != previousProber || s.aggregator().pid() != previousAggregator) {
-                lastRestart = s.seconds();
-                previousProber = s.prober().pid();
-                previousAggregator = s.aggregator().pid();
-            }
             long lag = s.lag(role);
-            if (lag < 0 || s.seconds() < lastRestart + bounds.warmup().toMillis() / 1000.0) {
+            if (lag < 0) {
                 continue;
             }
             count++;
-            if (lag > worst) {
-                worst = lag;
-                worstAt = s.seconds();
+            last = s;
+            worst = Math.max(worst, lag);
+            if (lag > bounds.maxLag()) {
+                if (Double.isNaN(above)) {
+                    above = s.seconds();
+                    peak = 0;
+                    excursions++;
+                }
+                peak = Math.max(peak, lag);
+            } else if (!Double.isNaN(above)) {
+                double took = s.seconds() - above;
+                longest = Math.max(longest, took);
+                if (took > warmup) {
+                    failures.add(String.format(Locale.ROOT, "%s stayed above %,d records for %.0f s from %.0f s "
+                            + "(peak %,d), longer than the warm-up of %.0f s", name, bounds.maxLag(), took, above,
+                            peak, warmup));
+                }
+                above = Double.NaN;
             }
         }
-        String name = role.command() + " group lag";
         if (count == 0) {
-            failures.add(name + ": no sample was taken " + bounds.warmup().toSeconds()
-                    + " s or more after a restart (lengthen the run or restart less often)");
+            failures.add(name + ": never readable");
             return;
         }
-        if (worst > bounds.maxLag()) {
-            failures.add(String.format(Locale.ROOT, "%s reached %,d records at %.0f s, past the warm-up after the "
-                    + "latest restart; allowed %,d", name, worst, worstAt, bounds.maxLag()));
+        if (!Double.isNaN(above)) {
+            failures.add(String.format(Locale.ROOT, "%s was %,d records at the end (%.0f s), above the bound of %,d "
+                    + "since %.0f s (peak %,d)", name, last.lag(role), last.seconds(), bounds.maxLag(), above, peak));
         }
-        judged.add(String.format(Locale.ROOT, "%s: %d samples after warm-ups; largest %,d records (allowed %,d)",
-                name, count, worst, bounds.maxLag()));
+        judged.add(String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "
+                + "longest back within it after %.0f s (allowed: the warm-up, %.0f s)", name, count, worst,
+                excursions, bounds.maxLag(), longest, warmup));
     }
 
     private static void judgeEvents(SoakSample last, List<String> failures, List<String> judged) {

@@ -11,8 +11,8 @@ import static java.util.Objects.requireNonNull;
  * {@code warmup} after its start on form its window; a line fitted over a window may rise by at most
  * {@link Growth#allowed} of the window's median over the window's span, and a later lifetime's median may exceed the
  * first judged lifetime's by no more than the same. A window needs {@code minWindowSamples} samples to be judged.
- * Consumer lag, sampled at least {@code warmup} after the latest restart of either role, stays at or below
- * {@code maxLag}.
+ * Consumer lag above {@code maxLag} must come back to it within {@code warmup} of the sample that first saw it, and be
+ * within it at the end.
  */
 public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, Growth> growth, long maxLag) {
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -51,15 +52,23 @@ public final class SoakRun {
     /**
      * What a run leaves.
      *
+     * @param plan the plan as run: its duration shortened when a time limit left less than asked for
      * @param samples the series
      * @param problems what went wrong outside the series: steady targets not HEALTHY at the end, a role that exited
      *                 by itself, the first false events described
      */
-    public record Outcome(List<SoakSample> samples, List<String> problems) {
+    public record Outcome(SoakPlan plan, List<SoakSample> samples, List<String> problems) {
     }
 
-    private final SoakPlan plan;
+    /**
+     * What a time limit keeps back after the clock's end: the last sample (two {@code jcmd}s), stopping both roles and
+     * the timer, and judging.
+     */
+    static final Duration STOP_MARGIN = Duration.ofSeconds(90);
+
+    private SoakPlan plan;
     private final Cluster cluster;
+    private final Duration budget;
     private final List<String> launcher;
     private final Path workDir;
     private final Topics topics;
@@ -77,7 +86,17 @@ public final class SoakRun {
      * @param workDir where settings, logs and the aggregator's state go
      */
     public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir) {
+        this(plan, cluster, launcher, workDir, null);
+    }
+
+    /**
+     * @param budget the longest {@link #run()} may take, or null for no limit: the wait for a steady start is cut to
+     *               leave room for {@link SoakPlan#shortestUseful()}, and the clock is shortened to end
+     *               {@link #STOP_MARGIN} before the budget does
+     */
+    public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir, Duration budget) {
         this.plan = requireNonNull(plan, "plan");
+        this.budget = budget;
         this.cluster = requireNonNull(cluster, "cluster");
         this.launcher = List.copyOf(launcher);
         this.workDir = requireNonNull(workDir, "workDir");
@@ -87,6 +106,7 @@ public final class SoakRun {
 
     /** Runs the soak to its end and returns what it saw. */
     public Outcome run() throws IOException, InterruptedException {
+        long begun = System.nanoTime();
         Files.createDirectories(workDir);
         TopicSetup.ensure(cluster.admin(), topics, Topics.DEFAULT_PARTITIONS,
                 new TopicReplication(cluster.replication(), cluster.replication() == 1));
@@ -104,7 +124,8 @@ public final class SoakRun {
                 for (SoakRole role : SoakRole.values()) {
                     start(role);
                 }
-                awaitDecided(watch, targets);
+                awaitSteady(watch, targets, readyDeadline(begun));
+                fitClock(begun);
                 startNanos = System.nanoTime();
                 targets.startFlapping(plan, plan.warmup(), plan.duration());
                 timer.scheduleAtFixedRate(() -> sample(watch), 0, plan.sampleEvery().toMillis(), TimeUnit.MILLISECONDS);
@@ -123,7 +144,7 @@ public final class SoakRun {
                                 + " steady targets were not HEALTHY at the end");
                     }
                     watch.describedFalseEvents().forEach(e -> problems.add("false event: " + e));
-                    return new Outcome(List.copyOf(samples), List.copyOf(problems));
+                    return new Outcome(plan, List.copyOf(samples), List.copyOf(problems));
                 }
             }
         } finally {
@@ -132,23 +153,58 @@ public final class SoakRun {
         }
     }
 
-    /**
-     * Waits until every steady target has been decided HEALTHY, so that the timer, the flapping and the samples start
-     * on a running system; a start that takes longer than {@link #READY_TIMEOUT} fails the run.
-     */
-    private void awaitDecided(StateWatch watch, SoakTargets targets) throws InterruptedException {
+    /** When the wait for a steady start must end: {@link #READY_TIMEOUT}, or sooner to fit the budget. */
+    private long readyDeadline(long begun) {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        if (budget != null) {
+            deadline = Math.min(deadline, begun + budget.minus(STOP_MARGIN).minus(plan.shortestUseful()).toNanos());
+        }
+        return deadline;
+    }
+
+    /**
+     * Waits until every steady target has been decided HEALTHY and both groups' lag is within the verdict's bound, so
+     * that the clock, the flapping and the samples start on a system that has caught up with its start (at a load
+     * average of 80 the aggregator decided every target while still 34,000 records behind); a start slower than
+     * {@code deadline} fails the run.
+     */
+    private void awaitSteady(StateWatch watch, SoakTargets targets, long deadline) throws InterruptedException {
         Set<String> steady = targets.steadyIds();
-        while (watch.healthy(steady) < steady.size()) {
+        long proberLag = -1;
+        long aggregatorLag = -1;
+        while (true) {
+            if (watch.healthy(steady) == steady.size()) {
+                proberLag = lag(proberGroup(), List.of(topics.targets()));
+                aggregatorLag = lag(aggregatorGroup(), List.of(topics.targets(), topics.probeResults()));
+                if (proberLag >= 0 && proberLag <= plan.maxLag() && aggregatorLag >= 0
+                        && aggregatorLag <= plan.maxLag()) {
+                    break;
+                }
+            }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(watch.healthy(steady) + " of " + steady.size() + " steady targets "
-                        + "were HEALTHY " + READY_TIMEOUT.toSeconds() + " s after the roles started (see "
-                        + workDir.resolve("prober.log") + " and aggregator.log)");
+                throw new IllegalStateException(String.format(Locale.ROOT, "no steady start %d s after the roles "
+                        + "started: %d of %d steady targets HEALTHY, lag of the prober group %d and of the aggregator "
+                        + "group %d records (bound %d); see %s and aggregator.log",
+                        (System.nanoTime() - startNanos) / 1_000_000_000, watch.healthy(steady), steady.size(),
+                        proberLag, aggregatorLag, plan.maxLag(), workDir.resolve("prober.log")));
             }
             TimeUnit.SECONDS.sleep(1);
         }
-        LOG.info("every steady target HEALTHY {} s after the roles started; the soak's clock starts",
-                (System.nanoTime() - startNanos) / 1_000_000_000);
+        LOG.info("every steady target HEALTHY and both groups caught up (lag {} and {}) {} s after the roles started; "
+                + "the soak's clock starts", proberLag, aggregatorLag, (System.nanoTime() - startNanos) / 1_000_000_000);
+    }
+
+    /** Shortens the plan's clock to end {@link #STOP_MARGIN} before the budget does. */
+    private void fitClock(long begun) {
+        if (budget == null) {
+            return;
+        }
+        Duration left = budget.minus(STOP_MARGIN).minus(Duration.ofNanos(System.nanoTime() - begun));
+        if (left.compareTo(plan.duration()) < 0) {
+            LOG.warn("the time limit leaves {} s of the {} s asked for: the clock is shortened", left.toSeconds(),
+                    plan.duration().toSeconds());
+            plan = plan.withDuration(left.withNanos(0));
+        }
     }
 
     private synchronized void start(SoakRole role) throws IOException {
