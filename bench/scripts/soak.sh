@@ -16,7 +16,7 @@ tier="${1:-}"
 shift || true
 case "$tier" in
   ci) flags=(--targets 1000 --flapping 4 --interval 10s --duration 8m --sample-every 15s --restart-every 100s
-             --warmup 60s --time-limit 10m30s)
+             --warmup 60s --time-limit 630s)
       wall=11m ;;
   long) flags=(--targets 10000 --flapping 5 --interval 10s --duration 60m --sample-every 30s --restart-every 5m
              --warmup 2m)
@@ -43,6 +43,9 @@ rc=$?
 set -e
 # the short summary: the verdict, the bounds broken, one line per series
 grep -E '^(soak verdict|### soak|- )' "$out/soak.out" | grep -vE '^- (plan|machine|series):' || true
+if [ "$rc" -eq 2 ]; then
+  head -3 "$out/soak.err" >&2
+fi
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   echo "soak verdict: FAIL (stopped by the $wall wall-time limit; see $out/soak.err)"
   rc=1

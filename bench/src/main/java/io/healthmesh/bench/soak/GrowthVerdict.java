@@ -130,18 +130,20 @@ public final class GrowthVerdict {
 
     /**
      * A group's committed lag may rise above the bound (a restart's backlog, a role paused by a loaded machine), but
-     * every such excursion must drain back to the bound within a warm-up of the sample that first saw it, and the lag
-     * must be within the bound at the end. A role that cannot keep up never drains, or drains slower than that.
+     * every such rise must drain back within the bound's allowance ({@link SoakBounds#drainAllowed}: the warm-up,
+     * longer only on a machine loaded past {@link SoakBounds#LOAD_PER_CORE} per core) from the sample that first saw
+     * it, and the lag must be within the bound at the end. A role that cannot keep up never drains, or drains slower.
      */
     private void judgeLag(SoakRole role, List<SoakSample> samples, List<String> failures, List<String> judged) {
         String name = role.command() + " group lag";
-        double warmup = bounds.warmup().toMillis() / 1000.0;
         int count = 0;
         int excursions = 0;
         long worst = -1;
         double longest = 0;
-        double above = Double.NaN; // when the current excursion was first seen; NaN while within the bound
+        double longestAllowed = bounds.drainAllowed(-1);
+        double above = Double.NaN; // when the current rise was first seen; NaN while within the bound
         long peak = 0;
+        double peakLoad = -1;
         SoakSample last = null;
         for (SoakSample s : samples) {
             long lag = s.lag(role);
@@ -155,16 +157,22 @@ public final class GrowthVerdict {
                 if (Double.isNaN(above)) {
                     above = s.seconds();
                     peak = 0;
+                    peakLoad = -1;
                     excursions++;
                 }
                 peak = Math.max(peak, lag);
+                peakLoad = Math.max(peakLoad, s.load1());
             } else if (!Double.isNaN(above)) {
                 double took = s.seconds() - above;
-                longest = Math.max(longest, took);
-                if (took > warmup) {
+                double allowed = bounds.drainAllowed(Math.max(peakLoad, s.load1()));
+                if (took - allowed > longest - longestAllowed) {
+                    longest = took;
+                    longestAllowed = allowed;
+                }
+                if (took > allowed) {
                     failures.add(String.format(Locale.ROOT, "%s stayed above %,d records for %.0f s from %.0f s "
-                            + "(peak %,d), longer than the warm-up of %.0f s", name, bounds.maxLag(), took, above,
-                            peak, warmup));
+                            + "(peak %,d); allowed %.0f s (the warm-up, at a load average up to %.1f)", name,
+                            bounds.maxLag(), took, above, peak, allowed, Math.max(peakLoad, s.load1())));
                 }
                 above = Double.NaN;
             }
@@ -178,8 +186,8 @@ public final class GrowthVerdict {
                     + "since %.0f s (peak %,d)", name, last.lag(role), last.seconds(), bounds.maxLag(), above, peak));
         }
         judged.add(String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "
-                + "longest back within it after %.0f s (allowed: the warm-up, %.0f s)", name, count, worst,
-                excursions, bounds.maxLag(), longest, warmup));
+                + "closest to its allowance back within it after %.0f s (allowed %.0f s)", name, count, worst,
+                excursions, bounds.maxLag(), longest, longestAllowed));
     }
 
     private static void judgeEvents(SoakSample last, List<String> failures, List<String> judged) {
