@@ -19,8 +19,8 @@ case "$tier" in
              --warmup 60s --time-limit 630s)
       wall=11m ;;
   long) flags=(--targets 10000 --flapping 5 --interval 10s --duration 60m --sample-every 30s --restart-every 5m
-             --warmup 2m)
-      wall=80m ;;
+             --warmup 2m --ready-timeout 30m)
+      wall=100m ;;
   *) echo "usage: $0 ci|long [bench soak flags]" >&2; exit 2 ;;
 esac
 for jar in bench/target/bench.jar cli/target/healthmesh-cli.jar; do

@@ -80,6 +80,10 @@ public final class SoakBench implements Callable<Integer> {
             + "may take, from its start: the wait for a steady start and then the clock are cut to fit (a run that "
             + "cannot fit both roles' restarts fails). Default: no limit.")
     Duration timeLimit;
+    @Option(names = "--ready-timeout", defaultValue = "10m", converter = DurationConverter.class,
+            description = "How long the roles may take to decide every steady target and catch up before the clock "
+                    + "starts (default: ${DEFAULT-VALUE}).")
+    Duration readyTimeout;
     @Option(names = "--judge", paramLabel = "CSV", description = "Judge and draw this CSV again; runs nothing.")
     Path judge;
 
@@ -120,7 +124,7 @@ public final class SoakBench implements Callable<Integer> {
     private SoakRun.Outcome onOwnBrokers(SoakPlan plan) throws Exception {
         try (BenchStack stack = BenchStack.start(Map.of(), brokers)) {
             return new SoakRun(plan, new SoakRun.Cluster(stack.bootstrapServers(), stack.registryUrl(), stack.admin(),
-                    (short) stack.brokerCount()), launcher(), out, budget()).run();
+                    (short) stack.brokerCount()), launcher(), out, budget(), readyTimeout).run();
         }
     }
 
@@ -128,7 +132,7 @@ public final class SoakBench implements Callable<Integer> {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer))) {
             int nodes = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
             return new SoakRun(plan, new SoakRun.Cluster(bootstrapServer, schemaRegistry, admin,
-                    (short) Math.min(3, nodes)), launcher(), out, budget()).run();
+                    (short) Math.min(3, nodes)), launcher(), out, budget(), readyTimeout).run();
         }
     }
 

@@ -38,8 +38,8 @@ public final class SoakRun {
     private static final Logger LOG = LoggerFactory.getLogger(SoakRun.class);
     /** How long a role outlives the planned end when the soak's JVM dies: its {@code --duration} margin. */
     private static final Duration ROLE_MARGIN = Duration.ofMinutes(2);
-    /** How long the roles may take to decide every steady target before the soak's clock starts. */
-    static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
+    /** How long the roles may take to reach a steady start, unless told otherwise. */
+    public static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
 
     /**
      * The Kafka a soak runs on.
@@ -69,6 +69,7 @@ public final class SoakRun {
     private SoakPlan plan;
     private final Cluster cluster;
     private final Duration budget;
+    private final Duration readyTimeout;
     private final List<String> launcher;
     private final Path workDir;
     private final Topics topics;
@@ -86,17 +87,20 @@ public final class SoakRun {
      * @param workDir where settings, logs and the aggregator's state go
      */
     public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir) {
-        this(plan, cluster, launcher, workDir, null);
+        this(plan, cluster, launcher, workDir, null, READY_TIMEOUT);
     }
 
     /**
      * @param budget the longest {@link #run()} may take, or null for no limit: the wait for a steady start is cut to
      *               leave room for {@link SoakPlan#shortestUseful()}, and the clock is shortened to end
      *               {@link #STOP_MARGIN} before the budget does
+     * @param readyTimeout how long the roles may take to reach a steady start before the run fails
      */
-    public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir, Duration budget) {
+    public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir, Duration budget,
+                   Duration readyTimeout) {
         this.plan = requireNonNull(plan, "plan");
         this.budget = budget;
+        this.readyTimeout = requireNonNull(readyTimeout, "readyTimeout");
         this.cluster = requireNonNull(cluster, "cluster");
         this.launcher = List.copyOf(launcher);
         this.workDir = requireNonNull(workDir, "workDir");
@@ -153,9 +157,9 @@ public final class SoakRun {
         }
     }
 
-    /** When the wait for a steady start must end: {@link #READY_TIMEOUT}, or sooner to fit the budget. */
+    /** When the wait for a steady start must end: after the ready timeout, or sooner to fit the budget. */
     private long readyDeadline(long begun) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
         if (budget != null) {
             deadline = Math.min(deadline, begun + budget.minus(STOP_MARGIN).minus(plan.shortestUseful()).toNanos());
         }
@@ -173,11 +177,11 @@ public final class SoakRun {
         long proberLag = -1;
         long aggregatorLag = -1;
         while (true) {
-            if (watch.healthy(steady) == steady.size()) {
+            boolean decided = watch.healthy(steady) == steady.size();
+            if (decided || System.nanoTime() > deadline) {
                 proberLag = lag(proberGroup(), List.of(topics.targets()));
                 aggregatorLag = lag(aggregatorGroup(), List.of(topics.targets(), topics.probeResults()));
-                if (proberLag >= 0 && proberLag <= plan.maxLag() && aggregatorLag >= 0
-                        && aggregatorLag <= plan.maxLag()) {
+                if (decided && caughtUp(proberLag) && caughtUp(aggregatorLag)) {
                     break;
                 }
             }
@@ -192,6 +196,10 @@ public final class SoakRun {
         }
         LOG.info("every steady target HEALTHY and both groups caught up (lag {} and {}) {} s after the roles started; "
                 + "the soak's clock starts", proberLag, aggregatorLag, (System.nanoTime() - startNanos) / 1_000_000_000);
+    }
+
+    private boolean caughtUp(long lag) {
+        return lag >= 0 && lag <= plan.maxLag();
     }
 
     /** Shortens the plan's clock to end {@link #STOP_MARGIN} before the budget does. */
@@ -215,7 +223,7 @@ public final class SoakRun {
         }
         // before the clock starts (the first start) the roles may also wait for the targets to be decided
         Duration left = plan.duration().minus(Duration.ofNanos(System.nanoTime() - startNanos)).plus(ROLE_MARGIN)
-                .plus(n == 1 ? READY_TIMEOUT : Duration.ZERO);
+                .plus(n == 1 ? readyTimeout : Duration.ZERO);
         roles.put(role, RoleProcess.start(role, launcher, settings, workDir.resolve(role.command() + ".log"), left));
     }
 
