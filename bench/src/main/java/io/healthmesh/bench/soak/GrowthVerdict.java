@@ -139,8 +139,9 @@ public final class GrowthVerdict {
         int count = 0;
         int excursions = 0;
         long worst = -1;
-        double longest = 0;
-        double longestAllowed = bounds.drainAllowed(-1);
+        double closest = 0; // the rise that came closest to its allowance: how long it took, and what it was allowed
+        double closestAllowed = 0;
+        boolean drained = false;
         double above = Double.NaN; // when the current rise was first seen; NaN while within the bound
         long peak = 0;
         double peakLoad = -1;
@@ -165,9 +166,10 @@ public final class GrowthVerdict {
             } else if (!Double.isNaN(above)) {
                 double took = s.seconds() - above;
                 double allowed = bounds.drainAllowed(Math.max(peakLoad, s.load1()));
-                if (took - allowed > longest - longestAllowed) {
-                    longest = took;
-                    longestAllowed = allowed;
+                if (!drained || took - allowed > closest - closestAllowed) {
+                    closest = took;
+                    closestAllowed = allowed;
+                    drained = true;
                 }
                 if (took > allowed) {
                     failures.add(String.format(Locale.ROOT, "%s stayed above %,d records for %.0f s from %.0f s "
@@ -185,9 +187,12 @@ public final class GrowthVerdict {
             failures.add(String.format(Locale.ROOT, "%s was %,d records at the end (%.0f s), above the bound of %,d "
                     + "since %.0f s (peak %,d)", name, last.lag(role), last.seconds(), bounds.maxLag(), above, peak));
         }
-        judged.add(String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "
-                + "closest to its allowance back within it after %.0f s (allowed %.0f s)", name, count, worst,
-                excursions, bounds.maxLag(), longest, longestAllowed));
+        judged.add(!drained
+                ? String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, none drained",
+                        name, count, worst, excursions, bounds.maxLag())
+                : String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "
+                        + "closest to its allowance back within it after %.0f s (allowed %.0f s)", name, count, worst,
+                        excursions, bounds.maxLag(), closest, closestAllowed));
     }
 
     private static void judgeEvents(SoakSample last, List<String> failures, List<String> judged) {

@@ -121,7 +121,10 @@ class GrowthVerdictTest {
         samples.replaceAll(s -> s.seconds() >= 300 && s.seconds() < 390 ? withLag(s, 7_000) : s);
         samples.replaceAll(s -> s.seconds() >= 280 && s.seconds() < 400 ? withLoad(s, 12) : s);
 
-        assertThat(VERDICT.judge(samples).failures()).isEmpty();
+        GrowthVerdict.Result loaded = VERDICT.judge(samples);
+        assertThat(loaded.failures()).isEmpty();
+        assertThat(loaded.judged()).contains("aggregator group lag: 120 samples; largest 7,000 records; 1 rises "
+                + "above 1,000, the closest to its allowance back within it after 90 s (allowed 90 s)");
 
         // 100 s is too long even then; and the same 90 s at a load of 8 (4 per core) is too long as well
         samples.replaceAll(s -> s.seconds() == 390 ? withLag(s, 7_000) : s);
@@ -139,9 +142,12 @@ class GrowthVerdictTest {
         // a role that falls behind for good in the last 30 s: not back within the bound when the run ends
         samples.replaceAll(s -> s.seconds() >= 1_170 ? withLag(s, 20 * (long) s.seconds()) : s);
 
-        assertThat(VERDICT.judge(samples).failures()).contains(
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+        assertThat(result.failures()).contains(
                 "prober group lag was 23,800 records at the end (1190 s), above the bound of 1,000 since 1170 s "
                         + "(peak 23,800)");
+        assertThat(result.judged()).contains("prober group lag: 120 samples; largest 23,800 records; 1 rises above "
+                + "1,000, none drained");
     }
 
     @Test
