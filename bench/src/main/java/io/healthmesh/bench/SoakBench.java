@@ -33,11 +33,15 @@ import java.util.concurrent.TimeUnit;
  * The soak: a prober and an aggregator as {@code healthmesh} processes of their own against one broker and the
  * loopback farm, restarted on a timer, sampled until the end, then judged for growth (docs/operations/soak.md). Writes
  * {@code soak.csv}, {@code soak.svg} and {@code summary.md} into {@code --out}; exit 0 when the verdict passes, 1 when
- * it fails (the summary says why). {@code --judge FILE} judges and draws a CSV again without running anything.
+ * it fails (the summary says why), 3 when the roles never reached a steady start in time (no verdict).
+ * {@code --judge FILE} judges and draws a CSV again without running anything.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = "A prober and an aggregator process soaked under restarts; fails on growth or a false event.")
 public final class SoakBench implements Callable<Integer> {
+
+    /** The exit status of a run that never reached a steady start, so judged nothing. */
+    static final int NO_VERDICT = 3;
 
     @Spec
     CommandSpec spec;
@@ -114,8 +118,10 @@ public final class SoakBench implements Callable<Integer> {
         try {
             outcome = bootstrapServer == null ? onOwnBrokers(plan) : onCluster(plan);
         } catch (IllegalStateException e) {
-            System.out.println("soak verdict: FAIL (" + e.getMessage() + ")");
-            return 1;
+            // no verdict: the roles never reached a steady start in the time they had (a machine loaded past what
+            // the run can use, or a role that cannot start); told apart from a broken bound by its exit status
+            System.out.println("soak verdict: NONE (" + e.getMessage() + ")");
+            return NO_VERDICT;
         }
         System.err.printf("soak ran for %.1f min%n", (System.nanoTime() - t0) / 60e9);
         return finish(outcome.plan(), bounds, outcome.samples(), outcome.problems());
