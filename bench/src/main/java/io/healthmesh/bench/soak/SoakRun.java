@@ -128,7 +128,14 @@ public final class SoakRun {
                 for (SoakRole role : SoakRole.values()) {
                     start(role);
                 }
-                awaitSteady(watch, targets, readyDeadline(begun));
+                String exited = awaitSteady(watch, targets, readyDeadline(begun));
+                if (exited != null) {
+                    stopAll();
+                    synchronized (this) {
+                        problems.add(exited);
+                        return new Outcome(plan, List.copyOf(samples), List.copyOf(problems));
+                    }
+                }
                 fitClock(begun);
                 startNanos = System.nanoTime();
                 targets.startFlapping(plan, plan.warmup(), plan.duration());
@@ -171,12 +178,18 @@ public final class SoakRun {
      * that the clock, the flapping and the samples start on a system that has caught up with its start (at a load
      * average of 80 the aggregator decided every target while still 34,000 records behind); a start slower than
      * {@code deadline} fails the run.
+     *
+     * @return null once steady, or what went wrong when a role exited by itself before
      */
-    private void awaitSteady(StateWatch watch, SoakTargets targets, long deadline) throws InterruptedException {
+    private String awaitSteady(StateWatch watch, SoakTargets targets, long deadline) throws InterruptedException {
         Set<String> steady = targets.steadyIds();
         long proberLag = -1;
         long aggregatorLag = -1;
         while (true) {
+            String exited = exitedRole();
+            if (exited != null) {
+                return exited + " before a steady start";
+            }
             boolean decided = watch.healthy(steady) == steady.size();
             if (decided || System.nanoTime() > deadline) {
                 proberLag = lag(proberGroup(), List.of(topics.targets()));
@@ -196,6 +209,20 @@ public final class SoakRun {
         }
         LOG.info("every steady target HEALTHY and both groups caught up (lag {} and {}) {} s after the roles started; "
                 + "the soak's clock starts", proberLag, aggregatorLag, (System.nanoTime() - startNanos) / 1_000_000_000);
+        return null;
+    }
+
+    /** The first role whose process has exited, described with where its log is; null while both run. */
+    private synchronized String exitedRole() {
+        for (Map.Entry<SoakRole, RoleProcess> e : roles.entrySet()) {
+            if (!e.getValue().isAlive()) {
+                String problem = e.getKey().command() + " (pid " + e.getValue().pid() + ") exited by itself; see "
+                        + workDir.resolve(e.getKey().command() + ".log");
+                LOG.error(problem);
+                return problem;
+            }
+        }
+        return null;
     }
 
     private boolean caughtUp(long lag) {
