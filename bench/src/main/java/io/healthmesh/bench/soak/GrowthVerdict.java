@@ -187,7 +187,10 @@ public final class GrowthVerdict {
             failures.add(String.format(Locale.ROOT, "%s was %,d records at the end (%.0f s), above the bound of %,d "
                     + "since %.0f s (peak %,d)", name, last.lag(role), last.seconds(), bounds.maxLag(), above, peak));
         }
-        judged.add(!drained
+        judged.add(excursions == 0
+                ? String.format(Locale.ROOT, "%s: %d samples; largest %,d records; never above %,d", name, count,
+                        worst, bounds.maxLag())
+                : !drained
                 ? String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, none drained",
                         name, count, worst, excursions, bounds.maxLag())
                 : String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "

@@ -101,6 +101,14 @@ class GrowthVerdictTest {
     }
 
     @Test
+    void aLagNeverAboveItsBoundSaysSo() {
+        List<SoakSample> samples = new Series().add(0, 600, 10, 11, 21, t -> 100, 20).samples();
+
+        assertThat(VERDICT.judge(samples).judged()).contains("prober group lag: 60 samples; largest 20 records; never "
+                + "above 1,000");
+    }
+
+    @Test
     void aBacklogThatDrainsSlowerThanTheWarmUpFails() {
         List<SoakSample> samples = new ArrayList<>(new Series().add(0, 1_200, 10, 11, 21, t -> 100, 20).samples());
         // a role that keeps up with its input only just: its backlog from 300 s shrinks, but for 70 s
