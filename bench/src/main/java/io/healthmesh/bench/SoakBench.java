@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,11 +33,15 @@ import java.util.concurrent.TimeUnit;
  * The soak: a prober and an aggregator as {@code healthmesh} processes of their own against one broker and the
  * loopback farm, restarted on a timer, sampled until the end, then judged for growth (docs/operations/soak.md). Writes
  * {@code soak.csv}, {@code soak.svg} and {@code summary.md} into {@code --out}; exit 0 when the verdict passes, 1 when
- * it fails (the summary says why). {@code --judge FILE} judges and draws a CSV again without running anything.
+ * it fails (the summary says why), 3 when the roles never reached a steady start in time (no verdict).
+ * {@code --judge FILE} judges and draws a CSV again without running anything.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = "A prober and an aggregator process soaked under restarts; fails on growth or a false event.")
 public final class SoakBench implements Callable<Integer> {
+
+    /** The exit status of a run that never reached a steady start, so judged nothing. */
+    static final int NO_VERDICT = 3;
 
     @Spec
     CommandSpec spec;
@@ -75,6 +80,14 @@ public final class SoakBench implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "bench/target/soak", description = "Directory of the CSV, SVG, summary "
             + "and the roles' logs (default: ${DEFAULT-VALUE}).")
     Path out;
+    @Option(names = "--time-limit", converter = DurationConverter.class, description = "The longest this command "
+            + "may take, from its start: the wait for a steady start and then the clock are cut to fit (a run that "
+            + "cannot fit both roles' restarts fails). Default: no limit.")
+    Duration timeLimit;
+    @Option(names = "--ready-timeout", defaultValue = "10m", converter = DurationConverter.class,
+            description = "How long the roles may take to decide every steady target and catch up before the clock "
+                    + "starts (default: ${DEFAULT-VALUE}).")
+    Duration readyTimeout;
     @Option(names = "--judge", paramLabel = "CSV", description = "Judge and draw this CSV again; runs nothing.")
     Path judge;
 
@@ -96,20 +109,28 @@ public final class SoakBench implements Callable<Integer> {
                     + "(build it: mvn -q package -DskipTests)");
         }
         Files.createDirectories(out);
-        SoakBounds bounds = SoakBounds.defaults(warmup, plan.maxLag());
+        SoakBounds bounds = SoakBounds.defaults(warmup, plan.maxLag(), Runtime.getRuntime().availableProcessors());
         if (judge != null) {
             return finish(plan, bounds, SoakCsv.read(judge), List.of());
         }
         long t0 = System.nanoTime();
-        SoakRun.Outcome outcome = bootstrapServer == null ? onOwnBrokers(plan) : onCluster(plan);
+        SoakRun.Outcome outcome;
+        try {
+            outcome = bootstrapServer == null ? onOwnBrokers(plan) : onCluster(plan);
+        } catch (IllegalStateException e) {
+            // no verdict: the roles never reached a steady start in the time they had (a machine loaded past what
+            // the run can use, or a role that cannot start); told apart from a broken bound by its exit status
+            System.out.println("soak verdict: NONE (" + e.getMessage() + ")");
+            return NO_VERDICT;
+        }
         System.err.printf("soak ran for %.1f min%n", (System.nanoTime() - t0) / 60e9);
-        return finish(plan, bounds, outcome.samples(), outcome.problems());
+        return finish(outcome.plan(), bounds, outcome.samples(), outcome.problems());
     }
 
     private SoakRun.Outcome onOwnBrokers(SoakPlan plan) throws Exception {
         try (BenchStack stack = BenchStack.start(Map.of(), brokers)) {
             return new SoakRun(plan, new SoakRun.Cluster(stack.bootstrapServers(), stack.registryUrl(), stack.admin(),
-                    (short) stack.brokerCount()), launcher(), out).run();
+                    (short) stack.brokerCount()), launcher(), out, budget(), readyTimeout).run();
         }
     }
 
@@ -117,8 +138,16 @@ public final class SoakBench implements Callable<Integer> {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer))) {
             int nodes = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
             return new SoakRun(plan, new SoakRun.Cluster(bootstrapServer, schemaRegistry, admin,
-                    (short) Math.min(3, nodes)), launcher(), out).run();
+                    (short) Math.min(3, nodes)), launcher(), out, budget(), readyTimeout).run();
         }
+    }
+
+    /** What is left of {@code --time-limit} since this JVM started, or null without one. */
+    private Duration budget() {
+        if (timeLimit == null) {
+            return null;
+        }
+        return timeLimit.minusMillis(ManagementFactory.getRuntimeMXBean().getUptime());
     }
 
     /** {@code java <options> -jar <cli jar>}, or this JVM's class path with the CLI's main class. */

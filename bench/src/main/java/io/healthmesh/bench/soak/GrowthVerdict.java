@@ -8,9 +8,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The soak's verdict over its samples, with no I/O: growth per process lifetime, level drift from one lifetime to the
- * next, consumer lag after each restart's warm-up, and the state events (no false one; at least one flip of a
- * flapping target, or the run could not have seen a false one either). A restart starts a new lifetime (a new pid),
- * so the drop and the climb of a restart are never read as growth.
+ * next, consumer lag (each rise above its bound drained within a warm-up), and the state events (no false one; at
+ * least one flip of a flapping target, or the run could not have seen a false one either). A restart starts a new
+ * lifetime (a new pid), so the drop and the climb of a restart are never read as growth.
  */
 public final class GrowthVerdict {
 
@@ -128,41 +128,74 @@ public final class GrowthVerdict {
                 + "(allowed %.1f%s)", name, count, lifetimes.size(), worstRise, unit(metric), worstAllowed, unit(metric)));
     }
 
+    /**
+     * A group's committed lag may rise above the bound (a restart's backlog, a role paused by a loaded machine), but
+     * every such rise must drain back within the bound's allowance ({@link SoakBounds#drainAllowed}: the warm-up,
+     * longer only on a machine loaded past {@link SoakBounds#LOAD_PER_CORE} per core) from the sample that first saw
+     * it, and the lag must be within the bound at the end. A role that cannot keep up never drains, or drains slower.
+     */
     private void judgeLag(SoakRole role, List<SoakSample> samples, List<String> failures, List<String> judged) {
-        double lastRestart = samples.get(0).seconds();
-        long previousProber = samples.get(0).prober().pid();
-        long previousAggregator = samples.get(0).aggregator().pid();
+        String name = role.command() + " group lag";
         int count = 0;
+        int excursions = 0;
         long worst = -1;
-        double worstAt = 0;
+        double closest = 0; // the rise that came closest to its allowance: how long it took, and what it was allowed
+        double closestAllowed = 0;
+        boolean drained = false;
+        double above = Double.NaN; // when the current rise was first seen; NaN while within the bound
+        long peak = 0;
+        double peakLoad = -1;
+        SoakSample last = null;
         for (SoakSample s : samples) {
-            if (s.prober().pid() != previousProber || s.aggregator().pid() != previousAggregator) {
-                lastRestart = s.seconds();
-                previousProber = s.prober().pid();
-                previousAggregator = s.aggregator().pid();
-            }
             long lag = s.lag(role);
-            if (lag < 0 || s.seconds() < lastRestart + bounds.warmup().toMillis() / 1000.0) {
+            if (lag < 0) {
                 continue;
             }
             count++;
-            if (lag > worst) {
-                worst = lag;
-                worstAt = s.seconds();
+            last = s;
+            worst = Math.max(worst, lag);
+            if (lag > bounds.maxLag()) {
+                if (Double.isNaN(above)) {
+                    above = s.seconds();
+                    peak = 0;
+                    peakLoad = -1;
+                    excursions++;
+                }
+                peak = Math.max(peak, lag);
+                peakLoad = Math.max(peakLoad, s.load1());
+            } else if (!Double.isNaN(above)) {
+                double took = s.seconds() - above;
+                double allowed = bounds.drainAllowed(Math.max(peakLoad, s.load1()));
+                if (!drained || took - allowed > closest - closestAllowed) {
+                    closest = took;
+                    closestAllowed = allowed;
+                    drained = true;
+                }
+                if (took > allowed) {
+                    failures.add(String.format(Locale.ROOT, "%s stayed above %,d records for %.0f s from %.0f s "
+                            + "(peak %,d); allowed %.0f s (the warm-up, at a load average up to %.1f)", name,
+                            bounds.maxLag(), took, above, peak, allowed, Math.max(peakLoad, s.load1())));
+                }
+                above = Double.NaN;
             }
         }
-        String name = role.command() + " group lag";
         if (count == 0) {
-            failures.add(name + ": no sample was taken " + bounds.warmup().toSeconds()
-                    + " s or more after a restart (lengthen the run or restart less often)");
+            failures.add(name + ": never readable");
             return;
         }
-        if (worst > bounds.maxLag()) {
-            failures.add(String.format(Locale.ROOT, "%s reached %,d records at %.0f s, past the warm-up after the "
-                    + "latest restart; allowed %,d", name, worst, worstAt, bounds.maxLag()));
+        if (!Double.isNaN(above)) {
+            failures.add(String.format(Locale.ROOT, "%s was %,d records at the end (%.0f s), above the bound of %,d "
+                    + "since %.0f s (peak %,d)", name, last.lag(role), last.seconds(), bounds.maxLag(), above, peak));
         }
-        judged.add(String.format(Locale.ROOT, "%s: %d samples after warm-ups; largest %,d records (allowed %,d)",
-                name, count, worst, bounds.maxLag()));
+        judged.add(excursions == 0
+                ? String.format(Locale.ROOT, "%s: %d samples; largest %,d records; never above %,d", name, count,
+                        worst, bounds.maxLag())
+                : !drained
+                ? String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, none drained",
+                        name, count, worst, excursions, bounds.maxLag())
+                : String.format(Locale.ROOT, "%s: %d samples; largest %,d records; %d rises above %,d, the "
+                        + "closest to its allowance back within it after %.0f s (allowed %.0f s)", name, count, worst,
+                        excursions, bounds.maxLag(), closest, closestAllowed));
     }
 
     private static void judgeEvents(SoakSample last, List<String> failures, List<String> judged) {

@@ -11,10 +11,20 @@ import static java.util.Objects.requireNonNull;
  * {@code warmup} after its start on form its window; a line fitted over a window may rise by at most
  * {@link Growth#allowed} of the window's median over the window's span, and a later lifetime's median may exceed the
  * first judged lifetime's by no more than the same. A window needs {@code minWindowSamples} samples to be judged.
- * Consumer lag, sampled at least {@code warmup} after the latest restart of either role, stays at or below
- * {@code maxLag}.
+ * Consumer lag above {@code maxLag} must come back to it within {@link #drainAllowed} of the sample that first saw it,
+ * and be within it at the end.
+ *
+ * @param cores the processors of the machine the run shared, for the lag's drain allowance under load
  */
-public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, Growth> growth, long maxLag) {
+public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, Growth> growth, long maxLag,
+                         int cores) {
+
+    /**
+     * Runnable threads per core up to which a backlog must drain within the warm-up: at that load a process still gets
+     * about a quarter of a core. Past it, the time a process gets shrinks in proportion to the load, and so does what
+     * it can work off in a given time.
+     */
+    public static final double LOAD_PER_CORE = 4.0;
 
     /** Samples a window needs at least: fewer cannot tell a slope from noise. */
     public static final int MIN_WINDOW_SAMPLES = 5;
@@ -57,18 +67,32 @@ public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, 
         if (maxLag < 0) {
             throw new IllegalArgumentException("maxLag: " + maxLag + " (expected: 0 or more)");
         }
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores: " + cores + " (expected: 1 or more)");
+        }
+    }
+
+    /**
+     * How long, in seconds, a lag above {@link #maxLag} may take to come back within it when the machine's one-minute
+     * load average reached {@code load} meanwhile: the warm-up, stretched by the load past {@link #LOAD_PER_CORE}
+     * runnable threads per core (an unknown load, below 0, stretches nothing).
+     */
+    public double drainAllowed(double load) {
+        double warmupSeconds = warmup.toMillis() / 1000.0;
+        return warmupSeconds * Math.max(1.0, load / (LOAD_PER_CORE * cores));
     }
 
     /**
      * The stated bounds: heap after GC max(16 MiB, 10 %), RSS max(32 MiB, 10 %), threads max(4, 5 %), descriptors
-     * max(16, 10 %); lag at most {@code maxLag}.
+     * max(16, 10 %); lag at most {@code maxLag}, drained within the warm-up on a machine of {@code cores} processors
+     * that was not loaded past {@link #LOAD_PER_CORE} per core.
      */
-    public static SoakBounds defaults(Duration warmup, long maxLag) {
+    public static SoakBounds defaults(Duration warmup, long maxLag, int cores) {
         Map<RoleMetric, Growth> growth = new EnumMap<>(RoleMetric.class);
         growth.put(RoleMetric.HEAP, new Growth(16, 0.10));
         growth.put(RoleMetric.RSS, new Growth(32, 0.10));
         growth.put(RoleMetric.THREADS, new Growth(4, 0.05));
         growth.put(RoleMetric.FDS, new Growth(16, 0.10));
-        return new SoakBounds(warmup, MIN_WINDOW_SAMPLES, growth, maxLag);
+        return new SoakBounds(warmup, MIN_WINDOW_SAMPLES, growth, maxLag, cores);
     }
 }

@@ -100,6 +100,19 @@ public record SoakPlan(int targets, int flapping, int intervalMs, Duration durat
         }
     }
 
+    /** This plan with its clock shortened (or lengthened) to {@code newDuration}; validated as any plan. */
+    public SoakPlan withDuration(Duration newDuration) {
+        return new SoakPlan(targets, flapping, intervalMs, newDuration, sampleEvery, restartEvery, warmup, roleHeap);
+    }
+
+    /**
+     * The shortest clock worth running: both roles restarted once, and the second restart's process judged (its
+     * warm-up plus {@link SoakBounds#MIN_WINDOW_SAMPLES} samples).
+     */
+    public Duration shortestUseful() {
+        return restartEvery.multipliedBy(2).plus(warmup).plus(sampleEvery.multipliedBy(SoakBounds.MIN_WINDOW_SAMPLES));
+    }
+
     /** The definitions that stay up the whole run. */
     public int steadyTargets() {
         return targets - flapping;

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -37,8 +38,8 @@ public final class SoakRun {
     private static final Logger LOG = LoggerFactory.getLogger(SoakRun.class);
     /** How long a role outlives the planned end when the soak's JVM dies: its {@code --duration} margin. */
     private static final Duration ROLE_MARGIN = Duration.ofMinutes(2);
-    /** How long the roles may take to decide every steady target before the soak's clock starts. */
-    static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
+    /** How long the roles may take to reach a steady start, unless told otherwise. */
+    public static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
 
     /**
      * The Kafka a soak runs on.
@@ -51,15 +52,24 @@ public final class SoakRun {
     /**
      * What a run leaves.
      *
+     * @param plan the plan as run: its duration shortened when a time limit left less than asked for
      * @param samples the series
      * @param problems what went wrong outside the series: steady targets not HEALTHY at the end, a role that exited
      *                 by itself, the first false events described
      */
-    public record Outcome(List<SoakSample> samples, List<String> problems) {
+    public record Outcome(SoakPlan plan, List<SoakSample> samples, List<String> problems) {
     }
 
-    private final SoakPlan plan;
+    /**
+     * What a time limit keeps back after the clock's end: the last sample (two {@code jcmd}s), stopping both roles and
+     * the timer, and judging.
+     */
+    static final Duration STOP_MARGIN = Duration.ofSeconds(90);
+
+    private SoakPlan plan;
     private final Cluster cluster;
+    private final Duration budget;
+    private final Duration readyTimeout;
     private final List<String> launcher;
     private final Path workDir;
     private final Topics topics;
@@ -77,7 +87,20 @@ public final class SoakRun {
      * @param workDir where settings, logs and the aggregator's state go
      */
     public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir) {
+        this(plan, cluster, launcher, workDir, null, READY_TIMEOUT);
+    }
+
+    /**
+     * @param budget the longest {@link #run()} may take, or null for no limit: the wait for a steady start is cut to
+     *               leave room for {@link SoakPlan#shortestUseful()}, and the clock is shortened to end
+     *               {@link #STOP_MARGIN} before the budget does
+     * @param readyTimeout how long the roles may take to reach a steady start before the run fails
+     */
+    public SoakRun(SoakPlan plan, Cluster cluster, List<String> launcher, Path workDir, Duration budget,
+                   Duration readyTimeout) {
         this.plan = requireNonNull(plan, "plan");
+        this.budget = budget;
+        this.readyTimeout = requireNonNull(readyTimeout, "readyTimeout");
         this.cluster = requireNonNull(cluster, "cluster");
         this.launcher = List.copyOf(launcher);
         this.workDir = requireNonNull(workDir, "workDir");
@@ -87,6 +110,7 @@ public final class SoakRun {
 
     /** Runs the soak to its end and returns what it saw. */
     public Outcome run() throws IOException, InterruptedException {
+        long begun = System.nanoTime();
         Files.createDirectories(workDir);
         TopicSetup.ensure(cluster.admin(), topics, Topics.DEFAULT_PARTITIONS,
                 new TopicReplication(cluster.replication(), cluster.replication() == 1));
@@ -104,7 +128,15 @@ public final class SoakRun {
                 for (SoakRole role : SoakRole.values()) {
                     start(role);
                 }
-                awaitDecided(watch, targets);
+                String exited = awaitSteady(watch, targets, readyDeadline(begun));
+                if (exited != null) {
+                    stopAll();
+                    synchronized (this) {
+                        problems.add(exited);
+                        return new Outcome(plan, List.copyOf(samples), List.copyOf(problems));
+                    }
+                }
+                fitClock(begun);
                 startNanos = System.nanoTime();
                 targets.startFlapping(plan, plan.warmup(), plan.duration());
                 timer.scheduleAtFixedRate(() -> sample(watch), 0, plan.sampleEvery().toMillis(), TimeUnit.MILLISECONDS);
@@ -123,7 +155,7 @@ public final class SoakRun {
                                 + " steady targets were not HEALTHY at the end");
                     }
                     watch.describedFalseEvents().forEach(e -> problems.add("false event: " + e));
-                    return new Outcome(List.copyOf(samples), List.copyOf(problems));
+                    return new Outcome(plan, List.copyOf(samples), List.copyOf(problems));
                 }
             }
         } finally {
@@ -132,23 +164,91 @@ public final class SoakRun {
         }
     }
 
+    /** When the wait for a steady start must end: after the ready timeout, or sooner to fit the budget. */
+    private long readyDeadline(long begun) {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        if (budget != null) {
+            deadline = Math.min(deadline, begun + budget.minus(STOP_MARGIN).minus(plan.shortestUseful()).toNanos());
+        }
+        return deadline;
+    }
+
     /**
-     * Waits until every steady target has been decided HEALTHY, so that the timer, the flapping and the samples start
-     * on a running system; a start that takes longer than {@link #READY_TIMEOUT} fails the run.
+     * Waits until every steady target has been decided HEALTHY and both groups' lag is within the verdict's bound, so
+     * that the clock, the flapping and the samples start on a system that has caught up with its start (at a load
+     * average of 80 the aggregator decided every target while still 34,000 records behind). At {@code deadline}, a
+     * run whose targets are all decided starts on its backlog (the verdict judges how fast it drains); one whose
+     * targets are not fails.
+     *
+     * @return null once steady, or what went wrong when a role exited by itself before
      */
-    private void awaitDecided(StateWatch watch, SoakTargets targets) throws InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    private String awaitSteady(StateWatch watch, SoakTargets targets, long deadline) throws InterruptedException {
         Set<String> steady = targets.steadyIds();
-        while (watch.healthy(steady) < steady.size()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(watch.healthy(steady) + " of " + steady.size() + " steady targets "
-                        + "were HEALTHY " + READY_TIMEOUT.toSeconds() + " s after the roles started (see "
-                        + workDir.resolve("prober.log") + " and aggregator.log)");
+        long proberLag = -1;
+        long aggregatorLag = -1;
+        while (true) {
+            String exited = exitedRole();
+            if (exited != null) {
+                return exited + " before a steady start";
+            }
+            boolean decided = watch.healthy(steady) == steady.size();
+            boolean late = System.nanoTime() > deadline;
+            if (decided || late) {
+                proberLag = lag(proberGroup(), List.of(topics.targets()));
+                aggregatorLag = lag(aggregatorGroup(), List.of(topics.targets(), topics.probeResults()));
+                if (decided && caughtUp(proberLag) && caughtUp(aggregatorLag)) {
+                    break;
+                }
+                if (decided && late && proberLag >= 0 && aggregatorLag >= 0) {
+                    // decided but still behind: the clock starts on the backlog, which the verdict then judges as
+                    // a rise of the lag that must drain within its allowance
+                    LOG.warn("every steady target HEALTHY but the groups still behind (lag {} and {}) when the wait "
+                            + "for a steady start ended; the clock starts on the backlog", proberLag, aggregatorLag);
+                    return null;
+                }
+            }
+            if (late) {
+                throw new IllegalStateException(String.format(Locale.ROOT, "no steady start %d s after the roles "
+                        + "started: %d of %d steady targets HEALTHY, lag of the prober group %d and of the aggregator "
+                        + "group %d records (bound %d); see %s and aggregator.log",
+                        (System.nanoTime() - startNanos) / 1_000_000_000, watch.healthy(steady), steady.size(),
+                        proberLag, aggregatorLag, plan.maxLag(), workDir.resolve("prober.log")));
             }
             TimeUnit.SECONDS.sleep(1);
         }
-        LOG.info("every steady target HEALTHY {} s after the roles started; the soak's clock starts",
-                (System.nanoTime() - startNanos) / 1_000_000_000);
+        LOG.info("every steady target HEALTHY and both groups caught up (lag {} and {}) {} s after the roles started; "
+                + "the soak's clock starts", proberLag, aggregatorLag, (System.nanoTime() - startNanos) / 1_000_000_000);
+        return null;
+    }
+
+    /** The first role whose process has exited, described with where its log is; null while both run. */
+    private synchronized String exitedRole() {
+        for (Map.Entry<SoakRole, RoleProcess> e : roles.entrySet()) {
+            if (!e.getValue().isAlive()) {
+                String problem = e.getKey().command() + " (pid " + e.getValue().pid() + ") exited by itself; see "
+                        + workDir.resolve(e.getKey().command() + ".log");
+                LOG.error(problem);
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    private boolean caughtUp(long lag) {
+        return lag >= 0 && lag <= plan.maxLag();
+    }
+
+    /** Shortens the plan's clock to end {@link #STOP_MARGIN} before the budget does. */
+    private void fitClock(long begun) {
+        if (budget == null) {
+            return;
+        }
+        Duration left = budget.minus(STOP_MARGIN).minus(Duration.ofNanos(System.nanoTime() - begun));
+        if (left.compareTo(plan.duration()) < 0) {
+            LOG.warn("the time limit leaves {} s of the {} s asked for: the clock is shortened", left.toSeconds(),
+                    plan.duration().toSeconds());
+            plan = plan.withDuration(left.withNanos(0));
+        }
     }
 
     private synchronized void start(SoakRole role) throws IOException {
@@ -159,7 +259,7 @@ public final class SoakRun {
         }
         // before the clock starts (the first start) the roles may also wait for the targets to be decided
         Duration left = plan.duration().minus(Duration.ofNanos(System.nanoTime() - startNanos)).plus(ROLE_MARGIN)
-                .plus(n == 1 ? READY_TIMEOUT : Duration.ZERO);
+                .plus(n == 1 ? readyTimeout : Duration.ZERO);
         roles.put(role, RoleProcess.start(role, launcher, settings, workDir.resolve(role.command() + ".log"), left));
     }
 

@@ -26,6 +26,20 @@ class SoakPlanTest {
     }
 
     @Test
+    void aClockCutToFitATimeLimitStillRestartsBothRoles() {
+        SoakPlan ci = plan(Duration.ofMinutes(8), Duration.ofSeconds(15), Duration.ofSeconds(100),
+                Duration.ofSeconds(60));
+
+        assertThat(ci.restarts()).extracting(SoakPlan.Restart::label)
+                .containsExactly("prober:TERM", "aggregator:KILL", "prober:KILL");
+        // the shortest useful clock: two restarts and the second restarted process's warm-up plus 5 samples
+        assertThat(ci.shortestUseful()).isEqualTo(Duration.ofSeconds(335));
+        assertThat(ci.withDuration(ci.shortestUseful()).restarts()).extracting(SoakPlan.Restart::label)
+                .containsExactly("prober:TERM", "aggregator:KILL");
+        assertThat(ci.withDuration(Duration.ofSeconds(334)).restarts()).hasSize(1);
+    }
+
+    @Test
     void noRestartIsPlannedTooLateForTheRestartedProcessToBeJudged() {
         // 30 s after the last restart: 20 s of warm-up and 5 samples of 3 s do not fit
         SoakPlan shortRun = plan(Duration.ofSeconds(90), Duration.ofSeconds(3), Duration.ofSeconds(30),
