@@ -129,8 +129,17 @@ public final class TopicSetup {
             throw new IllegalStateException("interrupted while setting up topics", e);
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            throw new IllegalStateException("cannot set up topics: " + cause.getMessage(), cause);
+            throw new IllegalStateException("cannot set up topics: " + describe(cause), cause);
         }
+    }
+
+    /** What went wrong, never "null": a timeout of our own wait has no message of its own. */
+    static String describe(Throwable cause) {
+        if (cause instanceof TimeoutException) {
+            return "Kafka did not answer within " + TIMEOUT_SECONDS + " s (listing, creating or describing topics)";
+        }
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
     }
 
     private static NewTopic newTopic(Expected e, TopicReplication replication) {
