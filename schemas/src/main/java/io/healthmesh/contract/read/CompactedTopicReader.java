@@ -4,11 +4,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,15 +14,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static java.util.Objects.requireNonNull;
 
@@ -35,10 +28,10 @@ import static java.util.Objects.requireNonNull;
  * record; it may throw a {@link SerializationException} that is not about the record itself (a registry that cannot
  * be reached): reading then pauses a second and that record is read again. Any other exception from the handler is
  * that record's own fault: it is logged with its place and skipped, so one bad record never stops a follower. A
- * failure of Kafka itself (a broker that does not answer within a call's timeout, a denied topic) is retried with
- * {@link ReaderRetry}'s backoff from where reading stood: the reader never gives up while it is open, and
- * {@link #waitingFor()} says why it is not reading. After each poll the handler hears whether the reader has caught
- * up: read every partition to its end offset as of its start.
+ * failure of Kafka itself (a broker that does not answer within a call's timeout, a denied topic) is retried by its
+ * {@link ReaderLoop} with {@link ReaderRetry}'s backoff from where reading stood: the reader never gives up while it
+ * is open, and {@link #waitingFor()} says why it is not reading. After each poll the handler hears whether the
+ * reader has caught up: read every partition to its end offset as of its start.
  */
 public final class CompactedTopicReader implements AutoCloseable {
 
@@ -63,15 +56,9 @@ public final class CompactedTopicReader implements AutoCloseable {
     }
 
     private final String name;
-    private final Properties props;
     private final List<String> topics;
     private final Handler handler;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final CountDownLatch closing = new CountDownLatch(1);
-    private final Thread thread;
-    private final Set<String> waitedFor = new HashSet<>();
-    private final ReaderRetry retry;
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private final ReaderLoop<byte[], byte[]> loop;
     private volatile boolean caughtUp;
     private volatile long lag = -1;
     private volatile long skipped;
@@ -82,12 +69,22 @@ public final class CompactedTopicReader implements AutoCloseable {
         this.name = requireNonNull(name, "name");
         this.topics = List.copyOf(topics);
         this.handler = requireNonNull(handler, "handler");
-        props = withoutGroup(requireNonNull(kafka, "kafka"));
+        Properties props = withoutGroup(requireNonNull(kafka, "kafka"));
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100");
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + UUID.randomUUID().toString().substring(0, 8));
-        retry = new ReaderRetry(name, ReaderRetry.DEFAULT_BACKOFF, this::pauseFor);
-        thread = new Thread(this::run, name);
-        thread.setDaemon(true);
+        loop = new ReaderLoop<>(name,
+                () -> new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                new ReaderLoop.Reading<>() {
+                    @Override
+                    public void assign(KafkaConsumer<byte[], byte[]> consumer) {
+                        assignAll(consumer);
+                    }
+
+                    @Override
+                    public void poll(KafkaConsumer<byte[], byte[]> consumer) {
+                        pollOnce(consumer);
+                    }
+                }, KAFKA_CALL, ReaderRetry.DEFAULT_BACKOFF);
     }
 
     /**
@@ -99,7 +96,7 @@ public final class CompactedTopicReader implements AutoCloseable {
      */
     public static CompactedTopicReader start(String name, Map<String, ?> kafka, List<String> topics, Handler handler) {
         CompactedTopicReader reader = new CompactedTopicReader(name, kafka, topics, handler);
-        reader.thread.start();
+        reader.loop.start();
         return reader;
     }
 
@@ -134,52 +131,15 @@ public final class CompactedTopicReader implements AutoCloseable {
         return lag;
     }
 
-    /** Why the reader is not reading (a Kafka failure it retries), or null while it reads. */
+    /** Why the reader is not reading (a Kafka failure it retries, a topic it waits for), or null while it reads. */
     public String waitingFor() {
-        return retry.waitingFor();
+        return loop.waitingFor();
     }
 
-    private void run() {
-        try {
-            consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-            boolean assigned = false;
-            while (!closed.get()) {
-                try {
-                    if (!assigned) {
-                        assignAll();
-                        assigned = true;
-                    }
-                    poll();
-                    retry.succeeded();
-                } catch (WakeupException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // the consumer keeps its positions: the next attempt reads on from where this one stopped
-                    if (closed.get() || !retry.failed(ReaderRetry.describe(e))) {
-                        return;
-                    }
-                }
-            }
-        } catch (WakeupException e) {
-            if (!closed.get()) {
-                LOG.error("{} woken up unexpectedly; it stops reading", name, e);
-            }
-        } finally {
-            KafkaConsumer<byte[], byte[]> c = consumer;
-            if (c != null) {
-                try {
-                    c.close(Duration.ofSeconds(5));
-                } catch (RuntimeException e) {
-                    LOG.debug("{}: closing its consumer failed", name, e);
-                }
-            }
-        }
-    }
-
-    private void assignAll() {
+    private void assignAll(KafkaConsumer<byte[], byte[]> consumer) {
         List<TopicPartition> all = new ArrayList<>();
         for (String topic : topics) {
-            all.addAll(partitionsOf(topic));
+            all.addAll(loop.partitionsOf(consumer, topic));
         }
         consumer.assign(all);
         consumer.seekToBeginning(all);
@@ -187,29 +147,15 @@ public final class CompactedTopicReader implements AutoCloseable {
         LOG.info("{}: reading {} ({} partitions)", name, topics, all.size());
     }
 
-    private List<TopicPartition> partitionsOf(String topic) {
-        while (!closed.get()) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, KAFKA_CALL);
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            }
-            if (waitedFor.add(topic)) {
-                LOG.info("{}: topic {} not there yet, waiting for it", name, topic);
-            }
-            pause();
-        }
-        throw new WakeupException();
-    }
-
-    private void poll() {
+    private void pollOnce(KafkaConsumer<byte[], byte[]> consumer) {
         ConsumerRecords<byte[], byte[]> batch = consumer.poll(POLL);
         for (ConsumerRecord<byte[], byte[]> r : batch) {
             try {
                 handler.record(r);
             } catch (SerializationException e) {
                 LOG.warn("{} paused {} ms: {}", name, RETRY.toMillis(), e.getMessage());
-                seekBack(batch, r);
-                pause();
+                seekBack(consumer, batch, r);
+                loop.pauseOrEnd(RETRY);
                 return;
             } catch (RuntimeException e) {
                 skipped++;
@@ -217,15 +163,15 @@ public final class CompactedTopicReader implements AutoCloseable {
                         r.offset(), ReaderRetry.describe(e));
             }
         }
-        refreshLag();
-        if (!caughtUp && reachedStartEnds()) {
+        refreshLag(consumer);
+        if (!caughtUp && reachedStartEnds(consumer)) {
             caughtUp = true;
             LOG.info("{}: caught up", name);
         }
         handler.polled(caughtUp);
     }
 
-    private boolean reachedStartEnds() {
+    private boolean reachedStartEnds(KafkaConsumer<byte[], byte[]> consumer) {
         for (Map.Entry<TopicPartition, Long> e : startEnds.entrySet()) {
             if (consumer.position(e.getKey(), KAFKA_CALL) < e.getValue()) {
                 return false;
@@ -234,7 +180,7 @@ public final class CompactedTopicReader implements AutoCloseable {
         return true;
     }
 
-    private void refreshLag() {
+    private void refreshLag(KafkaConsumer<byte[], byte[]> consumer) {
         long now = System.nanoTime();
         if (lag >= 0 && now - lagReadAt < LAG_REFRESH_NANOS) {
             return;
@@ -253,7 +199,8 @@ public final class CompactedTopicReader implements AutoCloseable {
     }
 
     /** Rewinds every partition of the batch to its first record from {@code from} on. */
-    private void seekBack(ConsumerRecords<byte[], byte[]> batch, ConsumerRecord<byte[], byte[]> from) {
+    private static void seekBack(KafkaConsumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> batch,
+                                 ConsumerRecord<byte[], byte[]> from) {
         Map<TopicPartition, Long> first = new HashMap<>();
         boolean reached = false;
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -265,36 +212,9 @@ public final class CompactedTopicReader implements AutoCloseable {
         first.forEach(consumer::seek);
     }
 
-    private void pause() {
-        if (!pauseFor(RETRY)) {
-            throw new WakeupException();
-        }
-    }
-
-    /** Waits {@code wait} unless closed meanwhile; false when the reader was closed (it should end). */
-    private boolean pauseFor(Duration wait) {
-        try {
-            return !closing.await(wait.toMillis(), TimeUnit.MILLISECONDS) && !closed.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closed.set(true);
-            return false;
-        }
-    }
-
     /** Stops reading and waits for the thread (bounded). */
     @Override
     public void close() {
-        closed.set(true);
-        KafkaConsumer<byte[], byte[]> c = consumer;
-        closing.countDown();
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(Duration.ofSeconds(10).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
     }
 }

@@ -53,6 +53,14 @@ public final class ReaderRetry {
         return pause.await(wait);
     }
 
+    /**
+     * The reader waits for something that is not a failure (a topic that does not exist yet): says so in
+     * {@link #waitingFor()} without counting a failure or waiting.
+     */
+    public void waiting(String reason) {
+        waitingFor = requireNonNull(reason, "reason");
+    }
+
     /** An attempt worked: the next failure waits the shortest time again. */
     public void succeeded() {
         failures = 0;

@@ -10,6 +10,7 @@ import io.healthmesh.schema.TargetDefinition;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.read.CompactedTopicReader;
+import io.healthmesh.contract.read.ReaderLoop;
 import io.healthmesh.contract.read.ReaderRetry;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.GroupRouting;
@@ -21,11 +22,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -41,7 +40,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
@@ -60,7 +58,8 @@ import static java.util.Objects.requireNonNull;
  * older than {@link #RESULTS_LOOKBACK} is not decoded at all, and a results partition on which the feed finds itself
  * that far behind is sought forward to the lookback window ({@link ResultsLookback}); both are counted in
  * {@link #lookbackSkipped()}. A failure of Kafka itself (a broker that does not answer within a call's timeout) is
- * retried with {@link ReaderRetry}'s backoff from where the feed stood: the page never stops updating for good.
+ * retried by its {@link ReaderLoop} with {@link ReaderRetry}'s backoff from where the feed stood: the page never
+ * stops updating for good.
  */
 public final class StatusFeed implements AutoCloseable {
 
@@ -71,7 +70,6 @@ public final class StatusFeed implements AutoCloseable {
     private static final Duration RETRY = Duration.ofSeconds(1);
     private static final Duration KAFKA_CALL = Duration.ofSeconds(10);
 
-    private final Properties props;
     private final Topics topics;
     private final StatusBoard board;
     private final Clock clock;
@@ -80,13 +78,12 @@ public final class StatusFeed implements AutoCloseable {
     private final AvroSerde<TargetDefinition> definitionSerde;
     private final ProbeSampleDeserializer samples;
     private final ResultsLookback lookback = new ResultsLookback(RESULTS_LOOKBACK);
-    private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong lookbackSkipped = new AtomicLong();
     private final AtomicLong lookbackSeeks = new AtomicLong();
-    private final Thread thread;
-    private final ReaderRetry retry = new ReaderRetry("status feed", ReaderRetry.DEFAULT_BACKOFF, this::pauseFor);
-    private volatile KafkaConsumer<String, byte[]> consumer;
+    private final ReaderLoop<String, byte[]> loop;
+    /** The loop's consumer, set on its thread before the first assignment. */
+    private KafkaConsumer<String, byte[]> consumer;
     private volatile List<TopicPartition> assigned = List.of();
 
     /**
@@ -97,26 +94,38 @@ public final class StatusFeed implements AutoCloseable {
         this.topics = requireNonNull(topics, "topics");
         this.board = requireNonNull(board, "board");
         this.clock = requireNonNull(clock, "clock");
-        props = CompactedTopicReader.withoutGroup(requireNonNull(kafka, "kafka"));
+        Properties props = CompactedTopicReader.withoutGroup(requireNonNull(kafka, "kafka"));
         props.put(ConsumerConfig.CLIENT_ID_CONFIG,
                 "healthmesh-status-feed-" + UUID.randomUUID().toString().substring(0, 8));
         healthSerde = AvroSerde.forValues(TargetHealth.class, serdeConfig);
         groups = GroupRoutingDeserializer.fromConfig(serdeConfig);
         definitionSerde = AvroSerde.forValues(TargetDefinition.class, serdeConfig);
         samples = ProbeSampleDeserializer.fromConfig(serdeConfig);
-        thread = new Thread(this::run, "healthmesh-status-feed");
-        thread.setDaemon(true);
+        loop = new ReaderLoop<>("healthmesh-status-feed",
+                () -> new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer()),
+                new ReaderLoop.Reading<>() {
+                    @Override
+                    public void assign(KafkaConsumer<String, byte[]> c) {
+                        consumer = c;
+                        assignAll();
+                    }
+
+                    @Override
+                    public void poll(KafkaConsumer<String, byte[]> c) {
+                        pollOnce();
+                    }
+                }, KAFKA_CALL, ReaderRetry.DEFAULT_BACKOFF);
     }
 
     /** Starts the feed thread. */
     public StatusFeed start() {
-        thread.start();
+        loop.start();
         return this;
     }
 
     /** Why the feed is not reading (a Kafka failure it retries with a backoff), or null while it reads. */
     public String waitingFor() {
-        return retry.waitingFor();
+        return loop.waitingFor();
     }
 
     /** Records skipped because they could not be decoded. */
@@ -135,7 +144,7 @@ public final class StatusFeed implements AutoCloseable {
 
     /** True once the feed has found every topic it reads and its thread still runs. */
     public boolean reading() {
-        return !assigned.isEmpty() && thread.isAlive() && !closed.get();
+        return !assigned.isEmpty() && loop.running();
     }
 
     /** The partitions the feed reads, once it has started (for tests). */
@@ -148,58 +157,14 @@ public final class StatusFeed implements AutoCloseable {
         return lookbackSeeks.get();
     }
 
-    private void run() {
-        try {
-            consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-            if (closed.get()) {
-                return;
-            }
-            boolean started = false;
-            while (!closed.get()) {
-                try {
-                    if (!started) {
-                        assignAll();
-                        started = true;
-                    }
-                    poll();
-                    retry.succeeded();
-                } catch (WakeupException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // the consumer keeps its positions: the next attempt reads on from where this one stopped
-                    if (closed.get() || !retry.failed(ReaderRetry.describe(e))) {
-                        return;
-                    }
-                }
-            }
-        } catch (WakeupException e) {
-            if (!closed.get()) {
-                LOG.error("status feed woken up unexpectedly; the status page stops updating", e);
-            }
-        } finally {
-            KafkaConsumer<String, byte[]> c = consumer;
-            if (c != null) {
-                // close() interrupts this thread to end a pause: clear that, or the consumer's close throws it
-                boolean interrupted = Thread.interrupted();
-                try {
-                    c.close(Duration.ofSeconds(5));
-                } catch (RuntimeException e) {
-                    LOG.debug("status feed: closing its consumer failed", e);
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-    }
-
     private void assignAll() {
         List<TopicPartition> compacted = new ArrayList<>();
-        compacted.addAll(partitionsOf(topics.healthState()));
-        compacted.addAll(partitionsOf(topics.groupState()));
-        compacted.addAll(partitionsOf(topics.targets()));
+        compacted.addAll(loop.partitionsOf(consumer, topics.healthState()));
+        compacted.addAll(loop.partitionsOf(consumer, topics.groupState()));
+        compacted.addAll(loop.partitionsOf(consumer, topics.targets()));
         // a board without latency histories needs no probe result: the feed then reads the compacted topics only
-        List<TopicPartition> results = board.keepsHistory() ? partitionsOf(topics.probeResults()) : List.of();
+        List<TopicPartition> results =
+                board.keepsHistory() ? loop.partitionsOf(consumer, topics.probeResults()) : List.of();
         List<TopicPartition> all = new ArrayList<>(compacted);
         all.addAll(results);
         consumer.assign(all);
@@ -219,19 +184,7 @@ public final class StatusFeed implements AutoCloseable {
         }
     }
 
-    private List<TopicPartition> partitionsOf(String topic) {
-        while (!closed.get()) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            }
-            LOG.info("status feed: topic {} not there yet, waiting", topic);
-            pause();
-        }
-        throw new WakeupException();
-    }
-
-    private void poll() {
+    private void pollOnce() {
         List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
         consumer.poll(POLL).forEach(batch::add);
         long nowMs = clock.millis();
@@ -239,7 +192,7 @@ public final class StatusFeed implements AutoCloseable {
         if (done.retryFrom() >= 0) {
             LOG.warn("status feed paused {} ms: {}", RETRY.toMillis(), done.registryError());
             seekBack(batch.subList(done.retryFrom(), batch.size()));
-            pause();
+            loop.pauseOrEnd(RETRY);
             return;
         }
         if (!done.behind().isEmpty()) {
@@ -393,35 +346,10 @@ public final class StatusFeed implements AutoCloseable {
                         h.getMaintenance().getMode().name(), h.getMaintenance().getUntilMs()));
     }
 
-    private void pause() {
-        pauseFor(RETRY);
-    }
-
-    /** Waits {@code wait} unless closed meanwhile; false when the feed was closed (it should end). */
-    private boolean pauseFor(Duration wait) {
-        try {
-            Thread.sleep(wait.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closed.set(true);
-        }
-        return !closed.get();
-    }
-
     /** Stops the feed and waits for its thread (bounded). */
     @Override
     public void close() {
-        closed.set(true);
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        thread.interrupt();
-        try {
-            thread.join(Duration.ofSeconds(10).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.close();
         healthSerde.close();
         groups.close();
         definitionSerde.close();
