@@ -91,6 +91,23 @@ class MaintCommandIT {
             assertThat(bad.err()).contains("exactly one of --target, --group, --label")
                     .contains("--for: PT5S (expected: 1 minute to 30 days)");
 
+            CliRun badStart = run(kafka, topics, "maint", "start", "--target", "web-1", "--for", "30m", "--at",
+                    "tomorrow", "--reason", "r");
+            assertThat(badStart.exitCode()).isEqualTo(2);
+            assertThat(badStart.err()).contains("--at: tomorrow (expected: an instant with its offset");
+            CliRun past = run(kafka, topics, "maint", "start", "--target", "web-1", "--for", "30m", "--at",
+                    "2020-01-01T00:00:00Z", "--reason", "r");
+            assertThat(past.exitCode()).isEqualTo(2);
+            assertThat(past.err()).contains("--at: 2020-01-01T00:00:00Z is in the past");
+
+            // planned for later: listed as scheduled, its id named after its start; no event carries it yet
+            long before = System.currentTimeMillis();
+            CliRun planned = run(kafka, topics, "maint", "start", "--target", "db-1", "--for", "1h", "--at", "+2h",
+                    "--reason", "disk swap tonight");
+            assertThat(planned.exitCode()).as(planned.err()).isZero();
+            String plannedId = planned.out().strip();
+            assertThat(plannedId).isGreaterThan(MaintStartCommand.newId(before + Duration.ofMinutes(119).toMillis()));
+
             CliRun start = run(kafka, topics, "maint", "start", "--group", "web", "--for", "30m", "--drain",
                     "--reason", "switch firmware");
             assertThat(start.exitCode()).as(start.err()).isZero();
@@ -104,12 +121,14 @@ class MaintCommandIT {
             assertThat(draining.value().getMaintenance().getMode()).isEqualTo(MaintenanceMode.DRAIN);
             assertThat(draining.value().getMaintenance().getUntilMs() - draining.value().getMaintenance().getStartMs())
                     .isEqualTo(Duration.ofMinutes(30).toMillis());
-            assertThat(health.of("db-1")).as("another group's target is not covered")
+            assertThat(health.of("db-1")).as("another group's target is not covered, nor by a window not begun")
                     .allMatch(r -> r.value().getMaintenance() == null);
 
             CliRun list = run(kafka, topics, "maint", "list");
             assertThat(list.exitCode()).as(list.err()).isZero();
             assertThat(list.out()).contains(id, "DRAIN", "active", "group=web", "switch firmware");
+            assertThat(list.out().lines().filter(l -> l.contains(plannedId)).findFirst().orElseThrow())
+                    .contains("scheduled", "target=db-1", "disk swap tonight");
 
             CliRun end = run(kafka, topics, "maint", "end", id);
             assertThat(end.exitCode()).as(end.err()).isZero();

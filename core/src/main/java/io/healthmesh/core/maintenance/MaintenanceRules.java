@@ -1,6 +1,7 @@
 package io.healthmesh.core.maintenance;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,10 @@ public final class MaintenanceRules {
     public static final Duration MAX_WINDOW = Duration.ofDays(30);
     /** Latest instant a window may name: every long of the contract is exact in a JavaScript number. */
     public static final long MAX_EPOCH_MS = (1L << 53) - 1;
+    /** How far ahead a person may plan a window: further is more likely a typo in the year than a plan. */
+    public static final Duration MAX_LEAD = Duration.ofDays(366);
+    /** How far in the past a typed start may lie (a clock a little behind, a command typed at the minute). */
+    public static final Duration START_SKEW = Duration.ofMinutes(1);
     /** Most windows an aggregator holds; a record past it is rejected (a window is matched, never fanned out). */
     public static final int MAX_WINDOWS = 10_000;
 
@@ -69,6 +74,23 @@ public final class MaintenanceRules {
         if (length.compareTo(MIN_WINDOW) < 0 || length.compareTo(MAX_WINDOW) > 0) {
             return List.of("--for: " + length + " (expected: " + MIN_WINDOW.toMinutes() + " minute to "
                     + MAX_WINDOW.toDays() + " days)");
+        }
+        return List.of();
+    }
+
+    /**
+     * The violations of a start a user typed ({@code --at}), against the writer's clock: not more than
+     * {@link #START_SKEW} in the past (a window is matched when events are produced, so a start in the past changes
+     * no event already written; say the time it should start instead), at most {@link #MAX_LEAD} ahead.
+     */
+    public static List<String> startViolations(long startMs, long nowMs) {
+        if (startMs < nowMs - START_SKEW.toMillis()) {
+            return List.of("--at: " + Instant.ofEpochMilli(startMs) + " is in the past (expected: now or "
+                    + "later; events already written keep the window they had)");
+        }
+        if (startMs > nowMs + MAX_LEAD.toMillis()) {
+            return List.of("--at: " + Instant.ofEpochMilli(startMs) + " (expected: at most "
+                    + MAX_LEAD.toDays() + " days ahead)");
         }
         return List.of();
     }

@@ -51,6 +51,18 @@ class MaintenanceRulesTest {
     }
 
     @Test
+    void aTypedStartMayLieAheadButNotInThePastNorYearsAhead() {
+        long now = 1_800_000_000_000L;
+        assertThat(MaintenanceRules.startViolations(now, now)).isEmpty();
+        assertThat(MaintenanceRules.startViolations(now - 59_000, now)).as("a clock a little behind").isEmpty();
+        assertThat(MaintenanceRules.startViolations(now + Duration.ofDays(366).toMillis(), now)).isEmpty();
+        assertThat(MaintenanceRules.startViolations(now - 61_000, now)).singleElement().asString()
+                .contains("is in the past");
+        assertThat(MaintenanceRules.startViolations(now + Duration.ofDays(367).toMillis(), now)).singleElement()
+                .asString().contains("at most 366 days ahead");
+    }
+
+    @Test
     void aTypedLengthIsCheckedAlone() {
         assertThat(MaintenanceRules.lengthViolations(Duration.ofMinutes(30))).isEmpty();
         assertThat(MaintenanceRules.lengthViolations(Duration.ofSeconds(30))).hasSize(1);
