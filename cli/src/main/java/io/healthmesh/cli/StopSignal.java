@@ -1,6 +1,8 @@
 package io.healthmesh.cli;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -8,19 +10,28 @@ import java.util.concurrent.TimeUnit;
  * SIGTERM/Ctrl-C as a value the main thread waits on. Installing it registers a shutdown hook that only signals and
  * then waits (bounded) until the main thread reports {@link #closed()}, so that the close happens on the main thread,
  * in the order it defines, even when the signal comes while things are still starting.
+ * <p>
+ * A program that runs commands in its own JVM (a test, an embedding) stops one with {@link #stop(Thread)}: the same
+ * orderly close as on SIGTERM, without ending the JVM.
  */
 public final class StopSignal {
 
     /** How long the shutdown hook waits for the close. */
     public static final Duration CLOSE_PATIENCE = Duration.ofSeconds(60);
 
+    /** The signal of the command running on each thread, for {@link #stop(Thread)}. */
+    private static final Map<Thread, StopSignal> RUNNING = new ConcurrentHashMap<>();
+
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread hook;
+    private final Thread owner = Thread.currentThread();
     private volatile boolean signalled;
+    private volatile boolean hookRan;
 
     private StopSignal(String name) {
         hook = new Thread(() -> {
+            hookRan = true;
             signalled = true;
             stop.countDown();
             try {
@@ -35,7 +46,23 @@ public final class StopSignal {
     public static StopSignal install(String name) {
         StopSignal signal = new StopSignal(name);
         Runtime.getRuntime().addShutdownHook(signal.hook);
+        RUNNING.put(signal.owner, signal);
         return signal;
+    }
+
+    /**
+     * Stops the command running on {@code thread} as SIGTERM would, without ending the JVM.
+     *
+     * @return false when no command with a signal runs on that thread
+     */
+    public static boolean stop(Thread thread) {
+        StopSignal signal = RUNNING.get(thread);
+        if (signal == null) {
+            return false;
+        }
+        signal.signalled = true;
+        signal.stop.countDown();
+        return true;
     }
 
     /** True once a signal came. */
@@ -52,10 +79,11 @@ public final class StopSignal {
         return stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Reports that everything is closed: the hook may let the JVM exit; without a signal the hook is removed. */
+    /** Reports that everything is closed: the hook may let the JVM exit; unless it ran, the hook is removed. */
     public void closed() {
+        RUNNING.remove(owner, this);
         closed.countDown();
-        if (!signalled) {
+        if (!hookRan) {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {

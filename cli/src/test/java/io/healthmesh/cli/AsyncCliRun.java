@@ -18,11 +18,19 @@ public final class AsyncCliRun {
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
-    private final CompletableFuture<Integer> exit;
+    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private final Thread thread;
 
     private AsyncCliRun(String... args) {
-        exit = CompletableFuture.supplyAsync(
-                () -> Healthmesh.execute(args, new PrintWriter(out, true), new PrintWriter(err, true)));
+        thread = new Thread(() -> {
+            try {
+                exit.complete(Healthmesh.execute(args, new PrintWriter(out, true), new PrintWriter(err, true)));
+            } catch (Throwable t) {
+                exit.completeExceptionally(t);
+            }
+        }, "cli-" + args[0]);
+        thread.setDaemon(true);
+        thread.start();
     }
 
     public static AsyncCliRun start(String... args) {
@@ -59,6 +67,15 @@ public final class AsyncCliRun {
             }
             return false;
         }, () -> what + " printed\nout:\n" + out() + "\nerr:\n" + err());
+    }
+
+    /**
+     * Stops the command as SIGTERM would ({@link StopSignal#stop}) once it has installed its signal, and returns its
+     * exit code, waiting at most {@code patience} in all.
+     */
+    public int stop(Duration patience) throws Exception {
+        Await.until(patience, () -> exit.isDone() || StopSignal.stop(thread), () -> "a stop signal installed");
+        return awaitExit(patience);
     }
 
     /** The exit code, waiting at most {@code patience}. */

@@ -1,5 +1,6 @@
 package io.healthmesh.cli.watch;
 
+import io.healthmesh.cli.StopSignal;
 import io.healthmesh.cli.kafka.ClusterCommand;
 import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.TargetHealth;
@@ -40,8 +41,18 @@ public final class WatchCommand extends ClusterCommand {
         StateLines lines = new StateLines(Clock.systemDefaultZone(), json);
         Predicate<StateEvent> shown = filter(groups, targets);
         StateFeed feed = new StateFeed(kafka.clientProperties(), kafka.serdeConfig(), kafka.topics());
-        Thread stopper = new Thread(feed::close, "healthmesh-watch-stop");
-        Runtime.getRuntime().addShutdownHook(stopper);
+        // Ctrl-C, SIGTERM or StopSignal.stop: close the feed, which ends its run below
+        StopSignal signal = StopSignal.install("watch");
+        Thread stopper = new Thread(() -> {
+            try {
+                signal.await(null);
+                feed.close();
+            } catch (InterruptedException ended) {
+                // the watch ended on its own
+            }
+        }, "healthmesh-watch-stop");
+        stopper.setDaemon(true);
+        stopper.start();
         try {
             feed.run(event -> {
                 if (shown.test(event)) {
@@ -53,11 +64,8 @@ public final class WatchCommand extends ClusterCommand {
                 }
             }, duration == null ? null : Instant.now().plus(duration));
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopper);
-            } catch (IllegalStateException shuttingDown) {
-                // the JVM is already stopping: the hook has run or is running
-            }
+            stopper.interrupt();
+            signal.closed();
         }
         return 0;
     }

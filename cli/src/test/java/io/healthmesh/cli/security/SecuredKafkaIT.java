@@ -225,7 +225,7 @@ class SecuredKafkaIT {
             assertThat(watch.out() + watch.err() + apply.out() + apply.err()).doesNotContainPattern(secrets);
         } finally {
             if (watch != null) {
-                watch.awaitExit(Duration.ofSeconds(90));
+                watch.stop(Duration.ofSeconds(90)); // as Ctrl-C would: no need to wait out its --duration
             }
             if (prober != null) {
                 prober.close();

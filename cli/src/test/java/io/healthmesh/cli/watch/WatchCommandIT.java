@@ -100,6 +100,8 @@ class WatchCommandIT {
         String out = watch.out();
         assertThat(out.indexOf("= HEALTHY (current")).isLessThan(out.indexOf("watching for changes"));
         assertThat(out.indexOf("watching for changes")).isLessThan(out.indexOf("HEALTHY -> UNHEALTHY"));
+        assertThat(watch.stop(Duration.ofSeconds(30))).as("stopped as Ctrl-C would, before its --duration")
+                .isZero();
     }
 
     @Test
