@@ -149,7 +149,8 @@ public final class AggregatorTopology {
                 .mapValues(out -> (GroupChange) out, Named.as("membership-change"))
                 .repartition(Repartitioned.<byte[], GroupChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
-                .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
+                .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer, maintenanceWindows,
+                                config.punctuateInterval()),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
         // added last, so that the sub-topologies above keep their numbers (and their tasks their ids)
