@@ -143,6 +143,7 @@ class GroupMaintenanceEventsTest {
         List<GroupHealth> recovered = groupEvents("web");
         assertThat(recovered).hasSize(1);
         assertThat(recovered.get(0).getFailOpen()).isFalse();
+        assertThat(recovered.get(0).getRoutable()).as("the group's maintenance row is no member").containsExactly("a");
         assertThat(carried(recovered.get(0))).isEqualTo("m1/DRAIN");
         d.at(150);
         assertThat(groupEvents("web")).as("the routing change carried the window: no second event for it").isEmpty();
