@@ -48,18 +48,22 @@ final class StateDecoder {
         }
         if (target) {
             TargetHealth t = targets.deserialize(r.topic(), r.value());
-            MaintenanceInForce m = t.getMaintenance();
             return new Observation(key, position, t.getGroup().toString(), labels.apply(id), t.getStatus().name(),
                     t.getSinceMs(), t.getReason() == null ? null : t.getReason().name(),
-                    t.getReasonDetail() == null ? null : t.getReasonDetail().toString(),
-                    m == null ? null : new Observation.MaintenanceMark(m.getId(), m.getMode().name(), m.getUntilMs()),
+                    t.getReasonDetail() == null ? null : t.getReasonDetail().toString(), mark(t.getMaintenance()),
                     r.timestamp());
         }
         GroupHealth g = groups.deserialize(r.topic(), r.value());
         String counts = g.getHealthy() + "/" + g.getMembers() + " healthy, " + g.getUnhealthy() + " unhealthy, "
                 + g.getDetecting() + " detecting, " + g.getDisabled() + " disabled";
         return new Observation(key, position, id, Map.of(), g.getFailOpen() ? Observation.FAIL_OPEN : Observation.ROUTING,
-                g.getUpdatedAtMs(), counts, g.getFailOpen() ? failOpenDetail(g.getFailOpenReason()) : null);
+                g.getUpdatedAtMs(), counts, g.getFailOpen() ? failOpenDetail(g.getFailOpenReason()) : null,
+                mark(g.getMaintenance()), g.getUpdatedAtMs()); // a group's events are dated by when they were produced
+    }
+
+    /** The window an event was produced under, as the alert book needs it (target and group events alike). */
+    private static Observation.MaintenanceMark mark(MaintenanceInForce m) {
+        return m == null ? null : new Observation.MaintenanceMark(m.getId(), m.getMode().name(), m.getUntilMs());
     }
 
     /**

@@ -64,7 +64,10 @@ public final class AggregatorTopology {
      * panic threshold, fail-open reason).
      */
     public static final String GROUP_STORE = "group-summary";
-    /** One row per (group, member) and the routable index ({@code group-members}, layout in {@link GroupRows}). */
+    /**
+     * One row per (group, member), the routable index and the window each group's last event carried
+     * ({@code group-members}, layout in {@link GroupRows}).
+     */
     public static final String GROUP_MEMBERS_STORE = "group-members";
     /** Per target: its group and labels, and the maintenance window its last event carried ({@link MaintenanceRow}). */
     public static final String TARGET_MAINTENANCE_STORE = "target-maintenance";
@@ -149,7 +152,8 @@ public final class AggregatorTopology {
                 .mapValues(out -> (GroupChange) out, Named.as("membership-change"))
                 .repartition(Repartitioned.<byte[], GroupChange>as(GROUP_REPARTITION)
                         .withKeySerde(Serdes.ByteArray()).withValueSerde(new MembershipChangeSerde()))
-                .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer),
+                .process(() -> new GroupHealthProcessor(routableList, earlyCommits, pacer, maintenanceWindows,
+                                config.punctuateInterval()),
                         Named.as("group-health-processor"), GROUP_STORE, GROUP_MEMBERS_STORE)
                 .to(topics.groupState(), Produced.with(Serdes.ByteArray(), groupHealth).withName("group-state-sink"));
         // added last, so that the sub-topologies above keep their numbers (and their tasks their ids)

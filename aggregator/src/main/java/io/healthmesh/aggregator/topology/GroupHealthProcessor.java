@@ -7,14 +7,22 @@ import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.GroupState;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.health.PanicThreshold;
+import io.healthmesh.contract.maintenance.MaintenanceRecords;
 import io.healthmesh.schema.GroupHealth;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
@@ -26,8 +34,14 @@ import static java.util.Objects.requireNonNull;
  * member leaves. A threshold change (the group's policy record) re-decides fail-open from the stored state. The
  * event's routable list is the first page of the rows ({@link RoutableList}), kept per group and patched by each
  * change ({@link FirstPages}). A group without members keeps its summary row only while it has a threshold.
+ *
+ * <p>Every group event carries the maintenance window in force for the group when it is produced
+ * ({@link GroupMaintenanceTracker}); a window for the group that starts or ends (or is deleted) produces the group's
+ * event at the next wall-clock punctuation, every {@code punctuate.interval.ms}, even when the routing is unchanged.
  */
 final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[], GroupHealth> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupHealthProcessor.class);
 
     private final FirstPages pages;
     private final EarlyCommits earlyCommits;
@@ -38,16 +52,25 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
     private KeyValueStore<String, GroupState> summaries;
     private KeyValueStore<Bytes, byte[]> rows;
     private AggregatorMetrics metrics;
+    /** Which maintenance window each group event carries, and which groups a window's start or end concerns. */
+    private final GroupMaintenanceTracker maintenance;
+    private final Duration punctuateInterval;
+    /** The punctuation going on with a walk of the groups, or {@code null} when none is under way. */
+    private Cancellable maintenanceWalk;
 
-    GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits, CommitPacer pacer) {
-        this(routableList, FirstPages.DEFAULT_KEPT_IDS, earlyCommits, pacer);
+    GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits, CommitPacer pacer,
+                         MaintenanceWindows maintenanceWindows, Duration punctuateInterval) {
+        this(routableList, FirstPages.DEFAULT_KEPT_IDS, earlyCommits, pacer, maintenanceWindows, punctuateInterval);
     }
 
     /** With at most {@code keptIds} routable ids of first pages kept in memory (tests try small budgets). */
-    GroupHealthProcessor(RoutableList routableList, int keptIds, EarlyCommits earlyCommits, CommitPacer pacer) {
+    GroupHealthProcessor(RoutableList routableList, int keptIds, EarlyCommits earlyCommits, CommitPacer pacer,
+                         MaintenanceWindows maintenanceWindows, Duration punctuateInterval) {
         this.pages = new FirstPages(routableList, keptIds);
         this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
         this.pacer = requireNonNull(pacer, "pacer");
+        this.maintenance = new GroupMaintenanceTracker(maintenanceWindows);
+        this.punctuateInterval = requireNonNull(punctuateInterval, "punctuateInterval");
     }
 
     @Override
@@ -60,6 +83,9 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
         this.commits = earlyCommits.afterRepartition(context, metrics);
         paced.close(); // a revived task registers again
         this.paced = pacer.register(context);
+        this.maintenanceWalk = null; // a revived task's punctuations are gone
+        maintenance.init(context);
+        context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkMaintenance);
     }
 
     @Override
@@ -90,6 +116,7 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
         writeRows(groupId, change.targetId(), memberKey, before, after);
         if (next.counts().isEmpty()) {
             pages.forget(groupId);
+            maintenance.forget(groupId);
             keep(groupId, next);
             forward(record, null);
             return;
@@ -98,7 +125,7 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
         if (routingChanges) {
             boolean entering = GroupCounts.served(after, next.failOpen());
             RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, state, next);
-            forward(record, StateEvents.groupHealth(groupId, next, page, context.currentSystemTimeMs()));
+            forward(record, event(groupId, next, page));
         }
     }
 
@@ -110,8 +137,57 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
         keep(groupId, next);
         if (!next.counts().isEmpty() && state.routingChangesTo(next, null, null)) {
             RoutableList.Page page = pages.reread(rows, groupId, next);
-            forward(record, StateEvents.groupHealth(groupId, next, page, context.currentSystemTimeMs()));
+            forward(record, event(groupId, next, page));
         }
+    }
+
+    /** The group's event now, carrying the window in force for the group now. */
+    private GroupHealth event(String groupId, GroupState state, RoutableList.Page page) {
+        long now = context.currentSystemTimeMs();
+        return StateEvents.groupHealth(groupId, state, page, now,
+                MaintenanceRecords.inForce(maintenance.emitting(groupId, now)));
+    }
+
+    /**
+     * The wall-clock punctuation: an event for every group whose maintenance window in force changed (a window
+     * started or ended, or the windows changed), a bounded number of groups compared per pass; a walk with groups
+     * left goes on at {@link TargetHealthProcessor#DRAIN_INTERVAL}.
+     */
+    private void checkMaintenance(long now) {
+        List<GroupMaintenanceTracker.Change> changes = maintenance.pass(now);
+        if (!changes.isEmpty()) {
+            paced.processed(); // events written by a punctuation are as urgent as those of a record
+        }
+        for (GroupMaintenanceTracker.Change change : changes) {
+            try {
+                emitMaintenanceChange(change.groupId(), now);
+            } catch (StreamsException e) {
+                throw e;
+            } catch (RuntimeException | StackOverflowError e) {
+                metrics.punctuationFailed();
+                LOG.warn("maintenance event of group {} failed: {}", RecordSafeHandlers.cut(change.groupId()),
+                        RecordSafeHandlers.describe(e));
+            }
+        }
+        if (maintenance.walking() && maintenanceWalk == null) {
+            maintenanceWalk = context.schedule(TargetHealthProcessor.DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME,
+                    this::checkMaintenance);
+        } else if (!maintenance.walking() && maintenanceWalk != null) {
+            maintenanceWalk.cancel();
+            maintenanceWalk = null;
+        }
+    }
+
+    /** The event of a group whose routing did not change but whose maintenance window in force did. */
+    private void emitMaintenanceChange(String groupId, long now) {
+        GroupState state = summaries.get(groupId);
+        if (state == null || state.counts().isEmpty()) {
+            return;
+        }
+        RoutableList.Page page = pages.reread(rows, groupId, state);
+        context.forward(new Record<>(groupId.getBytes(StandardCharsets.UTF_8), event(groupId, state, page), now));
+        metrics.groupEvent();
+        commits.eventWritten(now);
     }
 
     /** Stores a group's state; a group without members or threshold has no row. */

@@ -1,13 +1,9 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.core.maintenance.MaintenanceBook;
 import io.healthmesh.core.maintenance.MaintenanceWindow;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,14 +15,15 @@ import static java.util.Objects.requireNonNull;
  * ({@link #emitting}: matched against the instance's {@link MaintenanceWindows} at the event's time, never copied
  * onto targets), and which targets need an event because a window started or ended or the windows changed
  * ({@link #pass}: when the book's version moved or a window boundary passed since the last pass, the task's rows are
- * walked in key order, at most {@link #MAX_ROWS_PER_PASS} per pass, and every target whose window in force differs
- * from the one its last event carried is returned). Each row is a few dozen bytes read, so a selector covering
- * 100,000 targets costs one walk, bounded per pass, and one event per target whose window changed.
+ * walked in key order by {@link MaintenanceWalk}, at most {@link #MAX_ROWS_PER_PASS} per pass, and every target
+ * whose window in force differs from the one its last event carried is returned). Each row is a few dozen bytes read,
+ * so a selector covering 100,000 targets costs one walk, bounded per pass, and one event per target whose window
+ * changed.
  */
 final class MaintenanceTracker {
 
     /** Rows one pass compares at most; the rest wait for the next pass (so Kafka Streams commits between them). */
-    static final int MAX_ROWS_PER_PASS = 5_000;
+    static final int MAX_ROWS_PER_PASS = MaintenanceWalk.MAX_ROWS_PER_PASS;
 
     /** A target whose window in force changed, and that window (null: none any more). */
     record Change(String targetId, MaintenanceWindow window) {
@@ -34,29 +31,24 @@ final class MaintenanceTracker {
 
     private final MaintenanceWindows windows;
     private KeyValueStore<String, MaintenanceRow> rows;
-    private long seenVersion;
-    private long lastPassMs;
-    /** True while a walk is under way; {@link #after} is where it goes on (null: from the first row). */
-    private boolean walking;
-    private String after;
+    private final MaintenanceWalk walk;
 
     MaintenanceTracker(MaintenanceWindows windows) {
         this.windows = requireNonNull(windows, "windows");
+        this.walk = new MaintenanceWalk(windows);
     }
 
     /** At task start: every row is compared once (windows may have started or ended while the task was away). */
     void init(ProcessorContext<?, ?> context) {
         this.rows = context.getStateStore(AggregatorTopology.TARGET_MAINTENANCE_STORE);
-        this.seenVersion = windows.snapshot().version();
-        this.lastPassMs = context.currentSystemTimeMs();
-        this.walking = true;
-        this.after = null;
+        long nowMs = context.currentSystemTimeMs();
+        walk.start(nowMs);
         // load and link what the first event needs now, at task start, not inside the first record's processing
         MaintenanceRow probe = new MaintenanceRow("", Map.of(), MaintenanceRow.Emitted.of(null));
         new MaintenanceRowSerde().deserializer().deserialize("", new MaintenanceRowSerde().serializer()
                 .serialize("", probe));
         io.healthmesh.contract.maintenance.MaintenanceRecords.inForce(
-                windows.snapshot().book().inForce("", "", Map.of(), lastPassMs));
+                windows.snapshot().book().inForce("", "", Map.of(), nowMs));
         io.healthmesh.schema.MaintenanceInForce.getClassSchema();
     }
 
@@ -93,51 +85,18 @@ final class MaintenanceTracker {
     }
 
     /**
-     * One pass at {@code nowMs}: starts a walk when the windows changed or a boundary passed, and goes on with it.
-     * Returns the targets whose event must be produced now (the caller produces it through {@link #emitting}).
+     * One pass at {@code nowMs} ({@link MaintenanceWalk}): returns the targets whose event must be produced now (the
+     * caller produces it through {@link #emitting}).
      */
     List<Change> pass(long nowMs) {
-        MaintenanceWindows.Snapshot s = windows.snapshot();
-        if (s.version() != seenVersion || s.book().crossesBoundary(lastPassMs, nowMs)) {
-            seenVersion = s.version();
-            walking = true;
-            after = null;
-        }
-        lastPassMs = Math.max(lastPassMs, nowMs);
-        if (!walking) {
-            return List.of();
-        }
-        MaintenanceBook book = s.book();
-        List<Change> changes = new ArrayList<>();
-        int seen = 0;
-        String last = null;
-        boolean more = false;
-        try (KeyValueIterator<String, MaintenanceRow> it = after == null ? rows.all() : rows.range(after, null)) {
-            while (it.hasNext()) {
-                KeyValue<String, MaintenanceRow> entry = it.next();
-                if (entry.key.equals(after)) {
-                    continue;
-                }
-                if (seen == MAX_ROWS_PER_PASS) {
-                    more = true;
-                    break;
-                }
-                seen++;
-                last = entry.key;
-                MaintenanceRow row = entry.value;
-                MaintenanceWindow w = book.inForce(entry.key, row.group(), row.labels(), nowMs);
-                if (!Objects.equals(row.emitted(), MaintenanceRow.Emitted.of(w))) {
-                    changes.add(new Change(entry.key, w));
-                }
-            }
-        }
-        walking = more;
-        after = more ? last : null;
-        return changes;
+        return walk.pass(rows, nowMs, (id, row, book) -> {
+            MaintenanceWindow w = book.inForce(id, row.group(), row.labels(), nowMs);
+            return Objects.equals(row.emitted(), MaintenanceRow.Emitted.of(w)) ? null : new Change(id, w);
+        });
     }
 
     /** True while a walk has rows left: the caller passes again soon. */
     boolean walking() {
-        return walking;
+        return walk.walking();
     }
 }

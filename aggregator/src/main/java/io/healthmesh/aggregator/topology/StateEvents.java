@@ -79,6 +79,15 @@ public final class StateEvents {
      * routable ids (the whole list unless the page says it is truncated).
      */
     public static GroupHealth groupHealth(String groupId, GroupState state, RoutableList.Page routable, long nowMs) {
+        return groupHealth(groupId, state, routable, nowMs, null);
+    }
+
+    /**
+     * As {@link #groupHealth(String, GroupState, RoutableList.Page, long)}, carrying the maintenance window in force
+     * for the group when the event is produced ({@code null}: none).
+     */
+    public static GroupHealth groupHealth(String groupId, GroupState state, RoutableList.Page routable, long nowMs,
+                                          MaintenanceInForce maintenance) {
         GroupCounts counts = state.counts();
         return GroupHealth.newBuilder()
                 .setGroupId(groupId)
@@ -92,6 +101,7 @@ public final class StateEvents {
                 .setRoutableTruncated(routable.truncated())
                 .setFailOpenReason(state.failOpen() ? state.failOpenReason().name() : null)
                 .setUpdatedAtMs(nowMs)
+                .setMaintenance(maintenance)
                 .build();
     }
 }

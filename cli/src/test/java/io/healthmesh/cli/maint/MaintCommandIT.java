@@ -7,6 +7,7 @@ import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.TopicSetup;
 import io.healthmesh.contract.Topics;
 import io.healthmesh.contract.serde.AvroSerde;
+import io.healthmesh.schema.GroupHealth;
 import io.healthmesh.schema.MaintenanceMode;
 import io.healthmesh.schema.TargetHealth;
 import io.healthmesh.testkit.Await;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * From {@code maint start} to the state event on a real broker and aggregator: a target of the group gets an event
  * carrying the window (DRAIN, its id, its end) within seconds, {@code maint list} shows it active, and
- * {@code maint end} brings an event without it. Bad input is refused before anything is written.
+ * {@code maint end} brings an event without it; the group's own event carries the window and loses it likewise (it
+ * holds the group's fail-open alert). Bad input is refused before anything is written.
  */
 @ExtendWith(KafkaExtension.class)
 class MaintCommandIT {
@@ -79,6 +81,9 @@ class MaintCommandIT {
         try (AvroSerde<TargetHealth> serde = AvroSerde.forValues(TargetHealth.class, kafka.serdeConfig());
              TopicRecorder<TargetHealth> health = new TopicRecorder<>(kafka.bootstrapServers(), topics.healthState(),
                      serde.deserializer());
+             AvroSerde<GroupHealth> groupSerde = AvroSerde.forValues(GroupHealth.class, kafka.serdeConfig());
+             TopicRecorder<GroupHealth> groups = new TopicRecorder<>(kafka.bootstrapServers(), topics.groupState(),
+                     groupSerde.deserializer());
              AggregatorWorker aggregator = AggregatorWorker.start(AggregatorConfig.from(agg))) {
             CliRun apply = run(kafka, topics, "targets", "apply", "-f", file.toString());
             assertThat(apply.exitCode()).as(apply.err()).isZero();
@@ -123,6 +128,11 @@ class MaintCommandIT {
                     .isEqualTo(Duration.ofMinutes(30).toMillis());
             assertThat(health.of("db-1")).as("another group's target is not covered, nor by a window not begun")
                     .allMatch(r -> r.value().getMaintenance() == null);
+            TopicRecorder.Received<GroupHealth> groupHeld = Await.value(SOON, () -> groups.first("web",
+                    e -> e != null && e.getMaintenance() != null), () -> "web's event under the window: "
+                    + groups.of("web"));
+            assertThat(groupHeld.value().getMaintenance().getId()).isEqualTo(id);
+            assertThat(groups.of("db")).allMatch(r -> r.value().getMaintenance() == null);
 
             CliRun list = run(kafka, topics, "maint", "list");
             assertThat(list.exitCode()).as(list.err()).isZero();
@@ -137,6 +147,11 @@ class MaintCommandIT {
                 return events.get(events.size() - 1).value().getMaintenance() == null
                         && events.indexOf(draining) < events.size() - 1;
             }, () -> "an event of web-1 without the window: " + health.of("web-1"));
+            Await.until(SOON, () -> {
+                List<TopicRecorder.Received<GroupHealth>> events = groups.of("web");
+                return events.get(events.size() - 1).value().getMaintenance() == null
+                        && events.indexOf(groupHeld) < events.size() - 1;
+            }, () -> "an event of web without the window: " + groups.of("web"));
 
             CliRun unknown = run(kafka, topics, "maint", "end", id);
             assertThat(unknown.exitCode()).isEqualTo(2);

@@ -17,7 +17,8 @@ import static java.util.Objects.requireNonNull;
  * look-ups and a scan of the label windows, whatever number of targets a selector covers: windows are matched when a
  * target's state is computed, never copied onto targets. The one rule of precedence lives in
  * {@link #inForce}: of the windows covering a target at an instant, a DRAIN before a SILENCE, then the one ending
- * last, then the smallest id. The aggregator and replay call it with the same instants.
+ * last, then the smallest id; {@link #inForceForGroup} applies it to a group's own event. The aggregator and replay
+ * call them with the same instants.
  */
 public final class MaintenanceBook {
 
@@ -104,6 +105,16 @@ public final class MaintenanceBook {
         best = better(best, byTarget.get(targetId), targetId, group, labels, atMs);
         best = better(best, byGroup.get(group), targetId, group, labels, atMs);
         return better(best, byLabels, targetId, group, labels, atMs);
+    }
+
+    /**
+     * The window in force for a group itself at {@code atMs}, or null: of the windows whose selector is this group
+     * and that are in force then, the first by the same precedence. A target or label window covers members, never
+     * the group: it does not hold the group's own (fail-open) alerts.
+     */
+    public MaintenanceWindow inForceForGroup(String group, long atMs) {
+        requireNonNull(group, "group");
+        return better(null, byGroup.get(group), null, group, Map.of(), atMs);
     }
 
     private static MaintenanceWindow better(MaintenanceWindow best, List<MaintenanceWindow> candidates, String id,

@@ -34,6 +34,23 @@ class MaintenanceBookTest {
     }
 
     @Test
+    void onlyAGroupsOwnWindowsCoverTheGroupWithTheSamePrecedence() {
+        MaintenanceBook book = MaintenanceBook.of(List.of(
+                window("s-long", MaintenanceSelector.group("g"), MaintenanceMode.SILENCE, 0, 5_000),
+                window("s-b", MaintenanceSelector.group("g"), MaintenanceMode.SILENCE, 0, 5_000),
+                window("d-short", MaintenanceSelector.group("g"), MaintenanceMode.DRAIN, 100, 1_000),
+                window("d-target", MaintenanceSelector.target("g"), MaintenanceMode.DRAIN, 0, 9_000),
+                window("d-labels", MaintenanceSelector.labels(Map.of("k", "v")), MaintenanceMode.DRAIN, 0, 9_000),
+                window("d-other", MaintenanceSelector.group("h"), MaintenanceMode.DRAIN, 0, 9_000)));
+        assertThat(book.inForceForGroup("g", 50).id()).as("equal ends: the smallest id").isEqualTo("s-b");
+        assertThat(book.inForceForGroup("g", 500).id()).as("a DRAIN first").isEqualTo("d-short");
+        assertThat(book.inForceForGroup("g", 1_000).id()).isEqualTo("s-b");
+        assertThat(book.inForceForGroup("g", 5_000)).as("target and label windows do not cover the group").isNull();
+        assertThat(book.inForceForGroup("h", 5_000).id()).isEqualTo("d-other");
+        assertThat(book.inForceForGroup("none", 500)).isNull();
+    }
+
+    @Test
     void aLabelWindowNeedsEveryLabelWithItsValue() {
         MaintenanceBook book = MaintenanceBook.of(List.of(window("m",
                 MaintenanceSelector.labels(Map.of("rack", "r1", "env", "prod")), MaintenanceMode.DRAIN, 0, 1_000)));

@@ -18,7 +18,9 @@ import static java.util.Objects.requireNonNull;
  *                event's time)
  * @param reason the outcome of the last probe applied, or a group's counts; may be null
  * @param detail a longer explanation; may be null
- * @param maintenance the maintenance window the event was produced under, or null (always null for a group)
+ * @param maintenance the maintenance window the event was produced under, or null: for a target, the window covering
+ *                    it; for a group, a window whose selector is the group (target and label windows cover members,
+ *                    not the group's own fail-open alert)
  * @param atMs when the event was written (its record's timestamp), epoch ms: a window's end is dated by it
  */
 public record Observation(AlertKey key, Position position, String group, Map<String, String> labels,
@@ -51,7 +53,7 @@ public record Observation(AlertKey key, Position position, String group, Map<Str
         labels = Map.copyOf(labels);
     }
 
-    /** True when a maintenance window (either mode) covered the target when the event was produced. */
+    /** True when a maintenance window (either mode) covered the target or group when the event was produced. */
     public boolean underMaintenance() {
         return maintenance != null;
     }

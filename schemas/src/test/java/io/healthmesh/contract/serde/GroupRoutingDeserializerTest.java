@@ -155,8 +155,8 @@ class GroupRoutingDeserializerTest {
         byte[] body = serde.serializer().serialize(TOPIC, event("web", false, 1, 0, 0, List.of(), false));
         // the body up to the routable list (an empty list is its end marker, 0), then a block of 2^62 ids
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        // routable's 0, updatedAtMs (6 bytes here), routableTruncated, failOpenReason's null branch
-        int listAt = body.length - 1 - 1 - 6 - 1;
+        // routable's 0, updatedAtMs (6 bytes here), routableTruncated, failOpenReason's and maintenance's null branches
+        int listAt = body.length - 1 - 1 - 6 - 1 - 1;
         out.write(body, 0, listAt);
         out.write(new byte[] {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
                 (byte) 0x80, (byte) 0x80, 0x40});

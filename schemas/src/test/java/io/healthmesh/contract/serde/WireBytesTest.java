@@ -48,12 +48,13 @@ class WireBytesTest {
         encoder.writeArrayEnd();
         encoder.writeLong(1_700_000_000_000L);
         encoder.writeBoolean(false); // routableTruncated, added with its default
-        encoder.writeIndex(0); // failOpenReason, added last: null, the union's first branch
+        encoder.writeIndex(0); // failOpenReason, added with its default: null, the union's first branch
+        encoder.writeIndex(0); // maintenance, added last: null, the union's first branch
         encoder.flush();
 
         assertThat(actual).isEqualTo(expected.toByteArray());
         assertThat(HexFormat.of().formatHex(actual))
-                .isEqualTo("0000000001" + "046731" + "00" + "04" + "02" + "02" + "00" + "00" + "0204743100" + "80a0abfef962" + "00" + "00");
+                .isEqualTo("0000000001" + "046731" + "00" + "04" + "02" + "02" + "00" + "00" + "0204743100" + "80a0abfef962" + "00" + "00" + "00");
     }
 
     @Test
