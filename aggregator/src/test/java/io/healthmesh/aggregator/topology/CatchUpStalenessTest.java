@@ -258,4 +258,35 @@ class CatchUpStalenessTest {
                     .hasSize(TARGETS - 1);
         }
     }
+
+    /**
+     * A prober whose clock runs 60 s behind the aggregator's, reporting all the time: its records are older than the
+     * task's start for the first minute, so they do not move the clock, and a target silent since the start
+     * ({@code t-0}) is held off by the skew (stale 78 s after the start instead of 18 s);
+     * {@code staleness.max.behind.ms} bounds that (20 s: stale after 38 s).
+     */
+    @Test
+    void aProberWhoseClockRunsBehindDelaysStalenessByItsSkewAtMostTheBound() {
+        assertThat(staleAfterStartWithASkewedProber(Map.of())).isEqualTo(78_000L);
+        assertThat(staleAfterStartWithASkewedProber(Map.of("staleness.max.behind.ms", "20000"))).isEqualTo(38_000L);
+    }
+
+    private long staleAfterStartWithASkewedProber(Map<String, String> settings) {
+        try (AggregatorDriver d = driver(settings)) {
+            long start = d.now();
+            d.define(target(0));
+            d.define(target(1));
+            for (int second = 1; second <= 90; second++) {
+                d.at(second - 0.001);
+                d.resultStamped(target(1), "default", Outcome.SUCCESS, d.now() - 60_000);
+                d.at(second);
+                List<TestRecord<String, TargetHealth>> stale = stale(d.healthEvents());
+                if (!stale.isEmpty()) {
+                    assertThat(stale).extracting(TestRecord::key).containsExactly("t-0");
+                    return stale.get(0).timestamp() - start;
+                }
+            }
+            return -1;
+        }
+    }
 }
