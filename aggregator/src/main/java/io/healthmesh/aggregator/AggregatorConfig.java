@@ -44,6 +44,7 @@ import static io.healthmesh.aggregator.AggregatorSettings.REPLICATION_FACTOR;
 import static io.healthmesh.aggregator.AggregatorSettings.REPLICATION_SINGLE_COPY_ALLOWED;
 import static io.healthmesh.aggregator.AggregatorSettings.ROCKSDB_MEMORY_MB;
 import static io.healthmesh.aggregator.AggregatorSettings.STALENESS_FACTOR;
+import static io.healthmesh.aggregator.AggregatorSettings.STALENESS_MAX_BEHIND_MS;
 import static io.healthmesh.aggregator.AggregatorSettings.STATE_DIR;
 import static io.healthmesh.aggregator.AggregatorSettings.STATUS_PAGE_ENABLED;
 import static io.healthmesh.aggregator.AggregatorSettings.TOPIC_PREFIX;
@@ -140,6 +141,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         int httpPort = r.get(HTTP_PORT);
         String server = r.get(APPLICATION_SERVER);
         double factor = r.get(STALENESS_FACTOR);
+        long maxBehind = r.get(STALENESS_MAX_BEHIND_MS);
         long punctuate = r.get(PUNCTUATE_INTERVAL_MS);
         long commit = r.get(COMMIT_INTERVAL_MS);
         boolean commitOnChange = r.get(COMMIT_ON_CHANGE);
@@ -162,7 +164,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         HttpOptions http = HttpOptions.read(r);
         r.finish();
         return new AggregatorConfig(bootstrap, applicationId, new Topics(prefix), registry, authSource, userInfo,
-                Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor),
+                Path.of(stateDir), httpHost, httpPort, server.isEmpty() ? null : server, new StalenessRule(factor, maxBehind),
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions,
                 new TopicReplication((short) replication, singleCopy), kafka,
                 new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, statusPage, status, routableMax,

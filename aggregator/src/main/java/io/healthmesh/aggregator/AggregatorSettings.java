@@ -45,6 +45,11 @@ final class AggregatorSettings {
                     + " when it is 0.0.0.0>:<bound http port> (one instance).");
     static final Setting<Double> STALENESS_FACTOR = Setting.decimal("staleness.factor", StalenessRule.DEFAULT_FACTOR,
             1.0, 100.0, "A region (and a target) is stale after factor x interval + timeout without a result.");
+    static final Setting<Long> STALENESS_MAX_BEHIND_MS = Setting.longInteger("staleness.max.behind.ms",
+            StalenessRule.DEFAULT_MAX_BEHIND_MS, 0, StalenessRule.MAX_MAX_BEHIND_MS,
+            "Silence is judged on how far the aggregator has read its input, not on the wall clock, while it"
+                    + " catches up on a backlog that is at most this far behind; further behind, on the wall clock."
+                    + " 0 = always the wall clock.");
     static final Setting<Long> PUNCTUATE_INTERVAL_MS = Setting.longInteger("punctuate.interval.ms",
             AggregatorConfig.DEFAULT_PUNCTUATE_INTERVAL_MS, 100, 60_000,
             "How often staleness is checked (wall-clock punctuation); adds at most this much to detection.");
@@ -104,7 +109,7 @@ final class AggregatorSettings {
     static final List<Setting<?>> ALL = Stream.of(List.of(WorkerSettings.BOOTSTRAP_SERVERS,
                     WorkerSettings.SCHEMA_REGISTRY_URL, WorkerSettings.CREDENTIALS_SOURCE, WorkerSettings.USER_INFO,
                     APPLICATION_ID, TOPIC_PREFIX, STATE_DIR, HTTP_HOST, HTTP_PORT, APPLICATION_SERVER,
-                    STALENESS_FACTOR, PUNCTUATE_INTERVAL_MS, COMMIT_INTERVAL_MS, COMMIT_PACED, COMMIT_ON_CHANGE,
+                    STALENESS_FACTOR, STALENESS_MAX_BEHIND_MS, PUNCTUATE_INTERVAL_MS, COMMIT_INTERVAL_MS, COMMIT_PACED, COMMIT_ON_CHANGE,
                     PARTITIONS, REPLICATION_FACTOR, REPLICATION_SINGLE_COPY_ALLOWED, MAX_FUTURE_SKEW_MS, REGION_EVICTION_MS, HISTORY_LENGTH,
                     GROUP_ROUTABLE_MAX, ROCKSDB_MEMORY_MB, STATUS_PAGE_ENABLED, GROUP_INSTANCE_ID), StatusSettings.SETTINGS,
                     HttpOptions.SETTINGS)

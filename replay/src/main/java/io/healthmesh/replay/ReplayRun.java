@@ -22,7 +22,8 @@ import static java.util.Objects.requireNonNull;
  * One setting's run over the recorded inputs: each target's {@link TargetHealthState} driven exactly as the
  * aggregator's processor drives it (definitions through {@code create}/{@code redefine}, results through
  * {@code apply}, staleness through {@code checkStaleness} on a virtual punctuation every {@code tickMs}), with the
- * record timestamps as the clock. What happens from {@code fromMs} on is recorded: status changes, and the status
+ * record timestamps as the clock: the aggregator's staleness clock ({@code ReadClock}) for one that reads each
+ * record as it is written. What happens from {@code fromMs} on is recorded: status changes, and the status
  * of every state event the aggregator would have emitted.
  */
 final class ReplayRun {
@@ -88,10 +89,11 @@ final class ReplayRun {
     }
 
     /**
-     * Takes staleness from the aggregator's events in the range instead of deciding it: staleness is judged on the
-     * aggregator's wall clock (a region is stale when nothing was heard from it for the window, measured when results
-     * are processed), which the records do not carry; a stopped and resumed aggregator, or one catching up on a
-     * backlog, decides it otherwise than record time would. Each event is applied where the aggregator applied it:
+     * Takes staleness from the aggregator's events in the range instead of deciding it: the aggregator judges it on
+     * its task's staleness clock ({@code ReadClock}: the time of the records it has read, and the wall clock for the
+     * time it had nothing to read, in bounded steps), whose punctuations the records do not carry; a stopped and
+     * resumed aggregator decides it at other instants than record time would. Each rule is the same
+     * ({@code TargetHealthState.checkStaleness}); only the instants differ. Each event is applied where the aggregator applied it:
      * after the last result it names, before the next one. For the run as configured, which the self-check compares.
      */
     void followStaleness(Map<String, List<EmittedEvent>> inRange) {

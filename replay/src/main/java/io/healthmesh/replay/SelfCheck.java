@@ -12,10 +12,12 @@ import java.util.TreeSet;
 /**
  * The replay's check of itself: within the range, the run "as configured" must go through exactly the statuses the
  * aggregator's state events went through, target by target and in the same order. Events that only change the
- * per-region breakdown or the stale flag are not compared one by one (their timing follows the aggregator's wall
- * clock); every change of a target's status is, with the time it was entered ({@code sinceMs}) when a result caused
- * it (the completion of that result, the same on any clock). A change caused by a definition or by staleness is
- * compared by status only: the aggregator dates it by its wall clock, replay by the record timestamps.
+ * per-region breakdown or the stale flag are not compared one by one (their timing follows the aggregator's
+ * punctuations and its staleness clock); every change of a target's status is, with the time it was entered
+ * ({@code sinceMs}) when a result caused it (the completion of that result, the same on any clock). A change caused by
+ * a definition or by staleness is compared by status only: the aggregator dates a definition's by the record and a
+ * staleness one by its staleness clock ({@code ReadClock}, how far it had read its input), replay by the record
+ * timestamps.
  *
  * @param targets targets compared
  * @param changes status changes the aggregator emitted in the range (each one compared)

@@ -9,8 +9,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param lastOutcome outcome of the last conclusive result applied from this region
  * @param lastResultAtMs start time of the last result applied from this region (orders results)
- * @param lastHeardAtMs aggregator wall-clock time when that result was applied (measures staleness, so that
- *     prober clock skew cannot make a region stale or fresh)
+ * @param lastHeardAtMs the aggregator's {@link ReadClock} when that result was applied (measures staleness, so that
+ *     an aggregator catching up on a backlog does not count its own lag as silence)
  * @param stale true when nothing was heard for the staleness window: the region does not vote
  * @param inconclusiveInARow INCONCLUSIVE results from this region since its last conclusive one (its prober in
  *     trouble); they move no counter and do not count as heard

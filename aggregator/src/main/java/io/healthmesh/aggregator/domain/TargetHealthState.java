@@ -34,9 +34,14 @@ import static java.util.Objects.requireNonNull;
  *       stale when no region votes and nothing was heard for the window. A stale target keeps its status.</li>
  * </ul>
  *
+ * <p>Staleness is measured on the clock the caller judges silence by ({@link StalenessRule}): the "now" given to
+ * {@link #create}, {@link #redefine}, {@link #apply}, {@link #checkStaleness} and {@link #nextStalenessCheckMs} is
+ * the aggregator task's {@link ReadClock} (replay: the record time), so that the times stored here
+ * ({@code watchSinceMs}, each region's {@code lastHeardAtMs}) are compared only with times of the same clock.
+ *
  * @param previousStatus the status before {@code status} was entered; {@code null} for a target that never changed
  * @param sinceMs when {@code status} was entered, epoch ms
- * @param watchSinceMs aggregator wall-clock time since which results are expected (creation, new generation,
+ * @param watchSinceMs time ({@link ReadClock}) since which results are expected (creation, new generation,
  *     checking switched on): a target that never reported goes stale one window after it
  * @param lastResult last result applied, or {@code null}
  * @param regions known regions by name
@@ -105,7 +110,7 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
         return TargetUpdate.of(this, redefined.recombined(eventTimeMs));
     }
 
-    /** Applies one probe result observed at aggregator wall-clock time {@code nowMs}. */
+    /** Applies one probe result read at {@code nowMs} ({@link ReadClock}): the time it was heard. */
     public TargetUpdate apply(ProbeObservation result, long nowMs) {
         requireNonNull(result, "result");
         if (status == HealthStatus.DISABLED) {
@@ -139,7 +144,7 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
     }
 
     /**
-     * Re-checks staleness at aggregator wall-clock time {@code nowMs}.
+     * Re-checks staleness at {@code nowMs} ({@link ReadClock}).
      *
      * @param notBeforeMs when this aggregator instance started watching the target; silence before it does not count
      */
@@ -148,8 +153,9 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
     }
 
     /**
-     * Re-checks staleness at aggregator wall-clock time {@code nowMs} and forgets regions that stayed stale and
-     * silent for {@code trust}'s eviction time ({@code null}: none is forgotten).
+     * Re-checks staleness at {@code nowMs} ({@link ReadClock}) and forgets regions that stayed stale and silent for
+     * {@code trust}'s eviction time ({@code null}: none is forgotten). A status change that follows (a region that
+     * stops voting) is dated {@code nowMs}.
      *
      * @param notBeforeMs when this aggregator instance started watching the target; silence before it does not count
      */
@@ -177,7 +183,7 @@ public record TargetHealthState(TargetEssentials spec, HealthStatus status, Heal
     }
 
     /**
-     * The earliest aggregator wall-clock time at which {@link #checkStaleness(long, long, StalenessRule, ResultTrust)}
+     * The earliest time ({@link ReadClock}) at which {@link #checkStaleness(long, long, StalenessRule, ResultTrust)}
      * can change this state; {@link Long#MAX_VALUE} when no passing of time alone can (a disabled target, or a stale
      * one whose regions are all stale and never forgotten). Before this instant the check returns the state
      * unchanged, so it need not run: the aggregator checks each target when it falls due instead of reading every

@@ -30,6 +30,7 @@ final class AggregatorMetrics {
     static final String EARLY_COMMITS = "early-commits-total";
     static final String STATUS_CHANGE_DELAY_MAX = "status-change-delay-max-seconds";
     static final String STATUS_CHANGE_DELAY_AVG = "status-change-delay-avg-seconds";
+    static final String READ_CLOCK_BEHIND_MAX = "staleness-clock-behind-max-seconds";
 
     private final StreamsMetrics metrics;
     private final Map<String, Sensor> sensors = new HashMap<>();
@@ -91,6 +92,21 @@ final class AggregatorMetrics {
             sensor.add(new MetricName(STATUS_CHANGE_DELAY_AVG, GROUP, "Mean" + what, Map.of()), new Avg());
             return sensor;
         }).record(Math.max(0, delayMs) / 1000.0);
+    }
+
+    /**
+     * How far a task's staleness clock ({@link io.healthmesh.aggregator.domain.ReadClock}) was behind the wall clock
+     * at a punctuation: about 0 when the task has caught up with its input, the depth of the backlog it reads while
+     * it catches up (nothing goes stale for its own lag meanwhile). Kafka's sampled max over all tasks, as above.
+     */
+    void readClockBehind(long behindMs) {
+        sensors.computeIfAbsent("healthmesh." + READ_CLOCK_BEHIND_MAX, n -> {
+            Sensor sensor = metrics.addSensor(n, Sensor.RecordingLevel.INFO);
+            sensor.add(new MetricName(READ_CLOCK_BEHIND_MAX, GROUP, "Longest, over the last 60 to 90 s, that a"
+                    + " task's staleness clock (how far into the present it has read its input) was behind the wall"
+                    + " clock at a staleness check.", Map.of()), new Max());
+            return sensor;
+        }).record(behindMs / 1000.0);
     }
 
     /** A commit asked of Kafka Streams ahead of its interval, after a state event ({@link EarlyCommits}). */

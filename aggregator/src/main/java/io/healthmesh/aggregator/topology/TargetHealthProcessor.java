@@ -1,6 +1,7 @@
 package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.aggregator.domain.ProbeObservation;
+import io.healthmesh.aggregator.domain.ReadClock;
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
 import io.healthmesh.aggregator.domain.TargetEssentials;
@@ -40,7 +41,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * Per target: reads definitions and results (co-partitioned, same task), keeps {@link TargetHealthState} in the
  * {@code target-health} store, and forwards state events, group membership changes and rejected records. Staleness
- * is checked on wall-clock punctuation. Holds no rules: it decodes, loads, calls the domain, stores and forwards.
+ * is checked on wall-clock punctuation, but judged on the task's {@link ReadClock}: how far into the present the task
+ * has read its input, so that a task catching up on a backlog does not take its own lag for silence (BEHAVIOUR.md
+ * section 6). Every record read moves that clock and every punctuation ticks it; the times the domain stores for
+ * staleness (when a result was heard, when a target started being watched) are read from it. Holds no rules: it
+ * decodes, loads, calls the domain, stores and forwards.
  */
 final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], AggregatorOutput> {
 
@@ -68,8 +73,11 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private KeyValueStore<String, StoredTarget> store;
     private KeyValueStore<Bytes, byte[]> history;
     private AggregatorMetrics metrics;
-    /** When this task started: silence before it does not count towards staleness (restart, rebalance). */
-    private long startedAtMs;
+    /**
+     * The clock staleness is judged by; its start is when this task started: silence before it does not count
+     * (restart, rebalance).
+     */
+    private ReadClock clock;
     /** When each target of this task is next due for a staleness check. */
     private StalenessSchedule due;
     /** The punctuation draining a backlog of due targets, or {@code null} when there is none. */
@@ -101,7 +109,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.store = context.getStateStore(AggregatorTopology.TARGET_STORE);
         this.history = context.getStateStore(AggregatorTopology.HISTORY_STORE);
         this.metrics = new AggregatorMetrics(context.metrics());
-        this.startedAtMs = context.currentSystemTimeMs();
+        this.clock = new ReadClock(context.currentSystemTimeMs(), 2 * punctuateInterval.toMillis(),
+                staleness.maxBehindMs());
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
         this.maintenanceWalk = null;
@@ -125,7 +134,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     }
 
     private void schedule(String id, TargetHealthState state) {
-        due.schedule(id, state.nextStalenessCheckMs(startedAtMs, staleness, trust));
+        due.schedule(id, state.nextStalenessCheckMs(clock.startedAtMs(), staleness, trust));
     }
 
     /**
@@ -138,6 +147,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     @Override
     public void process(Record<byte[], byte[]> record) {
         paced.processed();
+        clock.read(record.timestamp(), context.currentSystemTimeMs());
         try {
             handle(record);
         } catch (RegistryUnavailableException | StreamsException e) {
@@ -190,10 +200,11 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         maintenance.defined(id, spec.value().group(), spec.value().labels());
         StoredTarget current = store.get(id);
         if (current == null) {
-            commit(TargetHealthState.create(essentials, record.timestamp(), now), 0, null, record.timestamp());
-        } else {
-            commit(current.state().redefine(essentials, record.timestamp(), now), current.historyNext(), null,
+            commit(TargetHealthState.create(essentials, record.timestamp(), clock.nowMs()), 0, null,
                     record.timestamp());
+        } else {
+            commit(current.state().redefine(essentials, record.timestamp(), clock.nowMs()), current.historyNext(),
+                    null, record.timestamp());
         }
         if (maintenance.changed(id, now)) {
             // new labels (or a group change that emitted nothing) brought the target into or out of a window
@@ -227,7 +238,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                     + " (expected: one of the target's regions " + current.spec().regions() + ")"));
             return;
         }
-        TargetUpdate update = current.apply(observed, now);
+        TargetUpdate update = current.apply(observed, clock.nowMs());
         if (update.ignored() != null) {
             metrics.ignored(update.ignored());
             if (!update.stateChanged()) {
@@ -301,7 +312,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
      * (measured: 170,000 targets of one task going stale at once fenced the task's producer).
      */
     private void checkStaleness(long now) {
-        if (checkDue(now) && draining == null) {
+        if (checkDue(now, clock.tick(now)) && draining == null) {
             draining = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::drain);
         }
         checkMaintenance(now);
@@ -354,26 +365,29 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     }
 
     private void drain(long now) {
-        if (!checkDue(now) && draining != null) {
+        if (!checkDue(now, clock.tick(now)) && draining != null) {
             draining.cancel();
             draining = null;
         }
     }
 
     /**
-     * Checks at most {@link #MAX_CHECKS_PER_PASS} targets that fell due (see
-     * {@link TargetHealthState#nextStalenessCheckMs}; the others cannot change) and says whether more are due.
+     * Checks at most {@link #MAX_CHECKS_PER_PASS} targets that fell due at {@code readNow}, the {@link ReadClock}
+     * (see {@link TargetHealthState#nextStalenessCheckMs}; the others cannot change), and says whether more are due.
+     * Events are stamped with the wall clock {@code now}.
      */
-    private boolean checkDue(long now) {
+    private boolean checkDue(long now, long readNow) {
+        metrics.readClockBehind(clock.behindMs(now));
         List<Changed> changed = new ArrayList<>();
-        List<String> dueNow = due.takeDue(now, MAX_CHECKS_PER_PASS);
+        List<String> dueNow = due.takeDue(readNow, MAX_CHECKS_PER_PASS);
         for (String id : dueNow) {
             try {
                 StoredTarget stored = store.get(id);
                 if (stored == null) {
                     continue;
                 }
-                TargetUpdate update = stored.state().checkStaleness(now, startedAtMs, staleness, trust);
+                TargetUpdate update = stored.state().checkStaleness(readNow, clock.startedAtMs(), staleness,
+                        trust);
                 if (update.stateChanged()) {
                     changed.add(new Changed(id, update, stored.historyNext()));
                 } else {
@@ -384,7 +398,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             } catch (RuntimeException | StackOverflowError e) {
                 // one broken state must not stop the check of every other target; it is tried again later
                 metrics.punctuationFailed();
-                due.schedule(id, now + punctuateInterval.toMillis());
+                due.schedule(id, readNow + punctuateInterval.toMillis());
                 LOG.warn("staleness check of target {} failed: {}", RecordSafeHandlers.cut(id),
                         RecordSafeHandlers.describe(e));
             }
@@ -400,12 +414,12 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 throw e; // Kafka Streams' own (a fenced producer, a migrated task): the task must handle it, not us
             } catch (RuntimeException | StackOverflowError e) {
                 metrics.punctuationFailed();
-                due.schedule(entry.id(), now + punctuateInterval.toMillis());
+                due.schedule(entry.id(), readNow + punctuateInterval.toMillis());
                 LOG.warn("staleness update of target {} failed: {}", RecordSafeHandlers.cut(entry.id()),
                         RecordSafeHandlers.describe(e));
             }
         }
-        return due.hasDue(now);
+        return due.hasDue(readNow);
     }
 
     /** A target whose staleness check changed its state, to be stored once the pass is done. */

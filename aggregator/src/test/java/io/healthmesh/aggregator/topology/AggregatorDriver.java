@@ -116,8 +116,25 @@ final class AggregatorDriver implements AutoCloseable {
         this(stateDir, Map.of());
     }
 
-    /** Moves the wall clock forward to {@code secondsSinceStart} (never back); punctuations due fire. */
+    /**
+     * Moves the wall clock forward to {@code secondsSinceStart} (never back); punctuations due fire. The clock moves
+     * at most one punctuation interval at a time, as the stream thread of a running instance punctuates: a task with
+     * nothing to read counts the time between its punctuations as silence only a bounded step at a time
+     * ({@code ReadClock}), and a single jump would look like a stalled process.
+     */
     AggregatorDriver at(double secondsSinceStart) {
+        long target = EPOCH + Math.round(secondsSinceStart * 1000);
+        long step = config.punctuateInterval().toMillis();
+        while (target > nowMs) {
+            long next = Math.min(target, nowMs + step);
+            driver.advanceWallClockTime(Duration.ofMillis(next - nowMs));
+            nowMs = next;
+        }
+        return this;
+    }
+
+    /** Moves the wall clock forward to {@code secondsSinceStart} in one jump, as after a stall of the process. */
+    AggregatorDriver jumpTo(double secondsSinceStart) {
         long target = EPOCH + Math.round(secondsSinceStart * 1000);
         if (target > nowMs) {
             driver.advanceWallClockTime(Duration.ofMillis(target - nowMs));
@@ -138,6 +155,11 @@ final class AggregatorDriver implements AutoCloseable {
     void policy(String group, PanicThreshold threshold) {
         policies.pipeInput(group, threshold.isNone() ? null : GroupPolicies.toAvro(group, threshold),
                 Instant.ofEpochMilli(nowMs));
+    }
+
+    /** Pipes a definition stamped {@code timestampMs} (a backlog: written before the wall clock's now). */
+    void defineStamped(TargetSpec spec, long timestampMs) {
+        targets.pipeInput(spec.id(), TargetSpecs.toAvro(spec), Instant.ofEpochMilli(timestampMs));
     }
 
     void delete(String id) {
