@@ -40,7 +40,8 @@ public final class RestoreBench implements Callable<Integer> {
     @Option(names = "--no-results", description = "Produce no result per target before the first start: it then"
             + " consumes definitions only (its definitions per second).")
     boolean noResults;
-    @Option(names = "--jfr", description = "Record the first start with JFR (profile settings) into this file.")
+    @Option(names = "--jfr", description = "Record the first start with JFR (profile settings) into this file, the restart and the"
+            + " start on an empty state beside it (-restart.jfr, -empty.jfr).")
     Path jfr;
     @Option(names = "--aggregator-setting", description = "An extra aggregator setting, key=value (repeatable), e.g. rocksdb.memory.mb=512.")
     Map<String, String> extra = new java.util.LinkedHashMap<>();

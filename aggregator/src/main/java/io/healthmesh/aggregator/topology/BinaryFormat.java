@@ -191,11 +191,59 @@ final class BinaryFormat {
     }
 
     static <E extends Enum<E>> E readNullableEnum(DataInputStream in, Class<E> type) throws IOException {
-        String name = readNullableString(in);
-        return name == null ? null : Enum.valueOf(type, name);
+        return in.readBoolean() ? readEnum(in, type) : null;
     }
 
+    /**
+     * An enum written by {@link #writeNullableEnum}'s way (its name as a string): the stored bytes are matched against
+     * each constant's name where they lie, so no string is made and hashed for every enum of every record read.
+     *
+     * @throws IllegalArgumentException when no constant of {@code type} has that name (as {@link Enum#valueOf})
+     */
     static <E extends Enum<E>> E readEnum(DataInputStream in, Class<E> type) throws IOException {
-        return Enum.valueOf(type, readString(in));
+        int length = in.readInt();
+        Bytes bytes = ((BoundedInput) in).bytes;
+        int left = bytes.available();
+        if (length < 0 || length > left) {
+            throw new IOException("string of " + length + " bytes with " + left + " left");
+        }
+        E found = type.cast(ENUM_NAMES.get(type).find(bytes.data, bytes.position, length));
+        if (found == null) {
+            throw new IllegalArgumentException("No enum constant " + type.getCanonicalName() + "."
+                    + new String(bytes.data, bytes.position, length, StandardCharsets.UTF_8));
+        }
+        bytes.position += length;
+        return found;
+    }
+
+    private static final ClassValue<EnumNames> ENUM_NAMES = new ClassValue<>() {
+        @Override
+        protected EnumNames computeValue(Class<?> type) {
+            return new EnumNames(type.getEnumConstants());
+        }
+    };
+
+    /** The constants of one enum with their names' UTF-8 bytes. */
+    private static final class EnumNames {
+        private final Object[] constants;
+        private final byte[][] names;
+
+        EnumNames(Object[] constants) {
+            this.constants = constants;
+            this.names = new byte[constants.length][];
+            for (int i = 0; i < constants.length; i++) {
+                names[i] = ((Enum<?>) constants[i]).name().getBytes(StandardCharsets.UTF_8);
+            }
+        }
+
+        /** The constant whose name is {@code data[from, from + length)}, or null. */
+        Object find(byte[] data, int from, int length) {
+            for (int i = 0; i < names.length; i++) {
+                if (Arrays.equals(names[i], 0, names[i].length, data, from, from + length)) {
+                    return constants[i];
+                }
+            }
+            return null;
+        }
     }
 }

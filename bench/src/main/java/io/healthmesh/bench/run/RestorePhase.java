@@ -72,7 +72,8 @@ public final class RestorePhase {
 
     /**
      * @param preloadResults whether one result per target is produced before the first start, besides the markers
-     * @param firstStartJfr  a JFR recording of the first start, or null
+     * @param firstStartJfr  a JFR recording of the first start, or null; when given, the restart and the start on an
+     *                       empty state are recorded beside it ({@code -restart.jfr}, {@code -empty.jfr})
      */
     public static Figure run(BenchStack stack, TargetLoader loader, List<TargetSpec> specs, String group,
                              Path stateDir, Starter starter, boolean preloadResults, Path firstStartJfr)
@@ -96,12 +97,22 @@ public final class RestorePhase {
         List<Start> starts = new ArrayList<>();
         starts.add(timedStart("first start: consumes every definition" + (preloadResults ? " and result" : ""),
                 stack, lags, stateDir, () -> starter.start(firstStartJfr), marker));
-        starts.add(timedStart("restart with its local state", stack, lags, stateDir, () -> starter.start(null),
-                marker));
+        starts.add(timedStart("restart with its local state", stack, lags, stateDir,
+                () -> starter.start(beside(firstStartJfr, "-restart.jfr")), marker));
         WorkFiles.deleteTree(stateDir);
         starts.add(timedStart("start on an empty state directory: every store restored from its changelog", stack,
-                lags, stateDir, () -> starter.start(null), marker));
+                lags, stateDir, () -> starter.start(beside(firstStartJfr, "-empty.jfr")), marker));
         return new Figure(specs.size(), loadSeconds, definitions, starts);
+    }
+
+    /** {@code recording} with its {@code .jfr} replaced by {@code suffix}; null for null. */
+    static Path beside(Path recording, String suffix) {
+        if (recording == null) {
+            return null;
+        }
+        String name = recording.getFileName().toString();
+        String base = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) : name;
+        return recording.resolveSibling(base + suffix);
     }
 
     private interface Launch {

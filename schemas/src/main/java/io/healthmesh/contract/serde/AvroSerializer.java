@@ -8,17 +8,14 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -139,19 +136,11 @@ final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
     }
 
     private <D> byte[] encode(int id, DatumWriter<D> datumWriter, D data) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        out.write(WireFormat.MAGIC_BYTE);
-        out.write(id >>> 24);
-        out.write(id >>> 16);
-        out.write(id >>> 8);
-        out.write(id);
+        byte[] header = {WireFormat.MAGIC_BYTE, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
         try {
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-            datumWriter.write(data, encoder);
-            encoder.flush();
+            return AvroBytes.write(header, datumWriter, data);
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("Cannot write a " + type.getSimpleName() + " as Avro: " + e.getMessage(), e);
         }
-        return out.toByteArray();
     }
 }

@@ -3,14 +3,11 @@ package io.healthmesh.contract.serde;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -33,6 +30,8 @@ public final class SingleObjectCodec<T extends SpecificRecord> {
 
     private final Schema schema;
     private final byte[] fingerprint;
+    /** {@code C3 01} and the fingerprint: what every encoded value starts with. */
+    private final byte[] header;
     private final int maxBytes;
     private final SpecificDatumWriter<T> writer;
     private final SpecificDatumReader<T> reader;
@@ -49,24 +48,19 @@ public final class SingleObjectCodec<T extends SpecificRecord> {
         this.maxBytes = maxBytes;
         this.fingerprint = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN)
                 .putLong(SchemaNormalization.parsingFingerprint64(schema)).array();
+        this.header = ByteBuffer.allocate(2 + fingerprint.length).put((byte) 0xC3).put((byte) 0x01).put(fingerprint)
+                .array();
         this.writer = new SpecificDatumWriter<>(schema);
         this.reader = new SpecificDatumReader<>(schema);
     }
 
     /** The encoded value. */
     public byte[] encode(T value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        out.write(0xC3);
-        out.write(0x01);
-        out.writeBytes(fingerprint);
         try {
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-            writer.write(value, encoder);
-            encoder.flush();
+            return AvroBytes.write(header, writer, value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
     }
 
     /**

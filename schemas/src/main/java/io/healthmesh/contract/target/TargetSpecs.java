@@ -14,6 +14,7 @@ import io.healthmesh.core.target.TlsSpec;
 import io.healthmesh.core.target.TlsVerification;
 import io.healthmesh.core.target.UdpMode;
 import io.healthmesh.core.target.UdpSpec;
+import io.healthmesh.contract.serde.AvroBytes;
 import io.healthmesh.schema.DnsCheck;
 import io.healthmesh.schema.GrpcCheck;
 import io.healthmesh.schema.HttpCheck;
@@ -22,11 +23,8 @@ import io.healthmesh.schema.TcpCheck;
 import io.healthmesh.schema.TlsCheck;
 import io.healthmesh.schema.UdpCheck;
 
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -59,6 +57,8 @@ public final class TargetSpecs {
 
     /** The Confluent header's size: a magic byte and the 4-byte schema id, in front of every encoded body. */
     private static final int WIRE_HEADER_BYTES = 5;
+    /** The body alone: {@link #encode} writes no header. */
+    private static final byte[] NO_HEADER = {};
 
     /**
      * Whether a stored definition's probe verifies TLS, and why, read from the few fields that decide it without
@@ -93,14 +93,11 @@ public final class TargetSpecs {
      */
     public static byte[] encode(TargetSpec spec) {
         TargetDefinition definition = toAvro(spec);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
         try {
-            WRITER.get().write(definition, encoder);
+            return AvroBytes.write(NO_HEADER, WRITER.get(), definition);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // an in-memory stream does not fail
         }
-        return bytes.toByteArray();
     }
 
     /** The Avro record of a spec; every section is written out, so the record is self-describing. */
