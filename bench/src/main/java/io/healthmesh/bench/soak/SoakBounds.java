@@ -27,8 +27,8 @@ public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, 
     /**
      * What a role's JVM may have resident outside its heap and RocksDB, MiB: metaspace, code cache, the collector's
      * structures, thread stacks, direct buffers and what the C allocator keeps. Native Memory Tracking put the JVM's
-     * own share of the aggregator at 187 MiB at 10,000 targets (metaspace 46, collector 48, code 27, shared classes
-     * 12, symbols 11, direct buffers and other 20).
+     * own share of the aggregator at 187 MiB at 10,000 targets (metaspace 46, collector 47, code 26, shared classes
+     * 12, symbols 11, direct buffers and other 19, class space 7).
      */
     public static final int JVM_OVERHEAD_MIB = 256;
 
