@@ -22,7 +22,7 @@ public final class SoakCsv {
 
     /**
      * The header of files written before descriptors were counted as held and open: their one count per role was
-     * every open descriptor, and is read as both.
+     * every open descriptor, and is read as that, with the held count unknown (such a file cannot be judged for it).
      */
     static final String OPEN_ONLY_HEADER = "seconds,prober_pid,prober_heap_mib,prober_rss_mib,prober_threads,"
             + "prober_fds,aggregator_pid,aggregator_heap_mib,aggregator_rss_mib,aggregator_threads,aggregator_fds,"
@@ -102,8 +102,9 @@ public final class SoakCsv {
     }
 
     private static RoleFacts facts(String[] c, int at, int perRole) {
-        int fds = Integer.parseInt(c[at + 4]);
+        boolean both = perRole == 6;
         return new RoleFacts(Long.parseLong(c[at]), Double.parseDouble(c[at + 1]), Double.parseDouble(c[at + 2]),
-                Integer.parseInt(c[at + 3]), fds, perRole == 6 ? Integer.parseInt(c[at + 5]) : fds);
+                Integer.parseInt(c[at + 3]), both ? Integer.parseInt(c[at + 4]) : -1,
+                Integer.parseInt(c[at + (both ? 5 : 4)]));
     }
 }

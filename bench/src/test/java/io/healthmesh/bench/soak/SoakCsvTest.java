@@ -37,15 +37,16 @@ class SoakCsvTest {
     }
 
     @Test
-    void aFileWithOneDescriptorCountPerRoleReadsItAsBothHeldAndOpen() throws IOException {
+    void aFileWithOneDescriptorCountPerRoleReadsItAsOpenWithTheHeldCountUnknown() throws IOException {
         Path file = dir.resolve("open-only.csv");
         Files.writeString(file, SoakCsv.OPEN_ONLY_HEADER + "\n"
                 + "0.0,101,41.5,402.3,61,178,202,88.0,610.0,90,183,0,12,50,0,0,0,1.75,\n");
 
         SoakSample read = SoakCsv.read(file).get(0);
 
-        assertThat(read.prober()).isEqualTo(new RoleFacts(101, 41.5, 402.3, 61, 178, 178));
-        assertThat(read.aggregator().transientFds()).isZero();
+        assertThat(read.prober()).isEqualTo(new RoleFacts(101, 41.5, 402.3, 61, -1, 178));
+        assertThat(read.aggregator().openFds()).isEqualTo(183);
+        assertThat(read.aggregator().transientFds()).isEqualTo(-1);
         assertThat(read.load1()).isEqualTo(1.75);
     }
 
