@@ -170,7 +170,8 @@ public final class GrowthVerdict {
      * Descriptors open at a sample but not at the previous one come and go with the work in flight: a probe holds a
      * socket from its connect to its verdict, and a prober starved of CPU (or resuming from a pause) has more of them
      * open at once. They are bounded by what the schedule can have in flight ({@link SoakBounds#transientFdsAllowed}),
-     * not by a growth line; what a process leaks stays open and is judged among the held descriptors.
+     * not by a growth line; what a process leaks stays open and is judged among the held descriptors. Samples within a
+     * lifetime's warm-up are left out: a starting JVM opens its jars and clients between its first two samples.
      */
     private void judgeTransientFds(SoakRole role, List<SoakSample> samples, List<String> failures,
                                    List<String> judged) {
@@ -179,15 +180,18 @@ public final class GrowthVerdict {
         int count = 0;
         int worst = -1;
         double worstAt = 0;
-        for (SoakSample s : samples) {
-            int transientFds = s.facts(role).transientFds();
-            if (transientFds < 0) {
-                continue;
-            }
-            count++;
-            if (transientFds > worst) {
-                worst = transientFds;
-                worstAt = s.seconds();
+        for (List<SoakSample> life : lifetimes(samples, role)) {
+            double judgedFrom = life.get(0).seconds() + bounds.warmup().toMillis() / 1000.0;
+            for (SoakSample s : life) {
+                int transientFds = s.facts(role).transientFds();
+                if (transientFds < 0 || s.seconds() < judgedFrom) {
+                    continue;
+                }
+                count++;
+                if (transientFds > worst) {
+                    worst = transientFds;
+                    worstAt = s.seconds();
+                }
             }
         }
         if (count == 0) {

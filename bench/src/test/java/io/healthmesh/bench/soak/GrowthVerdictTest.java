@@ -210,7 +210,7 @@ class GrowthVerdictTest {
 
         assertThat(result.failures()).isEmpty();
         assertThat(result.judged()).anySatisfy(l -> assertThat(l)
-                .isEqualTo("prober transient descriptors: 180 samples; largest 960 (allowed 1,064)"));
+                .isEqualTo("prober transient descriptors: 174 samples; largest 960 (allowed 1,128)"));
         assertThat(result.judged()).anySatisfy(l -> assertThat(l)
                 .startsWith("prober held descriptors: 1 of 1 lifetimes judged; largest fitted rise +0.0"));
     }
@@ -233,17 +233,17 @@ class GrowthVerdictTest {
     @Test
     void moreTransientDescriptorsThanProbesCanBeInFlightFail() {
         List<SoakSample> samples = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20).samples()
-                .stream().map(s -> s.seconds() == 300 ? withProberFds(s, 180, 180 + 1_100) : s).toList();
+                .stream().map(s -> s.seconds() == 300 ? withProberFds(s, 180, 180 + 1_200) : s).toList();
         List<SoakSample> aggregatorBurst = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20)
                 .samples().stream().map(s -> s.seconds() == 300 ? new SoakSample(s.seconds(), s.prober(),
-                        new RoleFacts(21, 30, 500, 45, 180, 180 + 100), s.proberLag(), s.aggregatorLag(), s.events(),
+                        new RoleFacts(21, 30, 500, 45, 180, 180 + 200), s.proberLag(), s.aggregatorLag(), s.events(),
                         0, 0, 3, 0.5, "") : s).toList();
 
-        assertThat(VERDICT.judge(samples).failures()).containsExactly("prober transient descriptors: 1,100 open at "
-                + "300 s that were not open at the previous sample; allowed 1,064 (the probes it can have in flight "
-                + "and 64 more)");
-        assertThat(VERDICT.judge(aggregatorBurst).failures()).containsExactly("aggregator transient descriptors: 100 "
-                + "open at 300 s that were not open at the previous sample; allowed 64 (64: it has no probes)");
+        assertThat(VERDICT.judge(samples).failures()).containsExactly("prober transient descriptors: 1,200 open at "
+                + "300 s that were not open at the previous sample; allowed 1,128 (the probes it can have in flight "
+                + "and 128 more)");
+        assertThat(VERDICT.judge(aggregatorBurst).failures()).containsExactly("aggregator transient descriptors: 200 "
+                + "open at 300 s that were not open at the previous sample; allowed 128 (128: it has no probes)");
     }
 
     @Test
@@ -267,6 +267,19 @@ class GrowthVerdictTest {
         assertThat(VERDICT.judge(pastCeiling).failures()).containsExactly(
                 "aggregator RSS ceiling: 790.0 MiB at 590 s, above 768 MiB (heap 256 + RocksDB 256 + 256 MiB for the "
                         + "JVM)");
+    }
+
+    @Test
+    void transientDescriptorsAreJudgedAfterEachLifetimesWarmUp() {
+        // a starting JVM opens its jars and clients between its first two samples
+        List<SoakSample> samples = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20)
+                .add(600, 1_200, 10, 12, 21, GrowthVerdictTest::flat, 20).samples().stream()
+                .map(s -> s.seconds() == 610 ? withProberFds(s, 4, 4 + 1_500) : s).toList();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.judged()).contains("prober transient descriptors: 108 samples; largest 0 (allowed 1,128)");
     }
 
     @Test
