@@ -109,7 +109,7 @@ public final class SoakBench implements Callable<Integer> {
                     + "(build it: mvn -q package -DskipTests)");
         }
         Files.createDirectories(out);
-        SoakBounds bounds = SoakBounds.defaults(warmup, plan.maxLag(), Runtime.getRuntime().availableProcessors());
+        SoakBounds bounds = SoakBounds.of(plan, Runtime.getRuntime().availableProcessors());
         if (judge != null) {
             return finish(plan, bounds, SoakCsv.read(judge), List.of());
         }

@@ -48,8 +48,12 @@ public final class GrowthVerdict {
         for (SoakRole role : SoakRole.values()) {
             List<List<SoakSample>> lifetimes = lifetimes(samples, role);
             for (RoleMetric metric : RoleMetric.values()) {
-                judgeGrowth(role, metric, lifetimes, failures, judged);
+                if (metric.judgedForGrowth()) {
+                    judgeGrowth(role, metric, lifetimes, failures, judged);
+                }
             }
+            judgeTransientFds(role, samples, failures, judged);
+            judgeRssCeiling(role, samples, failures, judged);
             judgeLag(role, samples, failures, judged);
         }
         judgeEvents(samples.get(samples.size() - 1), failures, judged);
@@ -75,6 +79,7 @@ public final class GrowthVerdict {
                              List<String> failures, List<String> judged) {
         String name = role.command() + " " + metric.title();
         SoakBounds.Growth bound = bounds.growth().get(metric);
+        double fillsByDesign = metric == RoleMetric.RSS ? bounds.fillsByDesignMib(role) : 0;
         double firstLevel = Double.NaN;
         int firstLifetime = 0;
         int count = 0;
@@ -97,7 +102,7 @@ public final class GrowthVerdict {
             double span = window.get(window.size() - 1)[0] - window.get(0)[0];
             double rise = slope(window) * span;
             double level = median(window);
-            double allowed = bound.allowed(level);
+            double allowed = bound.allowed(level) + fillsByDesign;
             if (rise - allowed > worstRise - worstAllowed) {
                 worstRise = rise;
                 worstAllowed = allowed;
@@ -105,9 +110,10 @@ public final class GrowthVerdict {
             if (rise > allowed) {
                 failures.add(String.format(Locale.ROOT,
                         "%s grew by %.1f%s over %.1f min of lifetime %d (pid %d, fitted line after warm-up); "
-                                + "allowed %.1f%s (max(%.0f, %.0f %% of %.1f))", name, rise, unit(metric),
+                                + "allowed %.1f%s (max(%.0f, %.0f %% of %.1f)%s)", name, rise, unit(metric),
                         span / 60, i + 1, life.get(0).facts(role).pid(), allowed, unit(metric), bound.absolute(),
-                        bound.relative() * 100, level));
+                        bound.relative() * 100, level, fillsByDesign > 0 ? String.format(Locale.ROOT,
+                                " + %.0f MiB of RocksDB's budget", fillsByDesign) : ""));
             }
             if (Double.isNaN(firstLevel)) {
                 firstLevel = level;
@@ -126,6 +132,79 @@ public final class GrowthVerdict {
         }
         judged.add(String.format(Locale.ROOT, "%s: %d of %d lifetimes judged; largest fitted rise %+.1f%s "
                 + "(allowed %.1f%s)", name, count, lifetimes.size(), worstRise, unit(metric), worstAllowed, unit(metric)));
+    }
+
+    /**
+     * RSS never above {@link SoakBounds#rssCeilingMib}: the aggregator's may rise by its RocksDB budget within a
+     * lifetime (the cache and memtables fill from empty after every start), so a native leak there is caught by this
+     * ceiling rather than by the growth line.
+     */
+    private void judgeRssCeiling(SoakRole role, List<SoakSample> samples, List<String> failures,
+                                 List<String> judged) {
+        String name = role.command() + " RSS ceiling";
+        int ceiling = bounds.rssCeilingMib(role);
+        double worst = -1;
+        double worstAt = 0;
+        for (SoakSample s : samples) {
+            double rss = s.facts(role).rssMib();
+            if (rss > worst) {
+                worst = rss;
+                worstAt = s.seconds();
+            }
+        }
+        if (worst < 0) {
+            return; // no readable sample: the growth bound reports the series as not judged
+        }
+        String parts = String.format(Locale.ROOT, "heap %d%s + %d MiB for the JVM", bounds.roleHeapMib(),
+                bounds.fillsByDesignMib(role) > 0 ? " + RocksDB " + bounds.fillsByDesignMib(role) : "",
+                SoakBounds.JVM_OVERHEAD_MIB);
+        if (worst > ceiling) {
+            failures.add(String.format(Locale.ROOT, "%s: %.1f MiB at %.0f s, above %d MiB (%s)", name, worst, worstAt,
+                    ceiling, parts));
+        }
+        judged.add(String.format(Locale.ROOT, "%s: largest %.1f MiB (allowed %d MiB: %s)", name, worst, ceiling,
+                parts));
+    }
+
+    /**
+     * Descriptors open at a sample but not at the previous one come and go with the work in flight: a probe holds a
+     * socket from its connect to its verdict, and a prober starved of CPU (or resuming from a pause) has more of them
+     * open at once. They are bounded by what the schedule can have in flight ({@link SoakBounds#transientFdsAllowed}),
+     * not by a growth line; what a process leaks stays open and is judged among the held descriptors. Samples within a
+     * lifetime's warm-up are left out: a starting JVM opens its jars and clients between its first two samples.
+     */
+    private void judgeTransientFds(SoakRole role, List<SoakSample> samples, List<String> failures,
+                                   List<String> judged) {
+        String name = role.command() + " transient descriptors";
+        int allowed = bounds.transientFdsAllowed(role);
+        int count = 0;
+        int worst = -1;
+        double worstAt = 0;
+        for (List<SoakSample> life : lifetimes(samples, role)) {
+            double judgedFrom = life.get(0).seconds() + bounds.warmup().toMillis() / 1000.0;
+            for (SoakSample s : life) {
+                int transientFds = s.facts(role).transientFds();
+                if (transientFds < 0 || s.seconds() < judgedFrom) {
+                    continue;
+                }
+                count++;
+                if (transientFds > worst) {
+                    worst = transientFds;
+                    worstAt = s.seconds();
+                }
+            }
+        }
+        if (count == 0) {
+            return; // a file from before descriptors were counted as held and open
+        }
+        if (worst > allowed) {
+            failures.add(String.format(Locale.ROOT, "%s: %,d open at %.0f s that were not open at the previous "
+                    + "sample; allowed %,d (%s)", name, worst, worstAt, allowed, role == SoakRole.PROBER
+                    ? "the probes it can have in flight and " + SoakBounds.TRANSIENT_SLACK + " more"
+                    : SoakBounds.TRANSIENT_SLACK + ": it has no probes"));
+        }
+        judged.add(String.format(Locale.ROOT, "%s: %d samples; largest %,d (allowed %,d)", name, count, worst,
+                allowed));
     }
 
     /**

@@ -31,6 +31,19 @@ public record SoakPlan(int targets, int flapping, int intervalMs, Duration durat
     public static final int MAX_TARGETS = 100_000;
 
     /**
+     * The prober's {@code max.in.flight} in the soak, written into its settings (the setting's default): the most
+     * probes it runs at once, whatever their latency.
+     */
+    public static final int MAX_IN_FLIGHT = 1_000;
+
+    /**
+     * The aggregator's {@code rocksdb.memory.mb} in the soak, written into its settings (the setting's default): the
+     * block cache and memtables of all its stores together, native memory outside the heap that each start of the
+     * process fills again from empty.
+     */
+    public static final int ROCKSDB_MEMORY_MB = 256;
+
+    /**
      * One planned restart.
      *
      * @param at when, from the roles' first start
@@ -116,6 +129,30 @@ public record SoakPlan(int targets, int flapping, int intervalMs, Duration durat
     /** The definitions that stay up the whole run. */
     public int steadyTargets() {
         return targets - flapping;
+    }
+
+    /** {@link #roleHeap} in MiB. */
+    public int roleHeapMib() {
+        int amount = Integer.parseInt(roleHeap.substring(0, roleHeap.length() - 1));
+        return Character.toLowerCase(roleHeap.charAt(roleHeap.length() - 1)) == 'g' ? amount * 1024 : amount;
+    }
+
+    /**
+     * Every definition's probe timeout: half the interval. The soak looks for leaks, and a farm or prober starved of
+     * CPU for a second on a shared machine must not fail a steady target.
+     */
+    public int probeTimeoutMs() {
+        return intervalMs / 2;
+    }
+
+    /**
+     * The most probes the prober can have in flight at once, one socket each: {@link #MAX_IN_FLIGHT}, or fewer when
+     * every probe of one interval holding its socket for its whole timeout would not reach it (targets x timeout /
+     * interval).
+     */
+    public int probesInFlight() {
+        long bySchedule = ((long) targets * probeTimeoutMs() + intervalMs - 1) / intervalMs;
+        return (int) Math.min(MAX_IN_FLIGHT, bySchedule);
     }
 
     /** The lag the verdict allows: one interval's results of every target, and at least 1,000 records. */

@@ -34,7 +34,11 @@ public final class SoakReport {
         md.append("- load average (1 min) over the run: ").append(load(samples)).append('\n');
         md.append("- restarts: ").append(restarts(samples)).append('\n');
         md.append("- series: `").append(csv).append("`, plot: `").append(svg).append("`\n\n");
-        md.append("| role | lifetimes | heap after GC (MiB) | RSS (MiB) | threads | descriptors |\n|---|---|---|---|---|---|\n");
+        md.append("| role | lifetimes |");
+        for (RoleMetric m : RoleMetric.values()) {
+            md.append(' ').append(m.title()).append(m.unit().isEmpty() ? "" : " (" + m.unit() + ")").append(" |");
+        }
+        md.append("\n|---|---|").append("---|".repeat(RoleMetric.values().length)).append('\n');
         for (SoakRole role : SoakRole.values()) {
             List<List<SoakSample>> lifetimes = GrowthVerdict.lifetimes(samples, role);
             md.append("| ").append(role.command()).append(" | ").append(lifetimes.size());

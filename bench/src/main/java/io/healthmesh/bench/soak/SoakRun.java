@@ -76,6 +76,8 @@ public final class SoakRun {
     private final String runId;
     private final Map<SoakRole, RoleProcess> roles = new EnumMap<>(SoakRole.class);
     private final Map<SoakRole, Integer> starts = new EnumMap<>(SoakRole.class);
+    private final Map<SoakRole, ProcessFacts> readers = new EnumMap<>(Map.of(SoakRole.PROBER, new ProcessFacts(),
+            SoakRole.AGGREGATOR, new ProcessFacts()));
     private final List<SoakSample> samples = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private final Set<SoakRole> restarting = EnumSet.noneOf(SoakRole.class);
@@ -275,12 +277,16 @@ public final class SoakRun {
             p.put("prober.id", runId + "-prober");
             p.put("allow.list", "127.0.0.0/8"); // the farm listens on loopback, which probers deny by default
             p.put("jitter.fraction", "1.0");
+            // stated rather than defaulted: the verdict bounds the prober's transient descriptors by it
+            p.put("max.in.flight", Integer.toString(SoakPlan.MAX_IN_FLIGHT));
         } else {
             p.put("application.id", aggregatorGroup());
             p.put("state.dir", workDir.resolve("aggregator-state").toString());
             p.put("replication.factor", Short.toString(cluster.replication()));
             // a soak on one broker is a development setup: one copy allowed there only
             p.put(TopicReplication.SINGLE_COPY_SETTING, Boolean.toString(cluster.replication() == 1));
+            // stated rather than defaulted: the verdict allows the aggregator's RSS to fill it
+            p.put("rocksdb.memory.mb", Integer.toString(SoakPlan.ROCKSDB_MEMORY_MB));
         }
         try (Writer out = Files.newBufferedWriter(file)) {
             p.store(out, "healthmesh soak: " + role.command());
@@ -340,7 +346,7 @@ public final class SoakRun {
             if (!process.isAlive() && !expectedDown.contains(role)) {
                 noteExit(role, process);
             }
-            facts.put(role, ProcessFacts.read(process.pid()));
+            facts.put(role, readers.get(role).read(process.pid()));
         }
         long proberLag = lag(proberGroup(), List.of(topics.targets()));
         long aggregatorLag = lag(aggregatorGroup(), List.of(topics.targets(), topics.probeResults()));

@@ -11,7 +11,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Draws the soak's series as one SVG, written by hand (no plotting library): a panel per series (heap after GC, RSS,
  * threads, descriptors, consumer lag) with the prober and the aggregator as two lines, broken at every restart, and
- * the restarts as vertical lines (SIGKILL red, SIGTERM grey).
+ * the restarts as vertical lines (SIGKILL red, SIGTERM grey). Descriptors get two panels: those held since the
+ * previous sample (judged for growth) and every open one (with the probes in flight).
  */
 public final class SoakSvg {
 

@@ -64,9 +64,8 @@ final class SoakTargets implements AutoCloseable {
             List<FarmTarget> flappers = tcp.subList(0, plan.flapping());
             List<FarmTarget> steady = new ArrayList<>(tcp.subList(plan.flapping(), tcp.size()));
             steady.addAll(farm.targets(Protocol.HTTP));
-            // half the interval: a farm or a prober starved of CPU for a second on a shared machine must not make a
-            // steady target fail (the soak looks for leaks, not for the detection latency the load benchmark measures)
-            int timeoutMs = plan.intervalMs() / 2;
+            // the soak looks for leaks, not for the detection latency the load benchmark measures
+            int timeoutMs = plan.probeTimeoutMs();
             List<TargetSpec> specs = new ArrayList<>(FarmSpecs.over(steady, plan.steadyTargets(), "soak",
                     plan.intervalMs(), timeoutMs, THRESHOLD, THRESHOLD));
             List<TargetSpec> flapping = FarmSpecs.over(flappers, plan.flapping(), "soak-flap", plan.intervalMs(),

@@ -10,9 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class GrowthVerdictTest {
 
-    /** A warm-up of 60 s, a lag bound of 1,000 records, a machine of 2 cores (the series' load average is 0.5). */
+    /**
+     * A warm-up of 60 s, a lag bound of 1,000 records, a machine of 2 cores (the series' load average is 0.5), a
+     * prober with up to 1,000 probes in flight, heaps of 256 MiB, a RocksDB budget of 256 MiB (the series' RSS is
+     * four times their level of about 100).
+     */
     private static final GrowthVerdict VERDICT =
-            new GrowthVerdict(SoakBounds.defaults(Duration.ofSeconds(60), 1_000, 2));
+            new GrowthVerdict(SoakBounds.defaults(Duration.ofSeconds(60), 1_000, 2, 1_000, 256, 256));
 
     /** A level of 100 with a few per cent of noise that does not trend. */
     private static double flat(double t) {
@@ -195,10 +199,110 @@ class GrowthVerdictTest {
     }
 
     @Test
+    void probesInFlightMoveTheOpenDescriptorsButOnlyHeldOnesAreJudgedForGrowth() {
+        // the long tier's prober: about 180 descriptors held, and at some samples up to 960 probe sockets on top
+        // (a burst after a pause), late in the lifetime more often than early: a line through the open count rises
+        List<SoakSample> samples = new Series().add(0, 1_800, 10, 11, 21, GrowthVerdictTest::flat, 20).samples()
+                .stream().map(s -> withProberFds(s, 180, 180 + (s.seconds() > 900 && s.seconds() % 40 == 0 ? 960
+                        : 20))).toList();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.judged()).anySatisfy(l -> assertThat(l)
+                .isEqualTo("prober transient descriptors: 174 samples; largest 960 (allowed 1,128)"));
+        assertThat(result.judged()).anySatisfy(l -> assertThat(l)
+                .startsWith("prober held descriptors: 1 of 1 lifetimes judged; largest fitted rise +0.0"));
+    }
+
+    @Test
+    void aDescriptorLeakShowsInTheHeldCountWhateverTheProbesInFlight() {
+        // one socket a minute never closed, under the same bursts of probe sockets: 28 more held after warm-up
+        List<SoakSample> samples = new Series().add(0, 1_800, 10, 11, 21, GrowthVerdictTest::flat, 20).samples()
+                .stream().map(s -> {
+                    int held = 180 + (int) (s.seconds() / 60);
+                    return withProberFds(s, held, held + (s.seconds() % 40 == 0 ? 700 : 10));
+                }).toList();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).anySatisfy(f -> assertThat(f)
+                .startsWith("prober held descriptors grew by 28.8 over 28.8 min of lifetime 1 (pid 11"));
+    }
+
+    @Test
+    void moreTransientDescriptorsThanProbesCanBeInFlightFail() {
+        List<SoakSample> samples = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20).samples()
+                .stream().map(s -> s.seconds() == 300 ? withProberFds(s, 180, 180 + 1_200) : s).toList();
+        List<SoakSample> aggregatorBurst = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20)
+                .samples().stream().map(s -> s.seconds() == 300 ? new SoakSample(s.seconds(), s.prober(),
+                        new RoleFacts(21, 30, 500, 45, 180, 180 + 200), s.proberLag(), s.aggregatorLag(), s.events(),
+                        0, 0, 3, 0.5, "") : s).toList();
+
+        assertThat(VERDICT.judge(samples).failures()).containsExactly("prober transient descriptors: 1,200 open at "
+                + "300 s that were not open at the previous sample; allowed 1,128 (the probes it can have in flight "
+                + "and 128 more)");
+        assertThat(VERDICT.judge(aggregatorBurst).failures()).containsExactly("aggregator transient descriptors: 200 "
+                + "open at 300 s that were not open at the previous sample; allowed 128 (128: it has no probes)");
+    }
+
+    @Test
+    void theAggregatorsRssMayFillItsRocksDbBudgetWithinALifetimeButNeverPassTheCeiling() {
+        // RSS from 450 MiB rising 180 MiB over the lifetime (the block cache and memtables filling), heap flat
+        List<SoakSample> filling = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20).samples()
+                .stream().map(s -> withRss(s, 440, 450 + 0.3 * s.seconds())).toList();
+        List<SoakSample> proberFilling = filling.stream().map(s -> withRss(s, 450 + 0.3 * s.seconds(), 440)).toList();
+        List<SoakSample> pastCeiling = filling.stream()
+                .map(s -> s.seconds() == 590 ? withRss(s, 440, 790) : s).toList();
+
+        GrowthVerdict.Result result = VERDICT.judge(filling);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.judged()).anySatisfy(l -> assertThat(l)
+                .isEqualTo("aggregator RSS ceiling: largest 627.0 MiB (allowed 768 MiB: heap 256 + RocksDB 256 + "
+                        + "256 MiB for the JVM)"));
+        assertThat(VERDICT.judge(proberFilling).failures()).anySatisfy(f -> assertThat(f)
+                .startsWith("prober RSS grew by 159.0 MiB over 8.8 min of lifetime 1 (pid 11, fitted line after "
+                        + "warm-up); allowed 54.8 MiB (max(32, 10 % of 547.5))"));
+        assertThat(VERDICT.judge(pastCeiling).failures()).containsExactly(
+                "aggregator RSS ceiling: 790.0 MiB at 590 s, above 768 MiB (heap 256 + RocksDB 256 + 256 MiB for the "
+                        + "JVM)");
+    }
+
+    @Test
+    void transientDescriptorsAreJudgedAfterEachLifetimesWarmUp() {
+        // a starting JVM opens its jars and clients between its first two samples
+        List<SoakSample> samples = new Series().add(0, 600, 10, 11, 21, GrowthVerdictTest::flat, 20)
+                .add(600, 1_200, 10, 12, 21, GrowthVerdictTest::flat, 20).samples().stream()
+                .map(s -> s.seconds() == 610 ? withProberFds(s, 4, 4 + 1_500) : s).toList();
+
+        GrowthVerdict.Result result = VERDICT.judge(samples);
+
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.judged()).contains("prober transient descriptors: 108 samples; largest 0 (allowed 1,128)");
+    }
+
+    @Test
     void theSlopeIsTheLeastSquaresOne() {
         assertThat(GrowthVerdict.slope(List.of(new double[] {0, 1}, new double[] {1, 3}, new double[] {2, 5})))
                 .isEqualTo(2.0);
         assertThat(GrowthVerdict.slope(List.of(new double[] {4, 1}, new double[] {4, 9}))).isZero();
+    }
+
+    private static SoakSample withProberFds(SoakSample s, int held, int open) {
+        RoleFacts p = s.prober();
+        return new SoakSample(s.seconds(), new RoleFacts(p.pid(), p.heapMib(), p.rssMib(), p.threads(), held, open),
+                s.aggregator(), s.proberLag(), s.aggregatorLag(), s.events(), s.falseEvents(), s.staleEvents(),
+                s.flappingFlips(), s.load1(), s.restart());
+    }
+
+    private static SoakSample withRss(SoakSample s, double prober, double aggregator) {
+        RoleFacts p = s.prober();
+        RoleFacts a = s.aggregator();
+        return new SoakSample(s.seconds(), new RoleFacts(p.pid(), p.heapMib(), prober, p.threads(), p.heldFds(),
+                p.openFds()), new RoleFacts(a.pid(), a.heapMib(), aggregator, a.threads(), a.heldFds(), a.openFds()),
+                s.proberLag(), s.aggregatorLag(), s.events(), s.falseEvents(), s.staleEvents(), s.flappingFlips(),
+                s.load1(), s.restart());
     }
 
     private static SoakSample withLoad(SoakSample s, double load) {

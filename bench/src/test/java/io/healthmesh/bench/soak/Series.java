@@ -24,7 +24,7 @@ final class Series {
     }
 
     static RoleFacts facts(long pid, double v) {
-        return new RoleFacts(pid, v, v * 4, (int) Math.round(v), (int) Math.round(v * 2));
+        return new RoleFacts(pid, v, v * 4, (int) Math.round(v), (int) Math.round(v * 2), (int) Math.round(v * 2));
     }
 
     List<SoakSample> samples() {

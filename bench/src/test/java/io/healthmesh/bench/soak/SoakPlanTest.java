@@ -26,6 +26,24 @@ class SoakPlanTest {
     }
 
     @Test
+    void probesInFlightFollowTheScheduleUpToTheProbersBound() {
+        Duration m = Duration.ofMinutes(10);
+        Duration s = Duration.ofSeconds(15);
+        Duration r = Duration.ofSeconds(110);
+        Duration w = Duration.ofSeconds(60);
+
+        // 500 targets at 10 s with a 5 s timeout: at most 250 probes can hold a socket at once
+        assertThat(new SoakPlan(500, 4, 10_000, m, s, r, w, "256m").probesInFlight()).isEqualTo(250);
+        // 10,000 targets: the schedule would allow 5,000, the prober's max.in.flight stops at 1,000
+        assertThat(new SoakPlan(10_000, 5, 10_000, m, s, r, w, "256m").probesInFlight())
+                .isEqualTo(SoakPlan.MAX_IN_FLIGHT);
+        assertThat(new SoakPlan(3, 1, 1_001, m, s, r, w, "256m").probeTimeoutMs()).isEqualTo(500);
+        assertThat(new SoakPlan(3, 1, 1_001, m, s, r, w, "256m").probesInFlight()).isEqualTo(2);
+        assertThat(new SoakPlan(500, 4, 10_000, m, s, r, w, "256m").roleHeapMib()).isEqualTo(256);
+        assertThat(new SoakPlan(500, 4, 10_000, m, s, r, w, "1G").roleHeapMib()).isEqualTo(1024);
+    }
+
+    @Test
     void aClockCutToFitATimeLimitStillRestartsBothRoles() {
         SoakPlan ci = plan(Duration.ofMinutes(8), Duration.ofSeconds(15), Duration.ofSeconds(100),
                 Duration.ofSeconds(60));

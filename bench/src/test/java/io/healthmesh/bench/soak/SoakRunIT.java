@@ -51,8 +51,7 @@ class SoakRunIT {
         assertThat(last.flappingFlips()).isPositive();
         assertThat(last.prober().heapMib()).isPositive();
         assertThat(last.aggregator().rssMib()).isPositive();
-        GrowthVerdict.Result verdict = new GrowthVerdict(SoakBounds.defaults(plan.warmup(), plan.maxLag(),
-                Runtime.getRuntime().availableProcessors()))
+        GrowthVerdict.Result verdict = new GrowthVerdict(SoakBounds.of(plan, Runtime.getRuntime().availableProcessors()))
                 .judge(samples);
         // lag and events are always judged; on a machine so loaded that jcmd takes longer than the sample period
         // (load average 35 on 2 cores: about 10 s a sample) a 95 s run may fill no growth window, which the verdict

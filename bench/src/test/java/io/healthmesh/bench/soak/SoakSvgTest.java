@@ -28,12 +28,12 @@ class SoakSvgTest {
 
         assertThat(svg.getDocumentElement().getTagName()).isEqualTo("svg");
         NodeList lines = svg.getElementsByTagName("polyline");
-        // four per-process panels: the prober in two pieces, the aggregator in one; the lag panel: one each
-        assertThat(lines.getLength()).isEqualTo(4 * 3 + 2);
+        // five per-process panels: the prober in two pieces, the aggregator in one; the lag panel: one each
+        assertThat(lines.getLength()).isEqualTo(5 * 3 + 2);
         Element firstProberPiece = (Element) lines.item(0);
         assertThat(firstProberPiece.getAttribute("points").split(" ")).hasSize(10);
         NodeList markers = svg.getElementsByTagName("line");
-        assertThat(markers.getLength()).isEqualTo(5);
+        assertThat(markers.getLength()).isEqualTo(6);
         assertThat(((Element) markers.item(0)).getAttribute("stroke")).isEqualTo("#c00");
         assertThat(svg.getElementsByTagName("text").item(0).getTextContent()).isEqualTo("soak <test> & more");
     }
@@ -48,11 +48,11 @@ class SoakSvgTest {
 
         NodeList lines = svg.getElementsByTagName("polyline");
         // the prober in two pieces on every panel, lag included; the aggregator whole
-        assertThat(lines.getLength()).isEqualTo(5 * 3);
+        assertThat(lines.getLength()).isEqualTo(6 * 3);
         for (int i = 0; i < lines.getLength(); i++) {
             for (String point : ((Element) lines.item(i)).getAttribute("points").split(" ")) {
                 double y = Double.parseDouble(point.split(",")[1]);
-                assertThat(y).as("no point below a panel's baseline").isLessThan(5 * 190 + 80);
+                assertThat(y).as("no point below a panel's baseline").isLessThan(6 * 190 + 80);
             }
         }
     }
@@ -62,7 +62,7 @@ class SoakSvgTest {
         Document svg = parse(SoakSvg.render(List.of(), "nothing"));
 
         assertThat(svg.getElementsByTagName("polyline").getLength()).isZero();
-        assertThat(svg.getElementsByTagName("rect").getLength()).isEqualTo(6);
+        assertThat(svg.getElementsByTagName("rect").getLength()).isEqualTo(7);
     }
 
     private static Document parse(String svg) throws Exception {
