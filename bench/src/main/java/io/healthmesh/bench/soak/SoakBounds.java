@@ -34,8 +34,8 @@ public record SoakBounds(Duration warmup, int minWindowSamples, Map<RoleMetric, 
 
     /**
      * Descriptors either role may have open for less than a sample beyond its probes: a client's reconnection, a
-     * connection to the ops port, a probe's channel whose close is still queued on its event loop, files opened for a
-     * moment (the prober's descriptors other than sockets varied by up to 120 between readings a few seconds apart).
+     * connection to the ops port, a probe's channel whose close is still queued on its event loop, a descriptor that
+     * closed while it was being listed.
      */
     public static final int TRANSIENT_SLACK = 128;
 
