@@ -137,7 +137,8 @@ public final class AggregatorWorker implements AutoCloseable, ListeningWorker {
         // healthmesh's own topics exist already
         config.replication().requireCreatable(List.of(config.applicationId() + "'s changelog and repartition topics"));
         try (Admin client = Admin.create(admin)) {
-            TopicSetup.ensure(client, config.topics(), config.partitions(), config.replication());
+            TopicSetup.ensurePatiently(client, config.topics(), config.partitions(), config.replication(),
+                    TopicSetup.START_PATIENCE);
             TransactionBackoffCheck.logAdvice(client);
         }
     }

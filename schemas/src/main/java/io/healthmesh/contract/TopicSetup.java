@@ -8,11 +8,14 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import io.healthmesh.core.retry.Backoff;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -131,6 +135,63 @@ public final class TopicSetup {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new IllegalStateException("cannot set up topics: " + describe(cause), cause);
         }
+    }
+
+    /** How long a role that sets up topics at start keeps asking a Kafka that does not answer before it gives up. */
+    public static final Duration START_PATIENCE = Duration.ofMinutes(5);
+    private static final Backoff START_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+
+    /** Waits for the given time; false when interrupted (the caller then gives up). */
+    @FunctionalInterface
+    interface Pause {
+        boolean await(Duration wait);
+    }
+
+    /**
+     * As {@link #ensure}, for a role starting: a Kafka that does not answer in time or answers with an error worth
+     * retrying (a broker still starting, a loaded cluster, a leader moving) is asked again after a wait (1 s doubling
+     * to 30 s) until {@code patience} has passed, each failure logged; a topic that disagrees with the design, a
+     * refused single copy or a denied operation fails at once.
+     */
+    public static void ensurePatiently(Admin admin, Topics topics, int partitions, TopicReplication replication,
+                                       Duration patience) {
+        patiently(() -> ensure(admin, topics, partitions, replication), patience, START_BACKOFF, System::nanoTime,
+                wait -> {
+                    try {
+                        Thread.sleep(wait.toMillis());
+                        return true;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return false;
+                    }
+                });
+    }
+
+    /** Runs {@code attempt} until it succeeds, it fails with what is not worth retrying, or {@code patience} passed. */
+    static void patiently(Runnable attempt, Duration patience, Backoff backoff, LongSupplier nanoTime, Pause pause) {
+        long deadline = nanoTime.getAsLong() + patience.toNanos();
+        for (int failures = 1; ; failures++) {
+            try {
+                attempt.run();
+                return;
+            } catch (IllegalStateException e) {
+                Duration wait = backoff.after(failures);
+                if (!retriable(e) || nanoTime.getAsLong() + wait.toNanos() - deadline > 0) {
+                    throw e;
+                }
+                LOG.warn("{}; trying again in {} ms (failure {} in a row, giving up {} s after the first)",
+                        e.getMessage(), wait.toMillis(), failures, patience.toSeconds());
+                if (!pause.await(wait)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** True when a failed setup is worth trying again: Kafka did not answer in time, or said to try again. */
+    static boolean retriable(IllegalStateException e) {
+        Throwable cause = e.getCause();
+        return cause instanceof TimeoutException || cause instanceof RetriableException;
     }
 
     /** What went wrong, never "null": a timeout of our own wait has no message of its own. */
