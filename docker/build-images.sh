@@ -40,6 +40,8 @@ jar="$root/cli/target/healthmesh-cli.jar"
 if [ "$build_jar" = true ] || [ ! -f "$jar" ] || [ ! -d "$root/cli/target/lib" ]; then
   mkdir -p "$HEALTHMESH_CACHE_DIR"
   log "building the CLI jar (mvn -pl cli -am package -DskipTests)"
+  # the image copies cli/target/lib whole: drop the jars an earlier version of the build left there
+  rm -rf "$root/cli/target/lib"
   timed "maven package cli" quietly "$HEALTHMESH_CACHE_DIR/cli-maven.log" \
     "${MVN:-mvn}" -B -Dstyle.color=never -f "$root/pom.xml" -pl cli -am package -DskipTests
 fi

@@ -18,9 +18,9 @@ root=$(cd "$here/.." && pwd)
 . "$here/offline/common.sh"
 
 # the previous release: change these three together when a release is cut (docs/operations/rolling-upgrades.md)
-previous_version=0.1.0
-previous_tag=v0.1.0
-previous_commit=1e687b29ab41b02e3668704fae5f5908f27a9f93
+previous_version=0.2.0
+previous_tag=v0.2.0
+previous_commit=383a69b4fb99f5aa8ba04361fca7bdec483ad5da
 
 image="${HEALTHMESH_PREVIOUS_IMAGE:-healthmesh:$previous_version}"
 local_base="${HEALTHMESH_BASE_IMAGE:-healthmesh/base-jre:17}"

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 final class PreviousImage {
 
-    static final String DEFAULT = "healthmesh:0.1.0";
+    static final String DEFAULT = "healthmesh:0.2.0";
 
     private PreviousImage() {
     }

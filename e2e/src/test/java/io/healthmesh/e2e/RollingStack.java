@@ -193,13 +193,12 @@ final class RollingStack implements AutoCloseable {
     }
 
     private static Instance aggregator(String name, int host) {
-        // one broker: one copy of each topic, knowingly; 0.1.0 created topics with one copy by default and does
-        // not know the setting with which this build allows it
+        // one broker: one copy of each topic, knowingly (both releases know the setting that allows it)
         return new Instance(name, host, "aggregator", 8082, Map.of(
                 "HEALTHMESH_APPLICATION_SERVER", name + ":8082",
                 "HEALTHMESH_STATE_DIR", "/var/lib/healthmesh",
-                "HEALTHMESH_REPLICATION_FACTOR", "1"),
-                Map.of("HEALTHMESH_REPLICATION_SINGLE_COPY_ALLOWED", "true"));
+                "HEALTHMESH_REPLICATION_FACTOR", "1",
+                "HEALTHMESH_REPLICATION_SINGLE_COPY_ALLOWED", "true"));
     }
 
     private static Instance prober(String name, int host) {
