@@ -15,9 +15,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The self-check's comparison of the maintenance window each state event (and each group event) carries with the
- * window replay finds in force: the maintenance records (by record timestamp, a tombstone ending a window) make a {@link MaintenanceBook},
- * the targets topic gives the target's group and labels at the event, and {@link MaintenanceBook#inForce} (the one
- * rule of precedence, the aggregator's) names the window at the event's {@code updatedAtMs}.
+ * window replay finds in force: the maintenance records (by record timestamp, a tombstone ending a window) make a
+ * {@link MaintenanceBook}, the targets topic gives the target's group and labels at the event, and
+ * {@link MaintenanceBook#inForce} (the one rule of precedence, the aggregator's; {@link MaintenanceBook#inForceForGroup}
+ * for a group event) names the window at the event's {@code updatedAtMs}.
  *
  * <p>The aggregator applies a maintenance record when its global store reads it, a little after the record's
  * timestamp, and a window's start or end produces its event at the next punctuation. So an event whose window differs
