@@ -42,6 +42,7 @@ public final class ReplayEngine {
     private final long minOutageMs;
     private long results;
     private MaintenanceCheck.Result maintenance;
+    private GroupCheck.Input groups;
 
     /**
      * @param definitions every valid record of the targets topic up to {@code window.toMs}, per target in offset order
@@ -103,6 +104,11 @@ public final class ReplayEngine {
         this.maintenance = requireNonNull(result, "result");
     }
 
+    /** Adds the comparison of group events ({@link GroupCheck}) to the self-check {@link #finish} returns. */
+    public void checkGroups(GroupCheck.Input input) {
+        this.groups = requireNonNull(input, "input");
+    }
+
     /** Ends the replay at the window's end and returns what each run did. */
     public ReplayResult finish() {
         for (TargetFeed feed : feeds.values()) {
@@ -118,6 +124,9 @@ public final class ReplayEngine {
                     + String.join(", ", resultsWithoutDefinition.keySet()));
         }
         SelfCheck check = SelfCheck.compare(window, configured, emittedInRange, lastBefore());
+        if (groups != null) {
+            check = check.with(GroupCheck.compare(groups, window, configured.atFrom(), configured.memberships()));
+        }
         return new ReplayResult(window, alternatives, results, configured.atFrom(), configured.changes(),
                 alternative.atFrom(), alternative.changes(), found,
                 maintenance == null ? check : check.with(maintenance), List.copyOf(notes));

@@ -35,6 +35,15 @@ final class ReplayRun {
     record Emitted(long timestampMs, HealthStatus status, long sinceMs) {
     }
 
+    /**
+     * A change the aggregator's group task hears of (the target task's membership change): {@code targetId} joins
+     * or moves within {@code group} to {@code status}, or leaves it ({@code status == null}).
+     *
+     * @param timestampMs the record timestamp of what caused it (the group event it may produce carries it too)
+     */
+    record Membership(long timestampMs, String group, String targetId, HealthStatus status) {
+    }
+
     private final Alternatives alternatives;
     private final StalenessRule configured;
     private final long tickMs;
@@ -51,6 +60,8 @@ final class ReplayRun {
     private final Map<String, StartState> atFrom = new LinkedHashMap<>();
     private final Map<String, List<StatusChange>> changes = new TreeMap<>();
     private final Map<String, List<Emitted>> emitted = new TreeMap<>();
+    /** The membership changes from {@code fromMs} on, in the order this run made them. */
+    private final List<Membership> memberships = new ArrayList<>();
 
     ReplayRun(Alternatives alternatives, StalenessRule configured, long tickMs, long fromMs, long notBeforeMs) {
         this.alternatives = requireNonNull(alternatives, "alternatives");
@@ -115,6 +126,7 @@ final class ReplayRun {
                 if (ts >= fromMs) {
                     emitted(id).add(new Emitted(ts, null, ts));
                     changes(id).add(new StatusChange(id, current.spec().group(), current.status(), null, ts));
+                    memberships.add(new Membership(ts, current.spec().group(), id, null));
                 }
             }
             return;
@@ -189,6 +201,11 @@ final class ReplayRun {
         return emitted;
     }
 
+    /** The changes of group membership from the start of the range on, as the target task forwards them. */
+    List<Membership> memberships() {
+        return memberships;
+    }
+
     /** A target's state now (for tests). */
     TargetHealthState state(String id) {
         return states.get(id);
@@ -206,6 +223,12 @@ final class ReplayRun {
         if (update.statusChanged()) {
             changes(id).add(new StatusChange(id, after.spec().group(),
                     update.before() == null ? null : update.before().status(), after.status(), after.sinceMs()));
+        }
+        if (update.groupChanged()) {
+            memberships.add(new Membership(ts, update.before().spec().group(), id, null));
+        }
+        if (update.membershipChanged()) {
+            memberships.add(new Membership(ts, after.spec().group(), id, after.status()));
         }
     }
 
@@ -232,13 +255,15 @@ final class ReplayRun {
                 continue;
             }
             TargetHealthState after = withStaleness(current, theirs);
-            states.put(id, after);
             long ts = next.timestampMs();
+            snapshotIfDue(id, ts); // the state at the range's start is the one before this change
+            states.put(id, after);
             if (ts >= fromMs) {
                 emitted(id).add(new Emitted(ts, after.status(), after.sinceMs()));
                 if (after.status() != current.status()) {
                     changes(id).add(new StatusChange(id, after.spec().group(), current.status(), after.status(),
                             after.sinceMs()));
+                    memberships.add(new Membership(ts, after.spec().group(), id, after.status()));
                 }
             }
         }

@@ -19,16 +19,26 @@ import java.util.TreeSet;
  * staleness one by its staleness clock ({@code ReadClock}, how far it had read its input), replay by the record
  * timestamps.
  *
+ * <p>Group events are compared too ({@link GroupCheck}): the fail-open verdicts of each group whose members are all
+ * replayed, from the membership changes of the run as configured.
+ *
  * @param targets targets compared
  * @param changes status changes the aggregator emitted in the range (each one compared)
- * @param mismatches one line per target that differs (empty when replay reproduces the aggregator)
- * @param maintenanceEvents state events whose maintenance window was compared ({@link MaintenanceCheck}; 0 when the
- *                          windows were not read)
+ * @param mismatches one line per target or group that differs (empty when replay reproduces the aggregator)
+ * @param maintenanceEvents state and group events whose maintenance window was compared ({@link MaintenanceCheck};
+ *                          0 when the windows were not read)
+ * @param groups groups compared
+ * @param groupChanges fail-open verdict changes the aggregator's group events went through in the range
  */
-public record SelfCheck(int targets, int changes, List<String> mismatches, int maintenanceEvents) {
+public record SelfCheck(int targets, int changes, List<String> mismatches, int maintenanceEvents, int groups,
+                        int groupChanges) {
 
     public SelfCheck {
         mismatches = List.copyOf(mismatches);
+    }
+
+    public SelfCheck(int targets, int changes, List<String> mismatches, int maintenanceEvents) {
+        this(targets, changes, mismatches, maintenanceEvents, 0, 0);
     }
 
     public SelfCheck(int targets, int changes, List<String> mismatches) {
@@ -39,7 +49,15 @@ public record SelfCheck(int targets, int changes, List<String> mismatches, int m
     SelfCheck with(MaintenanceCheck.Result maintenance) {
         List<String> all = new ArrayList<>(mismatches);
         all.addAll(maintenance.mismatches());
-        return new SelfCheck(targets, changes, all, maintenanceEvents + maintenance.events());
+        return new SelfCheck(targets, changes, all, maintenanceEvents + maintenance.events(), groups, groupChanges);
+    }
+
+    /** This check with the group comparison's groups, changes and mismatches added. */
+    SelfCheck with(GroupCheck.Result group) {
+        List<String> all = new ArrayList<>(mismatches);
+        all.addAll(group.mismatches());
+        return new SelfCheck(targets, changes, all, maintenanceEvents, groups + group.groups(),
+                groupChanges + group.changes());
     }
 
     public boolean matches() {

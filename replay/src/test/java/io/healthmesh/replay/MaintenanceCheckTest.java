@@ -78,4 +78,30 @@ class MaintenanceCheckTest {
 
         assertThat(r.mismatches()).isEmpty();
     }
+
+    @Test
+    void aGroupEventMustCarryTheWindowForTheGroupAndNoWindowThatOnlyCoversItsMembers() {
+        List<MaintenanceCheck.WindowRecord> records = List.of(WEB_10_TO_20.get(0),
+                new MaintenanceCheck.WindowRecord(5_000, "wa", window("wa", MaintenanceSelector.target("a"), 10_000,
+                        20_000)));
+        MaintenanceCheck.Result ok = MaintenanceCheck.compareGroups(records, List.of(
+                new MaintenanceCheck.GroupMark("web", 1, 9_000, null),
+                new MaintenanceCheck.GroupMark("web", 2, 10_000, "w1"),
+                new MaintenanceCheck.GroupMark("db", 3, 15_000, null)), 0);
+        assertThat(ok.events()).isEqualTo(3);
+        assertThat(ok.mismatches()).isEmpty();
+
+        MaintenanceCheck.Result missing = MaintenanceCheck.compareGroups(records, List.of(
+                new MaintenanceCheck.GroupMark("web", 4, 12_000, null),
+                new MaintenanceCheck.GroupMark("db", 5, 12_000, "wa")), 1_000);
+        assertThat(missing.mismatches()).containsExactly(
+                "group db: maintenance: event at 1970-01-01T00:00:12Z (offset 5) carries window wa, the windows "
+                        + "recorded then put no window in force (within 1000 ms)",
+                "group web: maintenance: event at 1970-01-01T00:00:12Z (offset 4) carries no window, the windows "
+                        + "recorded then put window w1 in force (within 1000 ms)");
+
+        MaintenanceCheck.Result both = MaintenanceCheck.both(ok, missing);
+        assertThat(both.events()).isEqualTo(5);
+        assertThat(both.mismatches()).hasSize(2);
+    }
 }

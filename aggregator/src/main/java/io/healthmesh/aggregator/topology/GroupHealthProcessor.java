@@ -5,13 +5,12 @@ import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.ThresholdChange;
 import io.healthmesh.core.health.GroupCounts;
 import io.healthmesh.core.health.GroupState;
+import io.healthmesh.core.health.GroupUpdate;
 import io.healthmesh.core.health.HealthStatus;
 import io.healthmesh.core.health.PanicThreshold;
 import io.healthmesh.contract.maintenance.MaintenanceRecords;
 import io.healthmesh.schema.GroupHealth;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.errors.StreamsException;
-import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -55,8 +54,8 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
     /** Which maintenance window each group event carries, and which groups a window's start or end concerns. */
     private final GroupMaintenanceTracker maintenance;
     private final Duration punctuateInterval;
-    /** The punctuation going on with a walk of the groups, or {@code null} when none is under way. */
-    private Cancellable maintenanceWalk;
+    /** Produces the events of a maintenance pass and keeps a walk of the groups going. */
+    private final MaintenanceEmission emission = new MaintenanceEmission("group", LOG);
 
     GroupHealthProcessor(RoutableList routableList, EarlyCommits earlyCommits, CommitPacer pacer,
                          MaintenanceWindows maintenanceWindows, Duration punctuateInterval) {
@@ -83,8 +82,8 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
         this.commits = earlyCommits.afterRepartition(context, metrics);
         paced.close(); // a revived task registers again
         this.paced = pacer.register(context);
-        this.maintenanceWalk = null; // a revived task's punctuations are gone
         maintenance.init(context);
+        emission.init(context, metrics, paced, this::checkMaintenance); // a revived task's punctuations are gone
         context.schedule(punctuateInterval, PunctuationType.WALL_CLOCK_TIME, this::checkMaintenance);
     }
 
@@ -110,11 +109,10 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
             return; // not a member and leaving, or the same status again: nothing changes
         }
         GroupState stored = summaries.get(groupId);
-        GroupState state = stored == null ? GroupState.EMPTY : stored;
-        GroupState next = state.move(before, after);
-        boolean routingChanges = state.counts().isEmpty() || state.routingChangesTo(next, before, after);
+        GroupUpdate update = GroupUpdate.member(stored == null ? GroupState.EMPTY : stored, before, after);
+        GroupState next = update.after();
         writeRows(groupId, change.targetId(), memberKey, before, after);
-        if (next.counts().isEmpty()) {
+        if (update.effect() == GroupUpdate.Effect.TOMBSTONE) {
             pages.forget(groupId);
             maintenance.forget(groupId);
             keep(groupId, next);
@@ -122,9 +120,10 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
             return;
         }
         summaries.put(groupId, next);
-        if (routingChanges) {
+        if (update.emits()) {
             boolean entering = GroupCounts.served(after, next.failOpen());
-            RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, state, next);
+            RoutableList.Page page = pages.afterChange(rows, groupId, change.targetId(), entering, update.before(),
+                    next);
             forward(record, event(groupId, next, page));
         }
     }
@@ -132,10 +131,10 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
     /** The group's policy changed: fail-open is decided again from the stored state, and announced if it changed. */
     private void onThreshold(Record<byte[], GroupChange> record, String groupId, PanicThreshold threshold) {
         GroupState stored = summaries.get(groupId);
-        GroupState state = stored == null ? GroupState.EMPTY : stored;
-        GroupState next = state.withThreshold(threshold);
+        GroupUpdate update = GroupUpdate.threshold(stored == null ? GroupState.EMPTY : stored, threshold);
+        GroupState next = update.after();
         keep(groupId, next);
-        if (!next.counts().isEmpty() && state.routingChangesTo(next, null, null)) {
+        if (update.emits()) {
             RoutableList.Page page = pages.reread(rows, groupId, next);
             forward(record, event(groupId, next, page));
         }
@@ -155,27 +154,8 @@ final class GroupHealthProcessor implements Processor<byte[], GroupChange, byte[
      */
     private void checkMaintenance(long now) {
         List<GroupMaintenanceTracker.Change> changes = maintenance.pass(now);
-        if (!changes.isEmpty()) {
-            paced.processed(); // events written by a punctuation are as urgent as those of a record
-        }
-        for (GroupMaintenanceTracker.Change change : changes) {
-            try {
-                emitMaintenanceChange(change.groupId(), now);
-            } catch (StreamsException e) {
-                throw e;
-            } catch (RuntimeException | StackOverflowError e) {
-                metrics.punctuationFailed();
-                LOG.warn("maintenance event of group {} failed: {}", RecordSafeHandlers.cut(change.groupId()),
-                        RecordSafeHandlers.describe(e));
-            }
-        }
-        if (maintenance.walking() && maintenanceWalk == null) {
-            maintenanceWalk = context.schedule(TargetHealthProcessor.DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME,
-                    this::checkMaintenance);
-        } else if (!maintenance.walking() && maintenanceWalk != null) {
-            maintenanceWalk.cancel();
-            maintenanceWalk = null;
-        }
+        emission.emit(changes, GroupMaintenanceTracker.Change::groupId, this::emitMaintenanceChange, now,
+                maintenance.walking());
     }
 
     /** The event of a group whose routing did not change but whose maintenance window in force did. */

@@ -84,8 +84,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private Cancellable draining;
     /** Which maintenance window each event carries, and which targets a window's start or end concerns. */
     private final MaintenanceTracker maintenance;
-    /** The punctuation going on with a walk of the maintenance rows, or {@code null} when none is under way. */
-    private Cancellable maintenanceWalk;
+    /** Produces the events of a maintenance pass and keeps a walk of the maintenance rows going. */
+    private final MaintenanceEmission emission = new MaintenanceEmission("target", LOG);
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, GroupPolicyDecoder groupPolicies, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits,
@@ -113,7 +113,6 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 staleness.maxBehindMs());
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
-        this.maintenanceWalk = null;
         maintenance.init(context);
         // once per task start (the store is restored by now): from then on only the targets due are read
         try (KeyValueIterator<String, StoredTarget> all = store.all()) {
@@ -126,6 +125,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.commits = earlyCommits.forTask(context, metrics);
         paced.close(); // a revived task registers again
         this.paced = pacer.register(context);
+        emission.init(context, metrics, paced, this::checkMaintenance); // a revived task's punctuations are gone
     }
 
     @Override
@@ -324,30 +324,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
      */
     private void checkMaintenance(long now) {
         List<MaintenanceTracker.Change> changes = maintenance.pass(now);
-        if (!changes.isEmpty()) {
-            paced.processed();
-        }
-        for (MaintenanceTracker.Change change : changes) {
-            try {
-                emitMaintenanceChange(change.targetId(), now, now);
-            } catch (StreamsException e) {
-                throw e;
-            } catch (RuntimeException | StackOverflowError e) {
-                metrics.punctuationFailed();
-                LOG.warn("maintenance event of target {} failed: {}", RecordSafeHandlers.cut(change.targetId()),
-                        RecordSafeHandlers.describe(e));
-            }
-        }
-        if (maintenance.walking() && maintenanceWalk == null) {
-            maintenanceWalk = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::walkMaintenance);
-        } else if (!maintenance.walking() && maintenanceWalk != null) {
-            maintenanceWalk.cancel();
-            maintenanceWalk = null;
-        }
-    }
-
-    private void walkMaintenance(long now) {
-        checkMaintenance(now);
+        emission.emit(changes, MaintenanceTracker.Change::targetId, (id, at) -> emitMaintenanceChange(id, at, at),
+                now, maintenance.walking());
     }
 
     /** The state event of a target whose state did not change but whose maintenance window in force did. */

@@ -1,18 +1,11 @@
 package io.healthmesh.aggregator.topology;
 
-import io.healthmesh.contract.maintenance.MaintenanceRecords;
-import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.core.maintenance.MaintenanceMode;
 import io.healthmesh.core.maintenance.MaintenanceSelector;
-import io.healthmesh.core.maintenance.MaintenanceWindow;
 import io.healthmesh.core.probe.Outcome;
-import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.GroupHealth;
-import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.MaintenanceInForce;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,10 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.A;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.B;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.C;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.ms;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,54 +30,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GroupMaintenanceEventsTest {
 
-    /** Probed every 10 minutes: no staleness event falls inside a scenario. */
-    private static final TargetSpec A = slow("a", "web");
-    private static final TargetSpec B = slow("b", "web");
-    private static final TargetSpec C = slow("c", "db");
-
-    private static TargetSpec slow(String id, String group) {
-        return TargetSpec.of(id, group, "10.0.0.1", 80, Protocol.TCP).withTiming(600_000, 2_000);
-    }
-
     @TempDir
     Path stateDir;
+    private MaintenanceScenario scenario;
     private AggregatorDriver d;
-    private TestInputTopic<String, Maintenance> maintenance;
-    private AvroSerde<Maintenance> serde;
-    private double second;
 
     @BeforeEach
     void start() {
-        d = new AggregatorDriver(stateDir);
-        serde = AvroSerde.forValues(Maintenance.class, d.serdeConfig);
-        maintenance = d.driver.createInputTopic(d.config.topics().maintenance(), new StringSerializer(),
-                serde.serializer());
+        scenario = new MaintenanceScenario(stateDir);
+        d = scenario.d;
     }
 
     @AfterEach
     void stop() {
-        serde.close();
-        d.close();
-    }
-
-    private void three(Outcome outcome, TargetSpec... specs) {
-        for (int i = 0; i < 3; i++) {
-            second += 1;
-            for (TargetSpec spec : specs) {
-                d.at(second).result(spec, "default", outcome, 100);
-            }
-        }
-    }
-
-    /** Writes a window from {@code fromS} to {@code toS} seconds since the scenario's start. */
-    private void window(String id, MaintenanceSelector selector, MaintenanceMode mode, double fromS, double toS) {
-        MaintenanceWindow w = new MaintenanceWindow(id, selector, mode, ms(fromS), ms(toS), "planned work",
-                d.now(), "test");
-        maintenance.pipeInput(id, MaintenanceRecords.toAvro(w), Instant.ofEpochMilli(d.now()));
-    }
-
-    private static long ms(double secondsSinceStart) {
-        return AggregatorDriver.EPOCH + Math.round(secondsSinceStart * 1000);
+        scenario.close();
     }
 
     private List<GroupHealth> groupEvents(String group) {
@@ -97,7 +59,7 @@ class GroupMaintenanceEventsTest {
     private void webFailsOpen() {
         d.at(0).define(A);
         d.define(B);
-        three(Outcome.TIMEOUT, A, B);
+        scenario.three(Outcome.TIMEOUT, A, B);
         List<GroupHealth> before = groupEvents("web");
         assertThat(before).last().extracting(GroupHealth::getFailOpen).isEqualTo(true);
         assertThat(before).allSatisfy(e -> assertThat(e.getMaintenance()).isNull());
@@ -107,7 +69,7 @@ class GroupMaintenanceEventsTest {
     @Test
     void aGroupWindowsStartAndEndEachProduceAGroupEventWithTheRoutingUnchanged() {
         webFailsOpen();
-        window("m1", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 200);
+        scenario.window("m1", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 200);
         d.at(50);
         assertThat(groupEvents("web")).as("nothing before the window starts").isEmpty();
 
@@ -135,11 +97,11 @@ class GroupMaintenanceEventsTest {
     @Test
     void routingChangesInsideTheWindowCarryIt() {
         webFailsOpen();
-        window("m1", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 100, 200);
+        scenario.window("m1", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 100, 200);
         d.at(100);
         groupEvents("web");
-        second = 120;
-        three(Outcome.SUCCESS, A);
+        scenario.second = 120;
+        scenario.three(Outcome.SUCCESS, A);
         List<GroupHealth> recovered = groupEvents("web");
         assertThat(recovered).hasSize(1);
         assertThat(recovered.get(0).getFailOpen()).isFalse();
@@ -152,10 +114,10 @@ class GroupMaintenanceEventsTest {
     @Test
     void overlappingGroupWindowsDrainFirstThenTheLatestEndThenTheSmallestId() {
         webFailsOpen();
-        window("s-b", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
-        window("s-a", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
-        window("s-short", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 300);
-        window("d", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 150, 250);
+        scenario.window("s-b", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
+        scenario.window("s-a", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
+        scenario.window("s-short", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 300);
+        scenario.window("d", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 150, 250);
         d.at(100);
         assertThat(groupEvents("web")).extracting(GroupMaintenanceEventsTest::carried).containsExactly("s-a/SILENCE");
         d.at(150);
@@ -176,19 +138,19 @@ class GroupMaintenanceEventsTest {
         d.at(0).define(A);
         d.define(b);
         d.define(C);
-        three(Outcome.TIMEOUT, A, b, C);
+        scenario.three(Outcome.TIMEOUT, A, b, C);
         d.groupEvents();
         d.healthEvents();
-        window("t", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 100, 200);
-        window("l", MaintenanceSelector.labels(Map.of("zone", "z1")), MaintenanceMode.SILENCE, 100, 200);
-        window("g", MaintenanceSelector.group("db"), MaintenanceMode.SILENCE, 100, 200);
+        scenario.window("t", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 100, 200);
+        scenario.window("l", MaintenanceSelector.labels(Map.of("zone", "z1")), MaintenanceMode.SILENCE, 100, 200);
+        scenario.window("g", MaintenanceSelector.group("db"), MaintenanceMode.SILENCE, 100, 200);
         d.at(100);
         assertThat(d.healthEvents()).extracting(TestRecord::key).as("the members are covered")
                 .containsExactlyInAnyOrder("a", "b", "c");
         List<TestRecord<String, GroupHealth>> groups = d.groupEvents();
         assertThat(groups).extracting(TestRecord::key).as("only the group a window names").containsExactly("db");
-        second = 120;
-        three(Outcome.SUCCESS, A);
+        scenario.second = 120;
+        scenario.three(Outcome.SUCCESS, A);
         assertThat(groupEvents("web")).last().satisfies(e -> {
             assertThat(e.getFailOpen()).isFalse();
             assertThat(e.getMaintenance()).as("a's own window does not cover web").isNull();
@@ -198,11 +160,11 @@ class GroupMaintenanceEventsTest {
     @Test
     void aDeletedWindowEndsAtOnceForTheGroup() {
         webFailsOpen();
-        window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 500);
+        scenario.window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 500);
         d.at(100);
         assertThat(groupEvents("web")).extracting(GroupMaintenanceEventsTest::carried).containsExactly("m/SILENCE");
         d.at(150);
-        maintenance.pipeInput("m", null, Instant.ofEpochMilli(d.now()));
+        scenario.pipe("m", null);
         d.at(151);
         assertThat(groupEvents("web")).extracting(GroupMaintenanceEventsTest::carried).containsExactly((String) null);
     }
@@ -210,7 +172,7 @@ class GroupMaintenanceEventsTest {
     @Test
     void aGroupThatEmptiesForgetsItsWindowAndOneThatComesBackCarriesItAfresh() {
         webFailsOpen();
-        window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 500);
+        scenario.window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 500);
         d.at(100);
         assertThat(groupEvents("web")).hasSize(1);
         d.delete("a");
@@ -229,7 +191,7 @@ class GroupMaintenanceEventsTest {
     @Test
     void targetEventsAreUnchangedByAGroupsOwnWindow() {
         webFailsOpen();
-        window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 200);
+        scenario.window("m", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 200);
         d.at(100);
         assertThat(d.healthEvents()).extracting(r -> r.value().getMaintenance().getId()).containsExactly("m", "m");
         assertThat(groupEvents("web")).extracting(GroupMaintenanceEventsTest::carried).containsExactly("m/SILENCE");

@@ -2,20 +2,16 @@ package io.healthmesh.aggregator.topology;
 
 import io.healthmesh.contract.RejectedHeaders;
 import io.healthmesh.contract.maintenance.MaintenanceRecords;
-import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.core.maintenance.MaintenanceMode;
 import io.healthmesh.core.maintenance.MaintenanceSelector;
 import io.healthmesh.core.maintenance.MaintenanceWindow;
 import io.healthmesh.core.probe.Outcome;
-import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.schema.HealthStatus;
-import io.healthmesh.schema.Maintenance;
 import io.healthmesh.schema.MaintenanceInForce;
 import io.healthmesh.schema.TargetHealth;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +25,11 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.A;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.B;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.C;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.ms;
+import static io.healthmesh.aggregator.topology.MaintenanceScenario.slow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,63 +39,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MaintenanceEventsTest {
 
-    /** Probed every 10 minutes: no staleness event falls inside a scenario, so every event seen is maintenance's. */
-    private static final TargetSpec A = slow("a", "web");
-    private static final TargetSpec B = slow("b", "web");
-    private static final TargetSpec C = slow("c", "db");
-
-    private static TargetSpec slow(String id, String group) {
-        return TargetSpec.of(id, group, "10.0.0.1", 80, Protocol.TCP).withTiming(600_000, 2_000);
-    }
-
     @TempDir
     Path stateDir;
+    private MaintenanceScenario scenario;
     private AggregatorDriver d;
-    private TestInputTopic<String, Maintenance> maintenance;
     private TestInputTopic<byte[], byte[]> rawMaintenance;
-    private AvroSerde<Maintenance> serde;
-    private double second;
 
     @BeforeEach
     void start() {
-        d = new AggregatorDriver(stateDir);
-        serde = AvroSerde.forValues(Maintenance.class, d.serdeConfig);
-        maintenance = d.driver.createInputTopic(d.config.topics().maintenance(), new StringSerializer(),
-                serde.serializer());
+        scenario = new MaintenanceScenario(stateDir);
+        d = scenario.d;
         rawMaintenance = d.driver.createInputTopic(d.config.topics().maintenance(), new ByteArraySerializer(),
                 new ByteArraySerializer());
     }
 
     @AfterEach
     void stop() {
-        serde.close();
-        d.close();
+        scenario.close();
     }
 
     private static TargetSpec labelled(TargetSpec s, Map<String, String> labels) {
         return new TargetSpec(s.id(), s.group(), s.address(), s.port(), s.protocol(), s.intervalMs(), s.timeoutMs(),
                 s.healthyThreshold(), s.unhealthyThreshold(), s.enabled(), s.weight(), labels, s.http(), s.udp(),
                 s.tcp(), s.regions(), s.quorum(), s.quorumAtLeast());
-    }
-
-    private void three(Outcome outcome, TargetSpec... specs) {
-        for (int i = 0; i < 3; i++) {
-            second += 1;
-            for (TargetSpec spec : specs) {
-                d.at(second).result(spec, "default", outcome, 100);
-            }
-        }
-    }
-
-    /** Writes a window from {@code fromS} to {@code toS} seconds since the scenario's start. */
-    private void window(String id, MaintenanceSelector selector, MaintenanceMode mode, double fromS, double toS) {
-        MaintenanceWindow w = new MaintenanceWindow(id, selector, mode, ms(fromS), ms(toS), "planned work",
-                d.now(), "test");
-        maintenance.pipeInput(id, MaintenanceRecords.toAvro(w), Instant.ofEpochMilli(d.now()));
-    }
-
-    private static long ms(double secondsSinceStart) {
-        return AggregatorDriver.EPOCH + Math.round(secondsSinceStart * 1000);
     }
 
     private List<TargetHealth> events(String id) {
@@ -109,9 +76,9 @@ class MaintenanceEventsTest {
     @Test
     void aWindowStartingWhileHealthyDrainsAndItsEndUndrainsWithTheStatusKept() {
         d.at(0).define(A);
-        three(Outcome.SUCCESS, A);
+        scenario.three(Outcome.SUCCESS, A);
         d.healthEvents();
-        window("m1", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 100, 200);
+        scenario.window("m1", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 100, 200);
         d.at(50);
         assertThat(events("a")).as("nothing before the window starts").isEmpty();
 
@@ -122,8 +89,8 @@ class MaintenanceEventsTest {
         assertThat(carried(started.get(0))).isEqualTo("m1/DRAIN");
         assertThat(started.get(0).getMaintenance().getUntilMs()).isEqualTo(ms(200));
 
-        second = 150;
-        three(Outcome.SUCCESS, A);
+        scenario.second = 150;
+        scenario.three(Outcome.SUCCESS, A);
         assertThat(events("a")).as("results inside the window change nothing").isEmpty();
 
         d.at(201);
@@ -136,17 +103,17 @@ class MaintenanceEventsTest {
     @Test
     void aWindowStartingWhileUnhealthyKeepsTheStatusAndStatusChangesInsideCarryIt() {
         d.at(0).define(A);
-        three(Outcome.TIMEOUT, A);
+        scenario.three(Outcome.TIMEOUT, A);
         assertThat(events("a")).last().extracting(TargetHealth::getStatus).isEqualTo(HealthStatus.UNHEALTHY);
-        window("m1", MaintenanceSelector.target("a"), MaintenanceMode.SILENCE, 10, 100);
+        scenario.window("m1", MaintenanceSelector.target("a"), MaintenanceMode.SILENCE, 10, 100);
         d.at(10);
         List<TargetHealth> started = events("a");
         assertThat(started).singleElement().satisfies(e -> {
             assertThat(e.getStatus()).isEqualTo(HealthStatus.UNHEALTHY);
             assertThat(carried(e)).isEqualTo("m1/SILENCE");
         });
-        second = 20;
-        three(Outcome.SUCCESS, A);
+        scenario.second = 20;
+        scenario.three(Outcome.SUCCESS, A);
         assertThat(events("a")).last().satisfies(e -> {
             assertThat(e.getStatus()).isEqualTo(HealthStatus.HEALTHY);
             assertThat(carried(e)).isEqualTo("m1/SILENCE");
@@ -156,8 +123,8 @@ class MaintenanceEventsTest {
     @Test
     void overlappingWindowsDrainWinsThenTheLongerOneIsLeft() {
         d.at(0).define(A);
-        window("s", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
-        window("d", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 200, 300);
+        scenario.window("s", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 100, 400);
+        scenario.window("d", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 200, 300);
         d.healthEvents();
         d.at(100);
         assertThat(events("a")).extracting(MaintenanceEventsTest::carried).containsExactly("s/SILENCE");
@@ -174,7 +141,7 @@ class MaintenanceEventsTest {
         d.at(0).define(labelled(A, Map.of("rack", "r1")));
         d.define(labelled(B, Map.of("rack", "r2")));
         d.healthEvents();
-        window("rack1", MaintenanceSelector.labels(Map.of("rack", "r1")), MaintenanceMode.DRAIN, 10, 100);
+        scenario.window("rack1", MaintenanceSelector.labels(Map.of("rack", "r1")), MaintenanceMode.DRAIN, 10, 100);
         d.at(10);
         assertThat(events("a")).extracting(MaintenanceEventsTest::carried).containsExactly("rack1/DRAIN");
         assertThat(events("b")).isEmpty();
@@ -189,7 +156,7 @@ class MaintenanceEventsTest {
     void aTargetJoiningTheGroupDuringTheWindowIsCoveredAndOneLeavingItIsNot() {
         d.at(0).define(A);
         d.define(C);
-        window("m", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 10, 100);
+        scenario.window("m", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 10, 100);
         d.at(10);
         d.healthEvents();
         d.at(20).define(C.withGroup("web"));
@@ -203,15 +170,15 @@ class MaintenanceEventsTest {
     @Test
     void aDeletedWindowEndsAtOnceAndAShortenedOneAnnouncesItsNewEnd() {
         d.at(0).define(A);
-        window("m", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 10, 1_000);
+        scenario.window("m", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 10, 1_000);
         d.at(10);
         d.healthEvents();
         d.at(20);
-        window("m", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 10, 500);
+        scenario.window("m", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 10, 500);
         d.at(21);
         assertThat(events("a")).singleElement()
                 .satisfies(e -> assertThat(e.getMaintenance().getUntilMs()).isEqualTo(ms(500)));
-        maintenance.pipeInput("m", null, Instant.ofEpochMilli(d.now()));
+        scenario.pipe("m", null);
         d.at(22);
         assertThat(events("a")).extracting(MaintenanceEventsTest::carried).containsExactly((String) null);
         d.at(600);
@@ -223,7 +190,7 @@ class MaintenanceEventsTest {
         d.at(0).define(A);
         d.healthEvents();
         d.at(50);
-        window("late", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 0, 100);
+        scenario.window("late", MaintenanceSelector.group("web"), MaintenanceMode.SILENCE, 0, 100);
         d.at(51);
         assertThat(events("a")).extracting(MaintenanceEventsTest::carried).containsExactly("late/SILENCE");
     }
@@ -236,10 +203,10 @@ class MaintenanceEventsTest {
         rawMaintenance.pipeInput("x".getBytes(StandardCharsets.UTF_8), garbage, Instant.ofEpochMilli(d.now()));
         MaintenanceWindow tooLong = new MaintenanceWindow("long", MaintenanceSelector.target("a"),
                 MaintenanceMode.DRAIN, ms(0), ms(0) + 40L * 24 * 3_600_000, "r", 0, null);
-        maintenance.pipeInput("long", MaintenanceRecords.toAvro(tooLong), Instant.ofEpochMilli(d.now()));
+        scenario.pipe("long", MaintenanceRecords.toAvro(tooLong));
         MaintenanceWindow otherKey = new MaintenanceWindow("k2", MaintenanceSelector.target("a"),
                 MaintenanceMode.DRAIN, ms(0), ms(100), "r", 0, null);
-        maintenance.pipeInput("k1", MaintenanceRecords.toAvro(otherKey), Instant.ofEpochMilli(d.now()));
+        scenario.pipe("k1", MaintenanceRecords.toAvro(otherKey));
 
         List<TestRecord<byte[], byte[]>> rejected = d.rejected.readRecordsToList();
         assertThat(rejected).hasSize(3);
@@ -249,7 +216,7 @@ class MaintenanceEventsTest {
         assertThat(reason(rejected.get(2))).isEqualTo(MaintenanceDecoder.INVALID_MAINTENANCE);
         assertThat(d.metric("rejected-records-total", MaintenanceDecoder.INVALID_MAINTENANCE)).isEqualTo(2);
 
-        window("good", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 1, 100);
+        scenario.window("good", MaintenanceSelector.target("a"), MaintenanceMode.DRAIN, 1, 100);
         d.at(1);
         assertThat(events("a")).extracting(MaintenanceEventsTest::carried).containsExactly("good/DRAIN");
     }
@@ -257,7 +224,7 @@ class MaintenanceEventsTest {
     @Test
     void aDeletedTargetLeavesNoRowBehind() {
         d.at(0).define(A);
-        window("m", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 10, 100);
+        scenario.window("m", MaintenanceSelector.group("web"), MaintenanceMode.DRAIN, 10, 100);
         d.delete("a");
         d.healthEvents();
         d.at(10);

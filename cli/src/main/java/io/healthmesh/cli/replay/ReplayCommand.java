@@ -32,6 +32,7 @@ import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.contract.serde.ResultFieldsDeserializer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine;
@@ -195,11 +196,16 @@ public final class ReplayCommand extends ClusterCommand {
             // the aggregator's progress and the end of its state events, taken together: a transaction it commits
             // between the two reads would pair events with inputs replay leaves out, so the pair is read until the
             // progress is the same before and after the state topic's end (a stopped aggregator: at once)
+            // (the group events and the end of the group task's input, its repartition topic, likewise)
             AggregatorProgress progressOfAggregator = new AggregatorProgress(aggregatorGroup, Map.of());
             TopicRange events = null;
+            TopicRange groupEvents = null;
+            Map<TopicPartition, Long> repartitionEnd = Map.of();
             for (int attempt = 0; attempt < 5 && !noCheck; attempt++) {
                 AggregatorProgress before = AggregatorProgress.of(kafka.clientProperties(), aggregatorGroup, TIMEOUT);
                 events = TopicRange.of(consumer, topics.healthState(), Long.MIN_VALUE, toMs, TIMEOUT);
+                groupEvents = TopicRange.of(consumer, topics.groupState(), Long.MIN_VALUE, toMs, TIMEOUT);
+                repartitionEnd = RecordedGroups.repartitionEnd(consumer, aggregatorGroup, TIMEOUT);
                 progressOfAggregator = AggregatorProgress.of(kafka.clientProperties(), aggregatorGroup, TIMEOUT);
                 if (before.equals(progressOfAggregator)) {
                     break;
@@ -244,9 +250,17 @@ public final class ReplayCommand extends ClusterCommand {
 
             ReplayEngine engine = new ReplayEngine(window, definitions, emitted, staleness, alternatives,
                     punctuateInterval.toMillis(), minOutage.toMillis());
+            List<MaintenanceCheck.GroupMark> groupMarks = new ArrayList<>();
+            if (groupEvents != null) {
+                Map<String, List<String>> groupsOf = new TreeMap<>();
+                specs.forEach((id, versions) -> groupsOf.put(id, versions.stream().map(TargetSpec::group).toList()));
+                engine.checkGroups(RecordedGroups.input(consumer, topics, kafka.serdeConfig(), groupsOf, selected,
+                        groupEvents, groupMarks, progressOfAggregator, repartitionEnd, fromMs, toMs, TIMEOUT));
+            }
             if (windows != null) {
-                engine.checkMaintenance(MaintenanceCheck.compare(windows, members, marks,
-                        maintenanceTolerance.toMillis()));
+                engine.checkMaintenance(MaintenanceCheck.both(
+                        MaintenanceCheck.compare(windows, members, marks, maintenanceTolerance.toMillis()),
+                        MaintenanceCheck.compareGroups(windows, groupMarks, maintenanceTolerance.toMillis())));
             }
             Progress progress = new Progress(err, "reading", "read", topics.probeResults(), results.size(),
                     System::nanoTime);

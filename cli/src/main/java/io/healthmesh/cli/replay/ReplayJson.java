@@ -43,6 +43,8 @@ final class ReplayJson {
             self.put("matches", result.check().matches());
             self.put("targets", result.check().targets());
             self.put("statusChanges", result.check().changes());
+            self.put("groups", result.check().groups());
+            self.put("groupChanges", result.check().groupChanges());
             self.put("maintenanceEvents", result.check().maintenanceEvents());
             self.put("mismatches", result.check().mismatches());
             doc.put("selfCheck", self);

@@ -56,12 +56,14 @@ final class ReplayText {
             out.println();
             if (result.check().matches()) {
                 out.printf("self-check: ok, the run as configured reproduces the aggregator's %d status changes of "
-                        + "%d targets one for one%s%n", result.check().changes(), result.check().targets(),
+                        + "%d targets one for one%s%s%n", result.check().changes(), result.check().targets(),
+                        result.check().groups() == 0 ? "" : ", the " + result.check().groupChanges()
+                                + " fail-open changes of " + result.check().groups() + " groups",
                         result.check().maintenanceEvents() == 0 ? "" : ", and the maintenance window of its "
                                 + result.check().maintenanceEvents() + " events");
             } else {
                 out.printf("self-check: MISMATCH, the run as configured differs from the aggregator's events for %d "
-                        + "target(s):%n", result.check().mismatches().size());
+                        + "target(s) or group(s):%n", result.check().mismatches().size());
                 result.check().mismatches().forEach(m -> out.println("  " + m));
             }
         }

@@ -152,6 +152,9 @@ class ReplayCommandIT {
         assertThat(replay.err()).contains("records/s");
         // no window was ever recorded: every event carried none, and the self-check compared each one
         assertThat(doc.get("selfCheck").get("maintenanceEvents").asInt()).isPositive();
+        // the group of one fails open at each of its member's flips to UNHEALTHY: its group events were replayed too
+        assertThat(doc.get("selfCheck").get("groups").asInt()).isEqualTo(1);
+        assertThat(doc.get("selfCheck").get("groupChanges").asInt()).isGreaterThanOrEqualTo(flipsOneOne);
 
         // other intervals: an estimate next to the recorded run; the run as configured and its check are unchanged
         CliRun intervals = CliRun.of(args(topics, "--to", Instant.ofEpochMilli(toMs).toString(), "--fast-interval",

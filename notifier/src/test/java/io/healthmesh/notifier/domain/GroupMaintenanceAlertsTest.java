@@ -2,14 +2,12 @@ package io.healthmesh.notifier.domain;
 
 import io.healthmesh.notifier.domain.Notification.Type;
 import io.healthmesh.notifier.domain.Observation.MaintenanceMark;
-import io.healthmesh.notifier.domain.Position.PartitionRef;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.healthmesh.notifier.domain.AlertScenario.MIN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -20,56 +18,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GroupMaintenanceAlertsTest {
 
-    private static final String TOPIC = "healthmesh.group-state";
-    private static final PartitionRef P0 = new PartitionRef(TOPIC, 0);
-    private static final Duration MIN = Duration.ofSeconds(30);
-
-    private final CommitLedger ledger = new CommitLedger();
-    private long offset;
-    private long now = 1_000_000;
-
-    private AlertBook book() {
-        ledger.assign(P0, 0, true);
-        return new AlertBook(List.of(new RoutePolicy("ops", RouteFilter.DEFAULT, MIN, Duration.ofMinutes(5), true)),
-                ledger);
-    }
+    private final AlertScenario alerts = new AlertScenario("healthmesh.group-state");
 
     /** A group event of "web" produced now: FAIL_OPEN or ROUTING, under {@code window} (null: none). */
     private Observation group(String status, String window) {
-        MaintenanceMark mark = window == null ? null : new MaintenanceMark(window, "SILENCE", now + 3_600_000);
-        return new Observation(AlertKey.group("web"), new Position(TOPIC, 0, offset++), "web", Map.of(), status, now,
-                "0/2 healthy", null, mark, now);
-    }
-
-    private List<Notification> run(AlertBook book, long untilMs) {
-        List<Notification> sent = new ArrayList<>();
-        while (now < untilMs) {
-            now += 1_000;
-            sent.addAll(book.tick(now));
-        }
-        return sent;
+        MaintenanceMark mark = alerts.window(window, "SILENCE");
+        return new Observation(AlertKey.group("web"), alerts.next(), "web", Map.of(), status, alerts.now,
+                "0/2 healthy", null, mark, alerts.now);
     }
 
     @Test
     void aFailOpenUnderTheGroupsWindowDoesNotFireWhileItLasts() {
-        AlertBook book = book();
-        book.apply(group(Observation.ROUTING, "m"), now);
-        assertThat(book.apply(group(Observation.FAIL_OPEN, "m"), now)).isEmpty();
-        assertThat(run(book, now + 600_000)).as("ten minutes in fail-open under the window").isEmpty();
-        assertThat(ledger.holds(P0)).as("a held episode holds no offset").isZero();
-        assertThat(book.apply(group(Observation.ROUTING, "m"), now)).as("recovered inside: nothing to resolve")
+        AlertBook book = alerts.book();
+        book.apply(group(Observation.ROUTING, "m"), alerts.now);
+        assertThat(book.apply(group(Observation.FAIL_OPEN, "m"), alerts.now)).isEmpty();
+        assertThat(alerts.run(book, alerts.now + 600_000)).as("ten minutes in fail-open under the window").isEmpty();
+        assertThat(alerts.ledger.holds(alerts.partition)).as("a held episode holds no offset").isZero();
+        assertThat(book.apply(group(Observation.ROUTING, "m"), alerts.now)).as("recovered inside: nothing to resolve")
                 .isEmpty();
     }
 
     @Test
     void aFailOpenThatOutlastsTheWindowFiresAsNewFromItsEnd() {
-        AlertBook book = book();
-        long openedAt = now;
-        book.apply(group(Observation.FAIL_OPEN, "m"), now);
-        run(book, now + 120_000);
-        long windowEnd = now;
-        assertThat(book.apply(group(Observation.FAIL_OPEN, null), now)).as("the window's end event").isEmpty();
-        List<Notification> sent = run(book, now + 60_000);
+        AlertBook book = alerts.book();
+        long openedAt = alerts.now;
+        book.apply(group(Observation.FAIL_OPEN, "m"), alerts.now);
+        alerts.run(book, alerts.now + 120_000);
+        long windowEnd = alerts.now;
+        assertThat(book.apply(group(Observation.FAIL_OPEN, null), alerts.now)).as("the window's end event").isEmpty();
+        List<Notification> sent = alerts.run(book, alerts.now + 60_000);
         assertThat(sent).singleElement().satisfies(n -> {
             assertThat(n.type()).isEqualTo(Type.FIRING);
             assertThat(n.key()).isEqualTo(AlertKey.group("web"));
@@ -77,29 +54,29 @@ class GroupMaintenanceAlertsTest {
                     .isEqualTo(windowEnd + MIN.toMillis());
             assertThat(n.startMs()).isEqualTo(openedAt);
         });
-        assertThat(book.apply(group(Observation.ROUTING, null), now)).extracting(Notification::type)
+        assertThat(book.apply(group(Observation.ROUTING, null), alerts.now)).extracting(Notification::type)
                 .containsExactly(Type.RESOLVED);
     }
 
     @Test
     void aFailOpenThatFiredBeforeTheWindowGoesOnWithoutRemindersAndResolves() {
-        AlertBook book = book();
-        book.apply(group(Observation.FAIL_OPEN, null), now);
-        assertThat(run(book, now + 31_000)).extracting(Notification::type).containsExactly(Type.FIRING);
-        assertThat(book.apply(group(Observation.FAIL_OPEN, "m"), now)).as("the window's start").isEmpty();
-        assertThat(run(book, now + 900_000)).as("no reminders under the window").isEmpty();
-        assertThat(book.apply(group(Observation.ROUTING, "m"), now)).extracting(Notification::type)
+        AlertBook book = alerts.book();
+        book.apply(group(Observation.FAIL_OPEN, null), alerts.now);
+        assertThat(alerts.run(book, alerts.now + 31_000)).extracting(Notification::type).containsExactly(Type.FIRING);
+        assertThat(book.apply(group(Observation.FAIL_OPEN, "m"), alerts.now)).as("the window's start").isEmpty();
+        assertThat(alerts.run(book, alerts.now + 900_000)).as("no reminders under the window").isEmpty();
+        assertThat(book.apply(group(Observation.ROUTING, "m"), alerts.now)).extracting(Notification::type)
                 .as("the resolution is sent during the window").containsExactly(Type.RESOLVED);
     }
 
     @Test
     void aFailOpenNotYetFiredWhenTheWindowBeganNeverFires() {
-        AlertBook book = book();
-        book.apply(group(Observation.FAIL_OPEN, null), now);
-        now += 10_000; // within the minimum duration
-        book.apply(group(Observation.FAIL_OPEN, "m"), now);
-        run(book, now + 120_000);
-        assertThat(book.apply(group(Observation.FAIL_OPEN, null), now)).isEmpty();
-        assertThat(run(book, now + 600_000)).as("in fail-open since before the window").isEmpty();
+        AlertBook book = alerts.book();
+        book.apply(group(Observation.FAIL_OPEN, null), alerts.now);
+        alerts.now += 10_000; // within the minimum duration
+        book.apply(group(Observation.FAIL_OPEN, "m"), alerts.now);
+        alerts.run(book, alerts.now + 120_000);
+        assertThat(book.apply(group(Observation.FAIL_OPEN, null), alerts.now)).isEmpty();
+        assertThat(alerts.run(book, alerts.now + 600_000)).as("in fail-open since before the window").isEmpty();
     }
 }
