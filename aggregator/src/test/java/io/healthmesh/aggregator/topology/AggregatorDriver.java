@@ -120,7 +120,9 @@ final class AggregatorDriver implements AutoCloseable {
      * Moves the wall clock forward to {@code secondsSinceStart} (never back); punctuations due fire. The clock moves
      * at most one punctuation interval at a time, as the stream thread of a running instance punctuates: a task with
      * nothing to read counts the time between its punctuations as silence only a bounded step at a time
-     * ({@code ReadClock}), and a single jump would look like a stalled process.
+     * ({@code ReadClock}), and a single jump would look like a stalled process. Each step is a commit of the driver
+     * (its stores flushed, their checkpoints written): cheap only because this module's temp dirs are in memory
+     * ({@code MemoryTempDirFactory}).
      */
     AggregatorDriver at(double secondsSinceStart) {
         long target = EPOCH + Math.round(secondsSinceStart * 1000);

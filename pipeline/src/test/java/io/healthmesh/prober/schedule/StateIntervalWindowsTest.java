@@ -1,20 +1,15 @@
 package io.healthmesh.prober.schedule;
 
-import io.healthmesh.aggregator.domain.HealthStateMachine;
-import io.healthmesh.aggregator.domain.Thresholds;
-import io.healthmesh.aggregator.domain.Transition;
 import io.healthmesh.core.health.HealthStatus;
-import io.healthmesh.core.probe.Outcome;
 import io.healthmesh.core.target.DetectionWindow;
 import io.healthmesh.core.target.Protocol;
 import io.healthmesh.core.target.TargetSpec;
-import io.healthmesh.prober.schedule.ScriptedEngine.Answer;
+import io.healthmesh.prober.schedule.WindowRun.Flip;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -22,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * BEHAVIOUR.md section 5b's worked examples through the real scheduler on a manual clock and the aggregator's real
- * state machine: the windows {@link DetectionWindow} prints come out exactly, and from the failure (or recovery) to
- * the change no more than its "at most" bound, wherever in the probe cycle the failure falls; the worst phase
- * (just after a probe started) reaches the bound.
+ * state machine ({@link WindowRun}): the windows {@link DetectionWindow} prints come out exactly, and from the
+ * failure (or recovery) to the change no more than its "at most" bound, wherever in the probe cycle the failure falls;
+ * the worst phase (just after a probe started) reaches the bound.
  */
 class StateIntervalWindowsTest {
 
@@ -51,17 +46,17 @@ class StateIntervalWindowsTest {
         long worstUp = 0;
         // the failure and the recovery fall at 10 phases of the steady (and the down) cycle
         for (int phase = 0; phase < 10; phase++) {
-            Run run = new Run(spec);
+            WindowRun run = new WindowRun(spec, RESPONSE);
             run.advance(cycle * 4);                                   // HEALTHY by now
             long steady = spec.intervalMs() + (spec.fixedDelay() ? RESPONSE.toMillis() : 0);
             run.advanceTo(run.lastStart() + 1 + phase * steady / 10);
-            long failedAt = run.timer.nowMillis();
-            run.up = false;
+            long failedAt = run.nowMs();
+            run.backendUp(false);
             run.advance(cycle * 8);                                   // UNHEALTHY, then paced down
             long down = spec.downIntervalOrDefault() + (spec.fixedDelay() ? spec.timeoutMs() : 0);
             run.advanceTo(run.lastStart() + 1 + phase * down / 10);
-            long recoveredAt = run.timer.nowMillis();
-            run.up = true;
+            long recoveredAt = run.nowMs();
+            run.backendUp(true);
             run.advance(cycle * 8);
 
             List<Flip> flips = run.flips();
@@ -79,66 +74,5 @@ class StateIntervalWindowsTest {
         // the first phase falls 1 ms after a probe started: the bound less that millisecond
         assertThat(worstDown).isEqualTo(w.fromFailureAtMost(spec, RESPONSE).toMillis() - 1);
         assertThat(worstUp).isEqualTo(w.fromRecoveryAtMost(spec, RESPONSE).toMillis() - 1);
-    }
-
-    /** One target on its own manual clock; each probe sees the target as it is when the probe starts. */
-    private static final class Run {
-        final ManualTimer timer = new ManualTimer();
-        final RecordingListener listener = new RecordingListener();
-        final TargetSpec spec;
-        final ScriptedEngine engine;
-        volatile boolean up = true;
-
-        Run(TargetSpec spec) {
-            this.spec = spec;
-            engine = new ScriptedEngine(timer, s -> up
-                    ? new Answer(Outcome.SUCCESS, RESPONSE)
-                    : new Answer(Outcome.TIMEOUT, Duration.ofMillis(s.timeoutMs())));
-            new ProbeScheduler(engine, listener, timer, timer, new TickerClock(timer), () -> 0.0, 100, 0)
-                    .schedule(spec);
-        }
-
-        void advance(long ms) {
-            timer.advance(Duration.ofMillis(ms));
-        }
-
-        void advanceTo(long ms) {
-            timer.advance(Duration.ofMillis(ms - timer.nowMillis()));
-        }
-
-        /** When the latest probe started; the next one starts one steady (or down) cycle after it. */
-        long lastStart() {
-            List<Long> starts = engine.startMillis(spec.id());
-            return starts.get(starts.size() - 1);
-        }
-
-        /**
-         * The results through the aggregator's machine. A flip's window runs from the first probe of its streak: from
-         * its start at a fixed delay, from its result at a fixed rate (the L4 window counts between results).
-         */
-        List<Flip> flips() {
-            Thresholds thresholds = new Thresholds(spec.healthyThreshold(), spec.unhealthyThreshold());
-            HealthStateMachine machine = HealthStateMachine.detecting(0);
-            List<Flip> flips = new ArrayList<>();
-            long streakFrom = -1;
-            Boolean last = null;
-            for (CompletedProbe p : listener.of(spec.id())) {
-                boolean ok = p.report().outcome() == Outcome.SUCCESS;
-                long end = p.startedAtMs() + p.report().latencyMicros() / 1000;
-                if (last == null || last != ok) {
-                    streakFrom = spec.fixedDelay() ? p.startedAtMs() : end;
-                    last = ok;
-                }
-                Transition t = machine.observe(ok, thresholds);
-                machine = t.state();
-                if (t instanceof Transition.Changed c) {
-                    flips.add(new Flip(c.to(), end, end - streakFrom));
-                }
-            }
-            return flips;
-        }
-    }
-
-    private record Flip(HealthStatus to, long atMs, long window) {
     }
 }
