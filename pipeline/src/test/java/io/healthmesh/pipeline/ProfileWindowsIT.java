@@ -19,8 +19,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +41,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * three profiles run HTTP at a fixed delay: the next probe starts an interval later) and the first probe after it
  * sees the change whole. 000 (16 s / 13 s) and 003 (13 s / 7 s) run in the default tier (each under 90 s);
  * 001 (75 s / 63 s; about 6.5 minutes with its 30 s interval) is tagged {@code long}.
- *
- * <p>The examples run side by side ({@link ExecutionMode#CONCURRENT}, see junit-platform.properties), each on its own
- * pipeline and backend: nearly all of their time is the real clock the windows take, so the class lasts about as long
- * as its slowest example instead of their sum.
  */
 @ExtendWith(KafkaExtension.class)
 class ProfileWindowsIT {
@@ -61,14 +55,12 @@ class ProfileWindowsIT {
     Path stateDir;
 
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(120)
     void tencentClb16sAnd13s(TestKafka kafka) {
         run(kafka, TargetProfile.TENCENT_CLB);
     }
 
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(90)
     void alibabaGa13sAnd7s(TestKafka kafka) {
         run(kafka, TargetProfile.ALIBABA_GA);
@@ -76,7 +68,6 @@ class ProfileWindowsIT {
 
     @Test
     @Tag("long")
-    @Execution(ExecutionMode.CONCURRENT)
     @Timeout(600)
     void tencentEdgeOne75sAnd63s(TestKafka kafka) {
         run(kafka, TargetProfile.TENCENT_EDGEONE);
