@@ -74,13 +74,11 @@ public final class DecideBench implements Callable<Integer> {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Path work = Files.createTempDirectory("healthmesh-decide-");
         DecidePhase.Outcome outcome;
-        double loadSeconds;
         try (BenchStack stack = BenchStack.start();
              TargetFarm farm = TargetFarm.start(FarmLayout.of(listeners, 0, 1, 0), 2);
              TargetLoader loader = new TargetLoader(stack)) {
             List<TargetSpec> specs = FarmSpecs.over(farm.targets(), targets, PREFIX, intervalSeconds * 1000,
                     TIMEOUT_MS, healthyThreshold, TargetSpec.DEFAULT_UNHEALTHY_THRESHOLD);
-            loadSeconds = loader.applyInBatches(specs);
             try (DecisionWatch watch = new DecisionWatch(stack, PREFIX, targets)) {
                 outcome = DecidePhase.run(stack, watch, targets, intervalSeconds * 1000L, INTERVALS,
                         Duration.ofSeconds(patienceSeconds), GROUP,
@@ -88,10 +86,11 @@ public final class DecideBench implements Callable<Integer> {
                                 WorkerSettings.aggregator(stack, GROUP, work.resolve("aggregator-state")),
                                 aggregatorHeap, null, work),
                         () -> ChildJvm.start("prober", "prober", WorkerSettings.fleetProber(stack), proberHeap,
-                                null, work));
+                                null, work),
+                        () -> loader.applyInBatches(specs));
             }
         }
-        String report = report(started, loadSeconds, outcome);
+        String report = report(started, outcome);
         System.out.println(report);
         if (out != null) {
             Files.writeString(out, report);
@@ -101,7 +100,7 @@ public final class DecideBench implements Callable<Integer> {
         return s.decidedInBound() == targets ? 0 : 1;
     }
 
-    private String report(Instant started, double loadSeconds, DecidePhase.Outcome o) {
+    private String report(Instant started, DecidePhase.Outcome o) {
         DecisionTimes.Summary s = o.summary();
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "### %,d TCP targets DETECTING -> decided at a %d s interval, run of %s%n%n",
@@ -112,14 +111,16 @@ public final class DecideBench implements Callable<Integer> {
                         patienceSeconds, listeners, healthyThreshold, proberHeap, aggregatorHeap))
                 .append("- machine: ").append(Machine.describe()).append("\n")
                 .append(String.format(Locale.ROOT, "- definitions: healthy threshold %d (first probe -> decided is at"
-                                + " least %d intervals), timeout %d ms, %d loopback listeners, all up; produced in %.0f"
-                                + " s, before the prober and the aggregator started together%n", healthyThreshold,
-                        healthyThreshold - 1, TIMEOUT_MS, listeners, loadSeconds))
-                .append(String.format(Locale.ROOT, "- ended after %.0f s: %s; every definition read by the prober"
-                                + " after %.1f s, by the aggregator after %.1f s%n", o.seconds(), o.ending(),
-                        o.proberReadSeconds(), o.aggregatorReadSeconds()))
+                                + " least %d intervals), timeout %d ms, %d loopback listeners, all up%n",
+                        healthyThreshold, healthyThreshold - 1, TIMEOUT_MS, listeners))
+                .append(String.format(Locale.ROOT, "- the prober and the aggregator running (both groups stable)"
+                                + " %.1f s after their JVMs started; then the whole fleet applied at once, written and"
+                                + " acknowledged in %.1f s%n", o.startSeconds(), o.applySeconds()))
+                .append(String.format(Locale.ROOT, "- ended %.0f s after the apply began: %s; every definition read by"
+                                + " the prober after %.1f s, by the aggregator after %.1f s%n", o.seconds(),
+                        o.ending(), o.proberReadSeconds(), o.aggregatorReadSeconds()))
                 .append(String.format(Locale.ROOT, "- the aggregator's largest lag on the results: %,d records, %d s"
-                                + " after the start; RSS at the end: prober %d MiB, aggregator %d MiB%n%n",
+                                + " after the apply began; RSS at the end: prober %d MiB, aggregator %d MiB%n%n",
                         o.maxResultsLag(), o.maxResultsLagSeconds(), o.proberRssBytes() >> 20,
                         o.aggregatorRssBytes() >> 20))
                 .append("| targets | probed | decided (HEALTHY / UNHEALTHY) | decided within ").append(INTERVALS)
@@ -130,7 +131,7 @@ public final class DecideBench implements Callable<Integer> {
                         s.healthy(), s.unhealthy(), s.decidedInBound(), 100.0 * s.decidedInBound() / s.targets(),
                         s.boundMs() / 1000, seconds(s.p50Ms()), seconds(s.p99Ms()), seconds(s.maxMs()),
                         s.probedUndecided(), s.neverProbed()))
-                .append("| after (s) | probed | decided | aggregator behind: results | aggregator behind:"
+                .append("| after the apply began (s) | probed | decided | aggregator behind: results | aggregator behind:"
                         + " definitions | prober behind: definitions | load 1/5/15 |\n|---|---|---|---|---|---|---|\n");
         for (DecidePhase.Sample p : o.samples()) {
             sb.append(String.format(Locale.ROOT, "| %d | %,d | %,d | %,d | %,d | %,d | %s |%n", p.elapsedSeconds(),

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A whole fleet going from DETECTING to decided: with every definition already in the targets topic, one aggregator
- * and one prober start together (each in its own JVM), and a {@link DecisionWatch} times each target's first probe
- * and its first decided event. The phase ends when every target is decided, when its patience runs out, or when a
+ * A whole fleet going from DETECTING to decided: one aggregator and one prober start (each in its own JVM); once both
+ * consumer groups are stable, the whole fleet is applied at once, as a platform team applies it to a running system,
+ * and a {@link DecisionWatch} times each target's first probe and its first decided event. The phase ends when every target is decided, when its patience runs out, or when a
  * worker stops. Every 30 s it logs and keeps a progress sample: targets probed and decided, the aggregator's lag on
  * the results and the definitions, the prober's on the definitions, the load average.
  */
@@ -21,6 +21,8 @@ public final class DecidePhase {
     private static final Logger LOG = LoggerFactory.getLogger(DecidePhase.class);
     private static final long SAMPLE_EVERY_MS = 30_000;
     private static final long LAG_EVERY_MS = 5_000;
+    /** How long the workers may take to start before the fleet is applied. */
+    private static final Duration STARTUP = Duration.ofMinutes(5);
 
     /** One progress sample; lags are records not yet committed by the group (-1 where they could not be read). */
     public record Sample(long elapsedSeconds, int probed, int decided, long aggregatorResultsLag,
@@ -30,18 +32,20 @@ public final class DecidePhase {
     /**
      * What the phase saw.
      *
+     * @param startSeconds            seconds from starting the workers to both groups stable
+     * @param applySeconds            seconds the apply of the whole fleet took (written and acknowledged)
      * @param summary                 the decision figures at the end
      * @param samples                 the progress samples, the last taken at the end
-     * @param proberReadSeconds       seconds until the prober's group had committed every definition (NaN if never)
+     * @param proberReadSeconds       seconds from the apply's start until the prober's group had committed every definition (NaN if never)
      * @param aggregatorReadSeconds   the same for the aggregator's group
-     * @param seconds                 how long the phase ran
+     * @param seconds                 how long the phase ran after the apply began
      * @param ending                  why it ended
      * @param maxResultsLag           the aggregator's largest lag on the results topic (read every 5 s)
-     * @param maxResultsLagSeconds    when that was, seconds after the start
+     * @param maxResultsLagSeconds    when that was, seconds after the apply began
      * @param proberRssBytes          the prober's resident memory at the end
      * @param aggregatorRssBytes      the aggregator's
      */
-    public record Outcome(DecisionTimes.Summary summary, List<Sample> samples, double proberReadSeconds,
+    public record Outcome(double startSeconds, double applySeconds, DecisionTimes.Summary summary, List<Sample> samples, double proberReadSeconds,
                           double aggregatorReadSeconds, double seconds, String ending, long maxResultsLag,
                           long maxResultsLagSeconds, long proberRssBytes, long aggregatorRssBytes) {
     }
@@ -52,6 +56,12 @@ public final class DecidePhase {
         ChildJvm start() throws IOException;
     }
 
+    /** Applies the whole fleet, returning once every definition is acknowledged; returns the seconds it took. */
+    @FunctionalInterface
+    public interface Apply {
+        double apply() throws Exception;
+    }
+
     private DecidePhase() {
     }
 
@@ -60,23 +70,33 @@ public final class DecidePhase {
      * @param intervals       the bound, in intervals after each target's first probe
      * @param patience        how long the phase may run
      * @param aggregatorGroup the aggregator's application id (its consumer group)
+     * @param fleet           applies the fleet, once both workers run
      */
     public static Outcome run(BenchStack stack, DecisionWatch watch, int targets, long intervalMs, int intervals,
-                              Duration patience, String aggregatorGroup, Starter aggregator, Starter prober)
-            throws Exception {
-        long start = System.currentTimeMillis();
-        long deadline = start + patience.toMillis();
+                              Duration patience, String aggregatorGroup, Starter aggregator, Starter prober,
+                              Apply fleet) throws Exception {
         Lags lags = new Lags(stack, aggregatorGroup);
         List<Sample> samples = new ArrayList<>();
         double proberRead = Double.NaN;
         double aggregatorRead = Double.NaN;
         long maxLag = 0;
         long maxLagAt = 0;
-        long nextLag = start;
-        long nextSample = start + SAMPLE_EVERY_MS;
         Lags.Reading lag = null;
         String ending = "patience (" + patience.toSeconds() + " s) ran out";
+        long launched = System.nanoTime();
         try (ChildJvm agg = aggregator.start(); ChildJvm prb = prober.start()) {
+            for (String group : List.of(aggregatorGroup, WorkerSettings.PROBER_GROUP)) {
+                if (!GroupLag.awaitStable(stack.admin(), group, STARTUP)) {
+                    throw new IllegalStateException("the group " + group + " was not stable within " + STARTUP);
+                }
+            }
+            double startSeconds = (System.nanoTime() - launched) / 1e9;
+            LOG.info("decide: both workers running after {} s; applying the fleet", startSeconds);
+            long start = System.currentTimeMillis();
+            long deadline = start + patience.toMillis();
+            long nextLag = start;
+            long nextSample = start + SAMPLE_EVERY_MS;
+            double applySeconds = fleet.apply();
             while (true) {
                 long now = System.currentTimeMillis();
                 if (watch.decided() >= targets) {
@@ -114,13 +134,21 @@ public final class DecidePhase {
                 TimeUnit.MILLISECONDS.sleep(250);
             }
             long end = System.currentTimeMillis();
-            samples.add(sample(end - start, watch, lags.read(), targets));
+            Lags.Reading last = lags.read();
+            samples.add(sample(end - start, watch, last, targets));
+            // read every 5 s: a group that caught up since the last reading did so by the end at the latest
+            if (Double.isNaN(proberRead) && last.proberDefinitions() == 0) {
+                proberRead = (end - start) / 1e3;
+            }
+            if (Double.isNaN(aggregatorRead) && last.aggregatorDefinitions() == 0) {
+                aggregatorRead = (end - start) / 1e3;
+            }
             long proberRss = RestorePhase.rss(prb.pid());
             long aggregatorRss = RestorePhase.rss(agg.pid());
             DecisionTimes.Summary summary = watch.summary(intervalMs, intervals);
             LOG.info("decide: ended after {} s: {}; {}", (end - start) / 1000, ending, summary);
-            return new Outcome(summary, samples, proberRead, aggregatorRead, (end - start) / 1e3, ending, maxLag,
-                    maxLagAt, proberRss, aggregatorRss);
+            return new Outcome(startSeconds, applySeconds, summary, samples, proberRead, aggregatorRead,
+                    (end - start) / 1e3, ending, maxLag, maxLagAt, proberRss, aggregatorRss);
         }
     }
 
