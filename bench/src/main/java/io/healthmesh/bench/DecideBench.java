@@ -7,9 +7,11 @@ import io.healthmesh.bench.run.DecisionTimes;
 import io.healthmesh.bench.run.DecisionWatch;
 import io.healthmesh.bench.run.FarmSpecs;
 import io.healthmesh.bench.run.Machine;
+import io.healthmesh.bench.run.Readiness;
 import io.healthmesh.bench.run.TargetLoader;
 import io.healthmesh.bench.run.WorkerSettings;
 import io.healthmesh.core.target.TargetSpec;
+import io.healthmesh.embedded.FreePorts;
 import io.healthmesh.testkit.farm.FarmLayout;
 import io.healthmesh.testkit.farm.TargetFarm;
 import org.slf4j.Logger;
@@ -17,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,13 +83,15 @@ public final class DecideBench implements Callable<Integer> {
             List<TargetSpec> specs = FarmSpecs.over(farm.targets(), targets, PREFIX, intervalSeconds * 1000,
                     TIMEOUT_MS, healthyThreshold, TargetSpec.DEFAULT_UNHEALTHY_THRESHOLD);
             try (DecisionWatch watch = new DecisionWatch(stack, PREFIX, targets)) {
+                int[] ports = FreePorts.pick(InetAddress.getLoopbackAddress(), 2);
                 outcome = DecidePhase.run(stack, watch, targets, intervalSeconds * 1000L, INTERVALS,
                         Duration.ofSeconds(patienceSeconds), GROUP,
                         () -> ChildJvm.start("aggregator", "aggregator",
-                                WorkerSettings.aggregator(stack, GROUP, work.resolve("aggregator-state")),
+                                WorkerSettings.aggregator(stack, GROUP, work.resolve("aggregator-state"), ports[0]),
                                 aggregatorHeap, null, work),
-                        () -> ChildJvm.start("prober", "prober", WorkerSettings.fleetProber(stack), proberHeap,
-                                null, work),
+                        () -> ChildJvm.start("prober", "prober", WorkerSettings.fleetProber(stack, ports[1]),
+                                proberHeap, null, work),
+                        List.of(Readiness.of(ports[0]), Readiness.of(ports[1])),
                         () -> loader.applyInBatches(specs));
             }
         }
@@ -113,7 +118,7 @@ public final class DecideBench implements Callable<Integer> {
                 .append(String.format(Locale.ROOT, "- definitions: healthy threshold %d (first probe -> decided is at"
                                 + " least %d intervals), timeout %d ms, %d loopback listeners, all up%n",
                         healthyThreshold, healthyThreshold - 1, TIMEOUT_MS, listeners))
-                .append(String.format(Locale.ROOT, "- the prober and the aggregator running (both groups stable)"
+                .append(String.format(Locale.ROOT, "- the prober and the aggregator ready (`/readyz` 200 for 10 s)"
                                 + " %.1f s after their JVMs started; then the whole fleet applied at once, written and"
                                 + " acknowledged in %.1f s%n", o.startSeconds(), o.applySeconds()))
                 .append(String.format(Locale.ROOT, "- ended %.0f s after the apply began: %s; every definition read by"

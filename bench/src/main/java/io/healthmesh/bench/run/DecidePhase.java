@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A whole fleet going from DETECTING to decided: one aggregator and one prober start (each in its own JVM); once both
- * consumer groups are stable, the whole fleet is applied at once, as a platform team applies it to a running system,
+ * have said ready ({@link Readiness}) for 10 s, the whole fleet is applied at once, as a platform team applies it to a running system,
  * and a {@link DecisionWatch} times each target's first probe and its first decided event. The phase ends when every target is decided, when its patience runs out, or when a
  * worker stops. Every 30 s it logs and keeps a progress sample: targets probed and decided, the aggregator's lag on
  * the results and the definitions, the prober's on the definitions, the load average.
@@ -23,6 +24,8 @@ public final class DecidePhase {
     private static final long LAG_EVERY_MS = 5_000;
     /** How long the workers may take to start before the fleet is applied. */
     private static final Duration STARTUP = Duration.ofMinutes(5);
+    /** How long both must have said ready before the fleet is applied. */
+    private static final Duration READY_HOLD = Duration.ofSeconds(10);
 
     /** One progress sample; lags are records not yet committed by the group (-1 where they could not be read). */
     public record Sample(long elapsedSeconds, int probed, int decided, long aggregatorResultsLag,
@@ -32,7 +35,7 @@ public final class DecidePhase {
     /**
      * What the phase saw.
      *
-     * @param startSeconds            seconds from starting the workers to both groups stable
+     * @param startSeconds            seconds from starting the workers to both ready (held for 10 s)
      * @param applySeconds            seconds the apply of the whole fleet took (written and acknowledged)
      * @param summary                 the decision figures at the end
      * @param samples                 the progress samples, the last taken at the end
@@ -70,11 +73,12 @@ public final class DecidePhase {
      * @param intervals       the bound, in intervals after each target's first probe
      * @param patience        how long the phase may run
      * @param aggregatorGroup the aggregator's application id (its consumer group)
+     * @param readiness       the workers' {@code /readyz}: the fleet is applied once both say ready
      * @param fleet           applies the fleet, once both workers run
      */
     public static Outcome run(BenchStack stack, DecisionWatch watch, int targets, long intervalMs, int intervals,
                               Duration patience, String aggregatorGroup, Starter aggregator, Starter prober,
-                              Apply fleet) throws Exception {
+                              List<URI> readiness, Apply fleet) throws Exception {
         Lags lags = new Lags(stack, aggregatorGroup);
         List<Sample> samples = new ArrayList<>();
         double proberRead = Double.NaN;
@@ -85,10 +89,9 @@ public final class DecidePhase {
         String ending = "patience (" + patience.toSeconds() + " s) ran out";
         long launched = System.nanoTime();
         try (ChildJvm agg = aggregator.start(); ChildJvm prb = prober.start()) {
-            for (String group : List.of(aggregatorGroup, WorkerSettings.PROBER_GROUP)) {
-                if (!GroupLag.awaitStable(stack.admin(), group, STARTUP)) {
-                    throw new IllegalStateException("the group " + group + " was not stable within " + STARTUP);
-                }
+            if (!Readiness.await(readiness, READY_HOLD, STARTUP)) {
+                throw new IllegalStateException("the workers were not ready (" + readiness + ") for "
+                        + READY_HOLD.toSeconds() + " s within " + STARTUP);
             }
             double startSeconds = (System.nanoTime() - launched) / 1e9;
             LOG.info("decide: both workers running after {} s; applying the fleet", startSeconds);

@@ -1,12 +1,9 @@
 package io.healthmesh.bench.run;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -75,31 +72,6 @@ public final class GroupLag {
                 TimeUnit.MILLISECONDS.sleep(500);
             }
         }
-    }
-
-    /**
-     * Waits, polling every 500 ms, until {@code group} is stable with at least one member (its members have their
-     * partitions); false on timeout.
-     */
-    public static boolean awaitStable(Admin admin, String group, Duration within)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
-                        .get(10, TimeUnit.SECONDS);
-                if (d.groupState() == GroupState.STABLE && !d.members().isEmpty()) {
-                    return true;
-                }
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-                    throw e;
-                }
-                // no member has joined yet
-            }
-            TimeUnit.MILLISECONDS.sleep(500);
-        }
-        return false;
     }
 
     /** Waits, polling every 250 ms, until the group's lag on {@code topic} is at most {@code atMost}; false on timeout. */

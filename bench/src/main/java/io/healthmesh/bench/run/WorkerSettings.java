@@ -21,13 +21,18 @@ public final class WorkerSettings {
      * first probes spread over the whole interval ({@code jitter.fraction} 1), a 200,000-result buffer.
      */
     public static Map<String, String> fleetProber(BenchStack stack) {
+        return fleetProber(stack, 0);
+    }
+
+    /** The same, serving HTTP on {@code httpPort} (0: any free port). */
+    public static Map<String, String> fleetProber(BenchStack stack, int httpPort) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("bootstrap.servers", stack.bootstrapServers());
         settings.put("schema.registry.url", stack.registryUrl());
         settings.put("prober.id", "bench-prober");
         settings.put("allow.list", "127.0.0.0/8");
         settings.put("http.host", "127.0.0.1");
-        settings.put("http.port", "0");
+        settings.put("http.port", Integer.toString(httpPort));
         settings.put("max.in.flight", "10000");
         settings.put("jitter.fraction", "1.0");
         settings.put("buffer.capacity", "200000");
@@ -36,13 +41,18 @@ public final class WorkerSettings {
 
     /** An aggregator with {@code group} as its application id and its local state in {@code stateDir}. */
     public static Map<String, String> aggregator(BenchStack stack, String group, Path stateDir) {
+        return aggregator(stack, group, stateDir, 0);
+    }
+
+    /** The same, serving HTTP on {@code httpPort} (0: any free port). */
+    public static Map<String, String> aggregator(BenchStack stack, String group, Path stateDir, int httpPort) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("bootstrap.servers", stack.bootstrapServers());
         settings.put("schema.registry.url", stack.registryUrl());
         settings.put("application.id", group);
         settings.put("state.dir", stateDir.toString());
         settings.put("http.host", "127.0.0.1");
-        settings.put("http.port", "0");
+        settings.put("http.port", Integer.toString(httpPort));
         settings.put("replication.factor", "1");
         settings.put("replication.single.copy.allowed", "true");
         return settings;
