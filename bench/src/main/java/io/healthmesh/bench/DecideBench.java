@@ -143,6 +143,9 @@ public final class DecideBench implements Callable<Integer> {
                     p.probed(), p.decided(), p.aggregatorResultsLag(), p.aggregatorDefinitionsLag(),
                     p.proberDefinitionsLag(), p.load()));
         }
+        sb.append(String.format(Locale.ROOT, "%nThe aggregator rejected %,d records of %,d of the fleet's targets (the"
+                + " rejected topic; a result read before its target's definition is rejected as UNKNOWN_TARGET and"
+                + " does not count towards the healthy threshold).%n", s.rejected(), s.rejectedTargets()));
         if (s.decidedUnprobed() > 0) {
             sb.append(String.format(Locale.ROOT, "%n%,d targets were decided without a result seen by the bench"
                     + " (not in the distribution).%n", s.decidedUnprobed()));

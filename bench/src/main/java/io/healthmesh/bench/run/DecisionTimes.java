@@ -1,6 +1,7 @@
 package io.healthmesh.bench.run;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * For a fleet named {@code <prefix>-<n>}: when each target was first probed (the start of its first result) and when
@@ -28,9 +29,13 @@ public final class DecisionTimes {
      * @param p50Ms            first probe -> decided, median over the targets with both; -1 when there is none
      * @param p99Ms            the same, 99th percentile (nearest rank)
      * @param maxMs            the same, the slowest
+     * @param rejected         records of the fleet's targets the aggregator rejected (e.g. a result read before its
+     *                         target's definition)
+     * @param rejectedTargets  targets with at least one record rejected
      */
-    public record Summary(int targets, int probed, int decided, int healthy, int unhealthy, long boundMs, int decidedInBound,
-                   int probedUndecided, int neverProbed, int decidedUnprobed, long p50Ms, long p99Ms, long maxMs) {
+    public record Summary(int targets, int probed, int decided, int healthy, int unhealthy, long boundMs,
+                          int decidedInBound, int probedUndecided, int neverProbed, int decidedUnprobed, long p50Ms,
+                          long p99Ms, long maxMs, long rejected, int rejectedTargets) {
     }
 
     private final String prefix;
@@ -40,6 +45,8 @@ public final class DecisionTimes {
     private int decided;
     private int healthy;
     private int unhealthy;
+    private final BitSet rejectedTargets;
+    private long rejected;
 
     DecisionTimes(String prefix, int targets) {
         if (targets < 1) {
@@ -50,6 +57,16 @@ public final class DecisionTimes {
         this.decidedMs = new long[targets];
         Arrays.fill(firstProbeMs, NONE);
         Arrays.fill(decidedMs, NONE);
+        this.rejectedTargets = new BitSet(targets);
+    }
+
+    /** Counts a record of the target named {@code key} that the aggregator rejected. */
+    void rejected(String key) {
+        int n = FirstProbeTimes.index(prefix, key, firstProbeMs.length);
+        if (n >= 0) {
+            rejected++;
+            rejectedTargets.set(n);
+        }
     }
 
     /** Counts a result of the target named {@code key} that started at {@code startedAtMs}; the earliest counts. */
@@ -122,7 +139,8 @@ public final class DecisionTimes {
         Arrays.sort(delays, 0, both);
         return new Summary(firstProbeMs.length, probed, decided, healthy, unhealthy, bound, inBound,
                 probed - (decided - decidedUnprobed), firstProbeMs.length - probed, decidedUnprobed,
-                rank(delays, both, 0.5), rank(delays, both, 0.99), both == 0 ? -1 : delays[both - 1]);
+                rank(delays, both, 0.5), rank(delays, both, 0.99), both == 0 ? -1 : delays[both - 1], rejected,
+                rejectedTargets.cardinality());
     }
 
     /** The nearest-rank {@code share} percentile of the first {@code count} sorted values; -1 when there is none. */

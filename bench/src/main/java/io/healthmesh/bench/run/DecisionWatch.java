@@ -3,11 +3,13 @@ package io.healthmesh.bench.run;
 import io.healthmesh.contract.serde.AvroSerde;
 import io.healthmesh.schema.ProbeResult;
 import io.healthmesh.schema.TargetHealth;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Watches a fleet named {@code <prefix>-<n>} go from DETECTING to decided ({@link DecisionTimes}): the results topic
  * gives each target's first probe, the state topic read as a downstream consumer reads it ({@code read_committed})
- * its first HEALTHY or UNHEALTHY event, timed when received. Both are read from their ends, so create it before the
+ * its first HEALTHY or UNHEALTHY event, timed when received; the rejected topic, the records of the fleet the aggregator
+ * rejected (a result read before its target's definition is one). Both are read from their ends, so create it before the
  * prober and the aggregator start.
  */
 public final class DecisionWatch implements AutoCloseable {
@@ -15,6 +17,7 @@ public final class DecisionWatch implements AutoCloseable {
     private final DecisionTimes times;
     private final TopicTap<ProbeResult> results;
     private final TopicTap<TargetHealth> states;
+    private final TopicTap<byte[]> rejections;
 
     public DecisionWatch(BenchStack stack, String prefix, int targets) {
         this.times = new DecisionTimes(prefix, targets);
@@ -36,8 +39,18 @@ public final class DecisionWatch implements AutoCloseable {
                 }
             }
         };
+        this.rejections = new TopicTap<>(stack, stack.topics().rejected(), new ByteArrayDeserializer(),
+                "read_committed") {
+            @Override
+            void onRecord(String key, byte[] value, long receivedEpochMicros) {
+                synchronized (times) {
+                    times.rejected(key);
+                }
+            }
+        };
         results.startReading();
         states.startReading();
+        rejections.startReading();
     }
 
     /** Targets probed so far. */
@@ -65,5 +78,6 @@ public final class DecisionWatch implements AutoCloseable {
     public void close() {
         results.close();
         states.close();
+        rejections.close();
     }
 }

@@ -22,6 +22,9 @@ class DecisionTimesTest {
         times.probe("d-2", 3_000);
         times.state("d-2", "HEALTHY", 33_001);    // one millisecond late
         times.probe("d-3", 4_000);                // probed, never decided; d-4 never probed
+        times.rejected("d-3");                    // e.g. a result read before the definition
+        times.rejected("d-3");
+        times.rejected("x-3");                    // not of the fleet
 
         DecisionTimes.Summary s = times.summary(INTERVAL, 3);
 
@@ -39,6 +42,8 @@ class DecisionTimesTest {
         assertThat(s.p50Ms()).isEqualTo(30_000);
         assertThat(s.p99Ms()).isEqualTo(30_001);
         assertThat(s.maxMs()).isEqualTo(30_001);
+        assertThat(s.rejected()).isEqualTo(2);
+        assertThat(s.rejectedTargets()).isEqualTo(1);
     }
 
     @Test
