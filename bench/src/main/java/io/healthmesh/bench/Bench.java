@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {
         LoadDriver.class, RestoreBench.class, HaproxyAlone.class, SyscallDriver.class, JfrHotMethods.class,
-        TransactionCost.class, StatusBoardHeap.class, TargetsFile.class, IngestBench.class, SoakBench.class, ProberScaleBench.class,
+        TransactionCost.class, StatusBoardHeap.class, TargetsFile.class, IngestBench.class, SoakBench.class, ProberScaleBench.class, DecideBench.class,
         CommandLine.HelpCommand.class},
         description = "healthmesh's load harness: the load benchmark against a loopback target farm and the "
                 + "measurements beside it.")

@@ -6,6 +6,7 @@ import io.healthmesh.bench.run.FarmSpecs;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.ProberScalePhase;
 import io.healthmesh.bench.run.TargetLoader;
+import io.healthmesh.bench.run.WorkerSettings;
 import io.healthmesh.core.target.TargetSpec;
 import io.healthmesh.testkit.farm.FarmLayout;
 import io.healthmesh.testkit.farm.TargetFarm;
@@ -70,26 +71,11 @@ public final class ProberScaleBench implements Callable<Integer> {
              TargetLoader loader = new TargetLoader(stack)) {
             List<TargetSpec> specs = FarmSpecs.over(farm.targets(), targets, PREFIX, intervalSeconds * 1000, 2_000,
                     2, 2);
-            long t0 = System.nanoTime();
-            for (int from = 0; from < specs.size(); from += 100_000) {
-                loader.apply(specs.subList(from, Math.min(specs.size(), from + 100_000)));
-                LOG.info("prober scale: {} of {} definitions applied", Math.min(specs.size(), from + 100_000),
-                        specs.size());
-            }
-            loadSeconds = (System.nanoTime() - t0) / 1e9;
-            Map<String, String> settings = new LinkedHashMap<>(Map.of(
-                    "bootstrap.servers", stack.bootstrapServers(),
-                    "schema.registry.url", stack.registryUrl(),
-                    "prober.id", "bench-prober",
-                    "allow.list", "127.0.0.0/8",
-                    "http.host", "127.0.0.1",
-                    "http.port", "0",
-                    "max.in.flight", "10000",
-                    "jitter.fraction", "1.0",
-                    "buffer.capacity", "200000"));
+            loadSeconds = loader.applyInBatches(specs);
+            Map<String, String> settings = WorkerSettings.fleetProber(stack);
             settings.putAll(extra);
             int[] n = {0};
-            starts = ProberScalePhase.run(stack, specs, "healthmesh-prober-default", PREFIX,
+            starts = ProberScalePhase.run(stack, specs, WorkerSettings.PROBER_GROUP, PREFIX,
                     Duration.ofSeconds(patienceSeconds),
                     () -> ChildJvm.start("prober-" + ++n[0], "prober", settings, heap, null, work));
         }

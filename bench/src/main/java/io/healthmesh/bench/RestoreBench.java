@@ -5,6 +5,7 @@ import io.healthmesh.bench.run.ChildJvm;
 import io.healthmesh.bench.run.Machine;
 import io.healthmesh.bench.run.RestorePhase;
 import io.healthmesh.bench.run.TargetLoader;
+import io.healthmesh.bench.run.WorkerSettings;
 import io.healthmesh.core.target.TargetSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,15 +58,7 @@ public final class RestoreBench implements Callable<Integer> {
             int[] n = {0};
             f = RestorePhase.run(stack, loader, specs, GROUP, stateDir, recording -> {
                 Map<String, String> settings = new java.util.HashMap<>(extra);
-                settings.putAll(Map.of(
-                        "bootstrap.servers", stack.bootstrapServers(),
-                        "schema.registry.url", stack.registryUrl(),
-                        "application.id", GROUP,
-                        "state.dir", stateDir.toString(),
-                        "http.host", "127.0.0.1",
-                        "http.port", "0",
-                        "replication.factor", "1",
-                        "replication.single.copy.allowed", "true"));
+                settings.putAll(WorkerSettings.aggregator(stack, GROUP, stateDir));
                 return ChildJvm.start("aggregator-" + ++n[0], "aggregator", settings, heap,
                         recording == null ? null : recording.toAbsolutePath(), work);
             }, !noResults, jfr);

@@ -64,12 +64,20 @@ final class FirstProbeTimes {
 
     /** The index of {@code <prefix>-<n>} within the fleet, or -1 for any other key. */
     int index(String key) {
-        if (key == null || !key.startsWith(prefix) || key.length() == prefix.length()) {
+        return index(prefix, key, firstStartMs.length);
+    }
+
+    /**
+     * The index of {@code key} within a fleet of {@code size} targets named {@code <dashedPrefix><n>} (the prefix
+     * with its dash, e.g. {@code "p-"}), or -1 for any other key.
+     */
+    static int index(String dashedPrefix, String key, int size) {
+        if (key == null || !key.startsWith(dashedPrefix) || key.length() == dashedPrefix.length()) {
             return -1;
         }
         try {
-            int n = Integer.parseInt(key, prefix.length(), key.length(), 10);
-            return n >= 0 && n < firstStartMs.length ? n : -1;
+            int n = Integer.parseInt(key, dashedPrefix.length(), key.length(), 10);
+            return n >= 0 && n < size ? n : -1;
         } catch (NumberFormatException e) {
             return -1;
         }
