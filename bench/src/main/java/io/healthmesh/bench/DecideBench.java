@@ -25,9 +25,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * A whole fleet of healthy loopback TCP targets going from DETECTING to decided with a prober and an aggregator
@@ -63,6 +66,9 @@ public final class DecideBench implements Callable<Integer> {
     String proberHeap;
     @Option(names = "--aggregator-heap", defaultValue = "2g", description = "-Xmx and -Xms of the aggregator JVM.")
     String aggregatorHeap;
+    @Option(names = "--aggregator-setting", paramLabel = "KEY=VALUE", description = "A setting for the aggregator"
+            + " beside the bench's own (repeatable), e.g. kafka.max.task.idle.ms=1000 to try a Kafka Streams option.")
+    Map<String, String> aggregatorSettings = new LinkedHashMap<>();
     @Option(names = "--out", description = "Also write the report to this file.")
     Path out;
 
@@ -87,7 +93,8 @@ public final class DecideBench implements Callable<Integer> {
                 outcome = DecidePhase.run(stack, watch, targets, intervalSeconds * 1000L, INTERVALS,
                         Duration.ofSeconds(patienceSeconds), GROUP,
                         () -> ChildJvm.start("aggregator", "aggregator",
-                                WorkerSettings.aggregator(stack, GROUP, work.resolve("aggregator-state"), ports[0]),
+                                aggregatorSettings(WorkerSettings.aggregator(stack, GROUP,
+                                        work.resolve("aggregator-state"), ports[0])),
                                 aggregatorHeap, null, work),
                         () -> ChildJvm.start("prober", "prober", WorkerSettings.fleetProber(stack, ports[1]),
                                 proberHeap, null, work),
@@ -105,6 +112,13 @@ public final class DecideBench implements Callable<Integer> {
         return s.decidedInBound() == targets ? 0 : 1;
     }
 
+    /** The bench's aggregator settings with {@code --aggregator-setting}s over them. */
+    private Map<String, String> aggregatorSettings(Map<String, String> bench) {
+        Map<String, String> settings = new LinkedHashMap<>(bench);
+        settings.putAll(aggregatorSettings);
+        return settings;
+    }
+
     private String report(Instant started, DecidePhase.Outcome o) {
         DecisionTimes.Summary s = o.summary();
         StringBuilder sb = new StringBuilder();
@@ -112,8 +126,10 @@ public final class DecideBench implements Callable<Integer> {
                         targets, intervalSeconds, started))
                 .append(String.format(Locale.ROOT, "- command: `java -jar bench/target/bench.jar decide --targets %d"
                                 + " --interval-s %d --patience-s %d --listeners %d --healthy-threshold %d"
-                                + " --prober-heap %s --aggregator-heap %s`%n", targets, intervalSeconds,
-                        patienceSeconds, listeners, healthyThreshold, proberHeap, aggregatorHeap))
+                                + " --prober-heap %s --aggregator-heap %s%s`%n", targets, intervalSeconds,
+                        patienceSeconds, listeners, healthyThreshold, proberHeap, aggregatorHeap,
+                        aggregatorSettings.entrySet().stream().map(e -> " --aggregator-setting " + e.getKey() + "="
+                                + e.getValue()).collect(Collectors.joining())))
                 .append("- machine: ").append(Machine.describe()).append("\n")
                 .append(String.format(Locale.ROOT, "- definitions: healthy threshold %d (first probe -> decided is at"
                                 + " least %d intervals), timeout %d ms, %d loopback listeners, all up%n",
