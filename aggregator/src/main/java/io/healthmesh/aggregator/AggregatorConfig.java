@@ -99,13 +99,6 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
 
     /** Linger of the Streams producer unless {@code kafka.producer.linger.ms} says otherwise (Streams' own: 100). */
     public static final long DEFAULT_PRODUCER_LINGER_MS = 5;
-    /**
-     * Kafka Streams' {@code max.task.idle.ms}: how long a task whose definitions (or policies) partition is empty and
-     * was last seen caught up waits for it before it takes results alone. With Streams' 0, a result fetched before its
-     * target's definition was rejected as an unknown target (4-12 % of 2,000 targets applied at once, none with
-     * this wait; measured with {@code bench decide}).
-     */
-    public static final long DEFAULT_MAX_TASK_IDLE_MS = 1_000;
 
     /** Every key besides {@code kafka.*}, with its default, range and doc (docs/CONFIGURATION.md lists them). */
     public static final List<Setting<?>> SETTINGS = AggregatorSettings.ALL;
@@ -203,11 +196,6 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         // after it: with Streams' 100 ms an event could wait the commit interval plus 100 ms. A tenth of the interval
         // bounds that extra wait (an idle poll costs next to nothing).
         props.put(StreamsConfig.POLL_MS_CONFIG, Long.toString(pollMs(commitInterval)));
-        // a definition and its target's first result are on two topics: the task takes them in timestamp order only
-        // if it waits for the definitions partition, which it does not when its last known lag there is 0 (a topic
-        // quiet until a fleet is applied). The wait costs a result at most this long, once after each definition a
-        // task reads, and nothing while the definitions stay quiet (BEHAVIOUR.md section 9).
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, Long.toString(DEFAULT_MAX_TASK_IDLE_MS));
         props.putAll(kafka);
         props.put(BoundedRocksDbMemory.MEGABYTES_CONFIG, rocksdbMemoryMb);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

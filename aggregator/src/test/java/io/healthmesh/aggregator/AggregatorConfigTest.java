@@ -169,14 +169,6 @@ class AggregatorConfigTest {
     }
 
     @Test
-    void tasksWaitASecondForAQuietDefinitionsPartitionUnlessToldOtherwise() {
-        assertThat(AggregatorConfig.from(with("commit.interval.ms", "100")).streamsProperties("h:1"))
-                .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "1000");
-        assertThat(AggregatorConfig.from(with("kafka.max.task.idle.ms", "0")).streamsProperties("h:1"))
-                .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
-    }
-
-    @Test
     void thePassThroughCannotWeakenExactlyOnce() {
         Properties p = AggregatorConfig.from(with("kafka.processing.guarantee", "at_least_once")).streamsProperties("h:1");
         assertThat(p).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
