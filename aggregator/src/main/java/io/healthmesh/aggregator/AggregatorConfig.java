@@ -2,6 +2,7 @@ package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.UnknownTargetHold;
 import io.healthmesh.aggregator.topology.BoundedRocksDbMemory;
 import io.healthmesh.aggregator.topology.RecordSafeHandlers;
 import io.healthmesh.contract.TopicReplication;
@@ -34,6 +35,8 @@ import static io.healthmesh.aggregator.AggregatorSettings.COMMIT_PACED;
 import static io.healthmesh.aggregator.AggregatorSettings.GROUP_INSTANCE_ID;
 import static io.healthmesh.aggregator.AggregatorSettings.GROUP_ROUTABLE_MAX;
 import static io.healthmesh.aggregator.AggregatorSettings.HISTORY_LENGTH;
+import static io.healthmesh.aggregator.AggregatorSettings.UNKNOWN_TARGET_HOLD_MAX;
+import static io.healthmesh.aggregator.AggregatorSettings.UNKNOWN_TARGET_HOLD_MS;
 import static io.healthmesh.aggregator.AggregatorSettings.HTTP_HOST;
 import static io.healthmesh.aggregator.AggregatorSettings.HTTP_PORT;
 import static io.healthmesh.aggregator.AggregatorSettings.MAX_FUTURE_SKEW_MS;
@@ -80,7 +83,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                                TopicReplication replication, Map<String, String> kafka, ResultTrust trust,
                                int historyLength, Map<String, String> registryClient, HttpOptions http,
                                boolean statusPage, StatusSettings status, int groupRoutableMax, int rocksdbMemoryMb,
-                               boolean commitOnChange, boolean commitPaced) {
+                               boolean commitOnChange, boolean commitPaced, UnknownTargetHold unknownTargetHold) {
 
     public static final String DEFAULT_APPLICATION_ID = "healthmesh-aggregator";
     public static final int DEFAULT_HTTP_PORT = 8082;
@@ -152,6 +155,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
         long maxSkew = r.get(MAX_FUTURE_SKEW_MS);
         long eviction = r.get(REGION_EVICTION_MS);
         int historyLength = r.get(HISTORY_LENGTH);
+        UnknownTargetHold hold = new UnknownTargetHold(r.get(UNKNOWN_TARGET_HOLD_MS), r.get(UNKNOWN_TARGET_HOLD_MAX));
         int routableMax = r.get(GROUP_ROUTABLE_MAX);
         int rocksdbMemory = r.get(ROCKSDB_MEMORY_MB);
         boolean statusPage = r.get(STATUS_PAGE_ENABLED);
@@ -168,7 +172,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 Duration.ofMillis(punctuate), Duration.ofMillis(commit), partitions,
                 new TopicReplication((short) replication, singleCopy), kafka,
                 new ResultTrust(maxSkew, eviction), historyLength, registryClient, http, statusPage, status, routableMax,
-                rocksdbMemory, commitOnChange, commitPaced);
+                rocksdbMemory, commitOnChange, commitPaced, hold);
     }
 
     /** The serde settings (Confluent's keys) for every Avro serde of the topology. */
@@ -264,7 +268,7 @@ public record AggregatorConfig(String bootstrapServers, String applicationId, To
                 + commitInterval + ", commitOnChange=" + commitOnChange + ", commitPaced=" + commitPaced
                 + ", partitions=" + partitions
                 + ", replication=" + replication
-                + ", trust=" + trust + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
+                + ", trust=" + trust + ", unknownTargetHold=" + unknownTargetHold + ", historyLength=" + historyLength + ", groupRoutableMax=" + groupRoutableMax
                 + ", rocksdbMemoryMb=" + rocksdbMemoryMb + ", http=" + http + ", registry client keys="
                 + new TreeMap<>(registryClient).keySet() + ", kafka keys=" + new TreeMap<>(kafka).keySet() + "]";
     }

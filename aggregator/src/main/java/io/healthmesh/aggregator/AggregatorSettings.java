@@ -2,6 +2,7 @@ package io.healthmesh.aggregator;
 
 import io.healthmesh.aggregator.domain.ResultTrust;
 import io.healthmesh.aggregator.domain.StalenessRule;
+import io.healthmesh.aggregator.domain.UnknownTargetHold;
 import io.healthmesh.aggregator.topology.RoutableList;
 import io.healthmesh.contract.TopicReplication;
 import io.healthmesh.contract.Topics;
@@ -86,6 +87,15 @@ final class AggregatorSettings {
             AggregatorConfig.DEFAULT_HISTORY_LENGTH, 0, 10_000,
             "Entries (results applied and status changes) kept per target for GET /targets/{id}/history;"
                     + " 0 keeps none (and writes nothing per result).");
+    static final Setting<Long> UNKNOWN_TARGET_HOLD_MS = Setting.longInteger("unknown.target.hold.ms",
+            UnknownTargetHold.DEFAULT_MAX_HOLD_MS, 0, UnknownTargetHold.MAX_MAX_HOLD_MS,
+            "Longest a result for a target with no definition yet waits for it (read out of order with its"
+                    + " definition) before it is rejected as UNKNOWN_TARGET; most are settled sooner. 0 = rejected"
+                    + " at once.");
+    static final Setting<Integer> UNKNOWN_TARGET_HOLD_MAX = Setting.integer("unknown.target.hold.max",
+            UnknownTargetHold.DEFAULT_MAX_HELD_PER_TASK, 0, 10_000_000,
+            "Most results one task holds for targets with no definition yet; a result beyond it is rejected at"
+                    + " once.");
     static final Setting<Integer> GROUP_ROUTABLE_MAX = Setting.integer("group.routable.max",
             RoutableList.DEFAULT_MAX_IDS, 1, 10_000,
             "Ids at most in a GroupHealth event's routable list (also at most 192 KiB of ids); a longer list is"
@@ -111,6 +121,7 @@ final class AggregatorSettings {
                     APPLICATION_ID, TOPIC_PREFIX, STATE_DIR, HTTP_HOST, HTTP_PORT, APPLICATION_SERVER,
                     STALENESS_FACTOR, STALENESS_MAX_BEHIND_MS, PUNCTUATE_INTERVAL_MS, COMMIT_INTERVAL_MS, COMMIT_PACED, COMMIT_ON_CHANGE,
                     PARTITIONS, REPLICATION_FACTOR, REPLICATION_SINGLE_COPY_ALLOWED, MAX_FUTURE_SKEW_MS, REGION_EVICTION_MS, HISTORY_LENGTH,
+                    UNKNOWN_TARGET_HOLD_MS, UNKNOWN_TARGET_HOLD_MAX,
                     GROUP_ROUTABLE_MAX, ROCKSDB_MEMORY_MB, STATUS_PAGE_ENABLED, GROUP_INSTANCE_ID), StatusSettings.SETTINGS,
                     HttpOptions.SETTINGS)
             .<Setting<?>>flatMap(List::stream).toList();

@@ -31,6 +31,7 @@ final class AggregatorMetrics {
     static final String STATUS_CHANGE_DELAY_MAX = "status-change-delay-max-seconds";
     static final String STATUS_CHANGE_DELAY_AVG = "status-change-delay-avg-seconds";
     static final String READ_CLOCK_BEHIND_MAX = "staleness-clock-behind-max-seconds";
+    static final String UNKNOWN_TARGET_RESULTS = "unknown-target-results-total";
 
     private final StreamsMetrics metrics;
     private final Map<String, Sensor> sensors = new HashMap<>();
@@ -42,6 +43,15 @@ final class AggregatorMetrics {
     /** An input record sent to the rejected topic. */
     void rejected(String reason) {
         count(REJECTED, "Input records sent to the rejected topic, by reason.", "reason", reason);
+    }
+
+    /**
+     * A result for a target with no definition yet: {@code held} when it starts waiting for the definition, {@code
+     * applied} when the definition came and the result was applied (the others are counted as rejected).
+     */
+    void unknownTargetResult(String outcome) {
+        count(UNKNOWN_TARGET_RESULTS, "Results for targets with no definition yet: held until it is read, and"
+                + " applied once it was (the rest are rejected as UNKNOWN_TARGET).", "outcome", outcome);
     }
 
     /** A probe result that changed nothing. */

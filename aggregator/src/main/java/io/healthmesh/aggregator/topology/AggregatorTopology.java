@@ -71,6 +71,11 @@ public final class AggregatorTopology {
     public static final String GROUP_MEMBERS_STORE = "group-members";
     /** Per target: its group and labels, and the maintenance window its last event carried ({@link MaintenanceRow}). */
     public static final String TARGET_MAINTENANCE_STORE = "target-maintenance";
+    /**
+     * Per target with no definition yet: the results read for it, held until the definition is read ({@link
+     * HeldResults}, {@link io.healthmesh.aggregator.domain.UnknownTargetHold}).
+     */
+    public static final String HELD_RESULTS_STORE = "unknown-target-results";
     /** The accepted maintenance windows, a global store (every instance holds all of them). */
     public static final String MAINTENANCE_STORE = "maintenance-windows";
     /** Name of the repartition by group (internal topic {@code <application.id>-group-membership-repartition}). */
@@ -117,6 +122,8 @@ public final class AggregatorTopology {
                 Serdes.Bytes(), Serdes.ByteArray()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(TARGET_MAINTENANCE_STORE),
                 Serdes.String(), new MaintenanceRowSerde()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(HELD_RESULTS_STORE),
+                Serdes.String(), Serdes.ByteArray()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_STORE),
                 Serdes.String(), new GroupStateSerde()));
         builder.addStateStore(Stores.keyValueStoreBuilder(stores.apply(GROUP_MEMBERS_STORE),
@@ -135,8 +142,9 @@ public final class AggregatorTopology {
                         Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("inputs"))
                 .process(() -> new TargetHealthProcessor(topics, decoder, groupPolicies, config.staleness(),
                         config.punctuateInterval(), config.trust(), maxRejectedBytes, config.historyLength(),
-                        earlyCommits, pacer, maintenanceWindows),
-                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE, TARGET_MAINTENANCE_STORE)
+                        earlyCommits, pacer, maintenanceWindows, config.unknownTargetHold()),
+                        Named.as("target-health-processor"), TARGET_STORE, HISTORY_STORE, TARGET_MAINTENANCE_STORE,
+                        HELD_RESULTS_STORE)
                 .split(Named.as("output-"))
                 .branch((key, out) -> out instanceof HealthEvent, Branched.as("health"))
                 .branch((key, out) -> out instanceof GroupChange, Branched.as("membership"))

@@ -8,6 +8,7 @@ import io.healthmesh.aggregator.domain.TargetEssentials;
 import io.healthmesh.aggregator.domain.TargetHealthState;
 import io.healthmesh.aggregator.domain.TargetHistory;
 import io.healthmesh.aggregator.domain.TargetUpdate;
+import io.healthmesh.aggregator.domain.UnknownTargetHold;
 import io.healthmesh.aggregator.topology.AggregatorOutput.HealthEvent;
 import io.healthmesh.aggregator.topology.AggregatorOutput.MembershipChange;
 import io.healthmesh.aggregator.topology.AggregatorOutput.ThresholdChange;
@@ -35,6 +36,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -86,10 +88,14 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     private final MaintenanceTracker maintenance;
     /** Produces the events of a maintenance pass and keeps a walk of the maintenance rows going. */
     private final MaintenanceEmission emission = new MaintenanceEmission("target", LOG);
+    /** How long a result for a target with no definition yet waits for it. */
+    private final UnknownTargetHold hold;
+    /** The results this task holds for targets it has no definition of yet. */
+    private HeldResults held;
 
     TargetHealthProcessor(Topics topics, InputDecoder decoder, GroupPolicyDecoder groupPolicies, StalenessRule staleness, Duration punctuateInterval,
                           ResultTrust trust, long maxRejectedBytes, int historyLength, EarlyCommits earlyCommits,
-                          CommitPacer pacer, MaintenanceWindows maintenanceWindows) {
+                          CommitPacer pacer, MaintenanceWindows maintenanceWindows, UnknownTargetHold hold) {
         this.topics = requireNonNull(topics, "topics");
         this.decoder = requireNonNull(decoder, "decoder");
         this.groupPolicies = requireNonNull(groupPolicies, "groupPolicies");
@@ -101,6 +107,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.earlyCommits = requireNonNull(earlyCommits, "earlyCommits");
         this.pacer = requireNonNull(pacer, "pacer");
         this.maintenance = new MaintenanceTracker(maintenanceWindows);
+        this.hold = requireNonNull(hold, "hold");
     }
 
     @Override
@@ -114,6 +121,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
         maintenance.init(context);
+        this.held = new HeldResults(hold, context.getStateStore(AggregatorTopology.HELD_RESULTS_STORE),
+                clock.startedAtMs());
         // once per task start (the store is restored by now): from then on only the targets due are read
         try (KeyValueIterator<String, StoredTarget> all = store.all()) {
             while (all.hasNext()) {
@@ -185,6 +194,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     }
 
     private void onDefinition(Record<byte[], byte[]> record, String topic, String id) {
+        held.definitionRead(record.timestamp(), context.currentSystemTimeMs());
         if (record.value() == null) {
             delete(id, record.timestamp());
             return;
@@ -210,6 +220,30 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             // new labels (or a group change that emitted nothing) brought the target into or out of a window
             emitMaintenanceChange(id, now, record.timestamp());
         }
+        applyHeld(id, record.timestamp());
+    }
+
+    /**
+     * The results held for {@code id} until its definition, stamped {@code definedAtMs}, was read: each is applied
+     * as if it had been read now, in timestamp order, or rejected when it was stamped before the definition.
+     */
+    private void applyHeld(String id, long definedAtMs) {
+        for (HeldResults.Held h : held.release(id)) {
+            Consumer<Rejection> rejecter = rejection -> rejectHeld(h, rejection);
+            if (!UnknownTargetHold.answers(h.timestampMs(), definedAtMs)) {
+                rejecter.accept(new Rejection(Rejection.UNKNOWN_TARGET, "targetId: " + id + " (probed at "
+                        + h.timestampMs() + ", before the definition read after it, stamped " + definedAtMs + ")"));
+                continue;
+            }
+            Decoded<ProbeObservation> result = decoder.result(h.topic(), id, h.value());
+            StoredTarget stored = store.get(id);
+            if (result.isRejected()) {
+                rejecter.accept(result.rejection());
+            } else if (stored != null) {
+                metrics.unknownTargetResult("applied");
+                apply(stored, result.value(), h.timestampMs(), rejecter);
+            }
+        }
     }
 
     private void onResult(Record<byte[], byte[]> record, String topic, String id) {
@@ -220,21 +254,47 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         }
         StoredTarget stored = store.get(id);
         if (stored == null) {
-            reject(record, new Rejection(Rejection.UNKNOWN_TARGET, "targetId: " + id
-                    + " (expected: a target defined in " + topics.targets() + ")"));
+            holdUntilDefined(record, id);
             return;
         }
+        apply(stored, result.value(), record.timestamp(), rejection -> reject(record, rejection));
+    }
+
+    /** A result for a target with no definition: held until it comes ({@link UnknownTargetHold}), or rejected. */
+    private void holdUntilDefined(Record<byte[], byte[]> record, String id) {
+        RecordMetadata source = context.recordMetadata().orElse(null);
+        HeldResults.Outcome outcome = source == null ? new HeldResults.Outcome(false, null)
+                : held.hold(id, HeldResults.Held.of(record, source, context.currentSystemTimeMs()));
+        if (!outcome.held()) {
+            reject(record, unknownTarget(id, "not held: " + (hold.enabled() ? "the hold is full or the result"
+                    + " too large" : "unknown.target.hold.ms is 0")));
+            return;
+        }
+        metrics.unknownTargetResult("held");
+        if (outcome.pushedOut() != null) {
+            rejectHeld(outcome.pushedOut(), unknownTarget(id, "pushed out by the target's "
+                    + (UnknownTargetHold.MAX_PER_TARGET + 1) + "th result held"));
+        }
+    }
+
+    private Rejection unknownTarget(String id, String why) {
+        return new Rejection(Rejection.UNKNOWN_TARGET, "targetId: " + id + " (expected: a target defined in "
+                + topics.targets() + "; " + why + ")");
+    }
+
+    /** Applies a result to the target's stored state; {@code rejecter} refuses it with the record it came in. */
+    private void apply(StoredTarget stored, ProbeObservation observed, long timestamp, Consumer<Rejection> rejecter) {
+        String id = stored.state().targetId();
         TargetHealthState current = stored.state();
         long now = context.currentSystemTimeMs();
-        ProbeObservation observed = result.value();
         ResultTrust.Distrust distrust = trust.check(current.spec(), observed, now);
         if (distrust == ResultTrust.Distrust.FUTURE_RESULT) {
-            reject(record, new Rejection(Rejection.FUTURE_RESULT, "startedAtMs: " + observed.startedAtMs()
+            rejecter.accept(new Rejection(Rejection.FUTURE_RESULT, "startedAtMs: " + observed.startedAtMs()
                     + " (expected: at most " + trust.maxFutureSkewMs() + " ms after the aggregator's clock, " + now + ")"));
             return;
         }
         if (distrust == ResultTrust.Distrust.UNLISTED_REGION) {
-            reject(record, new Rejection(Rejection.UNLISTED_REGION, "region: " + observed.region()
+            rejecter.accept(new Rejection(Rejection.UNLISTED_REGION, "region: " + observed.region()
                     + " (expected: one of the target's regions " + current.spec().regions() + ")"));
             return;
         }
@@ -245,10 +305,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                 return;
             }
         }
-        commit(update, stored.historyNext(), result.value(), record.timestamp());
+        commit(update, stored.historyNext(), observed, timestamp);
     }
 
     private void delete(String id, long timestamp) {
+        for (HeldResults.Held h : held.release(id)) {
+            rejectHeld(h, unknownTarget(id, "deleted before its definition was read"));
+        }
         StoredTarget current = store.get(id);
         if (current == null) {
             return; // a tombstone for a target never seen (or already deleted): nothing to undo
@@ -316,6 +379,10 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
             draining = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::drain);
         }
         checkMaintenance(now);
+        for (HeldResults.Held h : held.settle(now, MAX_CHECKS_PER_PASS)) {
+            rejectHeld(h, unknownTarget(new String(h.key(), StandardCharsets.UTF_8), "none read while the result"
+                    + " was held, " + (now - h.heldAtMs()) + " ms"));
+        }
     }
 
     /**
@@ -408,6 +475,13 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         RejectedCopy copy = RejectedCopy.of(record.key(), record.value(), record.headers(), rejection,
                 maxRejectedBytes, context.recordMetadata().orElse(null));
         context.forward(new Record<>(copy.key(), new Rejected(copy.value()), record.timestamp(), copy.headers()));
+        metrics.rejected(copy.reason());
+    }
+
+    /** Sends a held result to the rejected topic, as it was read, with where it was read from. */
+    private void rejectHeld(HeldResults.Held h, Rejection rejection) {
+        RejectedCopy copy = RejectedCopy.of(h.key(), h.value(), h.headers(), rejection, maxRejectedBytes, h);
+        context.forward(new Record<>(copy.key(), new Rejected(copy.value()), h.timestampMs(), copy.headers()));
         metrics.rejected(copy.reason());
     }
 

@@ -206,12 +206,13 @@ final class AggregatorDriver implements AutoCloseable {
         return groups.readRecordsToList();
     }
 
-    /** A counter of {@link AggregatorMetrics}, 0 when never recorded. */
+    /** A counter of {@link AggregatorMetrics} with that reason (or outcome), 0 when never recorded. */
     double metric(String name, String reason) {
         for (Map.Entry<MetricName, ? extends Metric> e : driver.metrics().entrySet()) {
             MetricName n = e.getKey();
             if (n.group().equals(AggregatorMetrics.GROUP) && n.name().equals(name)
-                    && (reason == null || reason.equals(n.tags().get("reason")))) {
+                    && (reason == null || reason.equals(n.tags().get("reason"))
+                            || reason.equals(n.tags().get("outcome")))) {
                 return ((Number) e.getValue().metricValue()).doubleValue();
             }
         }

@@ -142,7 +142,16 @@ class RejectedInputTest {
     @Test
     void resultsThatCannotBeApplied() {
         d.at(0).define(WEB);
-        rejectedFor(false, utf8("nobody"), resultBytes(result("nobody", 1)), "UNKNOWN_TARGET");
+        d.rawResults.pipeInput(utf8("nobody"), resultBytes(result("nobody", 1)));
+        assertThat(d.rejected.isEmpty()).as("held a while for its definition").isTrue();
+        d.at(31); // the definitions quiet for 30 s: none is coming
+        List<TestRecord<byte[], byte[]>> unknown = d.rejected.readRecordsToList();
+        assertThat(unknown).singleElement().satisfies(r -> {
+            assertThat(r.value()).isEqualTo(resultBytes(result("nobody", 1)));
+            assertThat(header(r, RejectedHeaders.REASON)).isEqualTo("UNKNOWN_TARGET");
+            assertThat(header(r, RejectedHeaders.SOURCE_PARTITION)).isEqualTo("0");
+            assertThat(header(r, RejectedHeaders.SOURCE_OFFSET)).matches("[0-9]+");
+        });
         rejectedFor(false, utf8("web-1"), resultBytes(result("someone-else", 1)), "INVALID_RESULT");
         rejectedFor(false, utf8("web-1"), resultBytes(result("web-1", -5)), "INVALID_RESULT");
         rejectedFor(false, utf8("web-1"), null, "INVALID_RESULT");

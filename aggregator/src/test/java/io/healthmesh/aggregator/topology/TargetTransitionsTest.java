@@ -222,13 +222,14 @@ class TargetTransitionsTest {
         assertThat(events.get(0).key()).isEqualTo("web-1");
         assertThat(events.get(0).value()).isNull();
         assertThat(d.driver.<String, Object>getKeyValueStore(AggregatorTopology.TARGET_STORE).get("web-1")).isNull();
-        // a second tombstone changes nothing; a late result is for an unknown target
+        // a second tombstone changes nothing; a late result is for an unknown target: held for its definition
         d.at(6).delete("web-1");
         assertThat(d.health.isEmpty()).isTrue();
         d.at(7).result(WEB, "default", Outcome.SUCCESS, 100);
-        assertThat(d.rejected.readRecordsToList()).hasSize(1);
-        // defined again, it starts from scratch
+        assertThat(d.rejected.isEmpty()).isTrue();
+        // defined again, it starts from scratch: the late result, stamped before the new definition, is rejected
         d.at(8).define(WEB);
+        assertThat(d.rejected.readRecordsToList()).hasSize(1);
         TargetHealth again = single();
         assertThat(again.getStatus()).isEqualTo(HealthStatus.DETECTING);
         assertThat(again.getPreviousStatus()).isNull();
