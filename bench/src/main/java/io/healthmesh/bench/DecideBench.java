@@ -160,8 +160,9 @@ public final class DecideBench implements Callable<Integer> {
                     p.proberDefinitionsLag(), p.load()));
         }
         sb.append(String.format(Locale.ROOT, "%nThe aggregator rejected %,d records of %,d of the fleet's targets (the"
-                + " rejected topic; a result read before its target's definition is rejected as UNKNOWN_TARGET and"
-                + " does not count towards the healthy threshold).%n", s.rejected(), s.rejectedTargets()));
+                + " rejected topic). A result it reads before its target's definition is held until the definition"
+                + " is read, then applied; its count at the end (`%s`): %s.%n", s.rejected(), s.rejectedTargets(),
+                DecidePhase.HELD_METRIC, String.join("; ", o.heldResults())));
         if (s.decidedUnprobed() > 0) {
             sb.append(String.format(Locale.ROOT, "%n%,d targets were decided without a result seen by the bench"
                     + " (not in the distribution).%n", s.decidedUnprobed()));

@@ -16,10 +16,11 @@ package io.healthmesh.aggregator.domain;
  *   <li>its target's definition is read: the result is applied if it is stamped at or after the definition (the
  *       rule replay applies), and rejected otherwise (a result of an earlier incarnation of the target);</li>
  *   <li>it is {@link #settled settled} without one, and rejected: once the task has read definitions stamped
- *       {@link #DEFINITIONS_AHEAD_MS} after it (its definition would have come before them), once the task has
- *       read no definition at all for {@link #QUIET_MS} (the definitions are caught up: it is not coming), or, at
- *       the latest, {@code maxHoldMs} after it was read.</li>
+ *       {@link #DEFINITIONS_AHEAD_MS} after it (its definition, written before it, would have come before them),
+ *       or at the latest {@code maxHoldMs} after it was read.</li>
  * </ul>
+ * Neither is judged on how long the definitions have been quiet: an aggregator starved of CPU, or reading a
+ * million definitions, can go many seconds without reading one while its definition is still on its way.
  * At most {@code maxHeldPerTask} results are held per task and {@link #MAX_PER_TARGET} per target; a result beyond
  * either bound is rejected at once (beyond the target's, its oldest one is). {@code maxHoldMs} 0 holds nothing:
  * every such result is rejected as it is read, as before the hold existed.
@@ -35,8 +36,6 @@ public record UnknownTargetHold(long maxHoldMs, int maxHeldPerTask) {
     public static final long MAX_MAX_HOLD_MS = 3_600_000;
     /** Clock difference allowed between the host that wrote a definition and the prober that probed its target. */
     public static final long DEFINITIONS_AHEAD_MS = 30_000;
-    /** A task that read no definition for this long has read all there were. */
-    public static final long QUIET_MS = 30_000;
     /** Results held per target: more than any threshold needs to decide it (thresholds go up to 10). */
     public static final int MAX_PER_TARGET = 16;
     /** The largest result (key, value and headers) held; a larger one is rejected at once. */
@@ -69,14 +68,10 @@ public record UnknownTargetHold(long maxHoldMs, int maxHeldPerTask) {
      * @param nowMs              wall clock now
      * @param definitionsReadToMs the latest timestamp of a definition (or deletion) the task has read
      *                            ({@link Long#MIN_VALUE}: none yet)
-     * @param lastDefinitionAtMs wall-clock time at which the task last read a definition (its start if none)
      */
-    public boolean settled(long resultTimestampMs, long heldAtMs, long nowMs, long definitionsReadToMs,
-                           long lastDefinitionAtMs) {
-        long held = nowMs - heldAtMs;
-        return held >= maxHoldMs
-                || definitionsReadToMs >= saturatedAdd(resultTimestampMs, DEFINITIONS_AHEAD_MS)
-                || (held >= QUIET_MS && nowMs - lastDefinitionAtMs >= QUIET_MS);
+    public boolean settled(long resultTimestampMs, long heldAtMs, long nowMs, long definitionsReadToMs) {
+        return nowMs - heldAtMs >= maxHoldMs
+                || definitionsReadToMs >= saturatedAdd(resultTimestampMs, DEFINITIONS_AHEAD_MS);
     }
 
     private static long saturatedAdd(long a, long b) {

@@ -58,13 +58,11 @@ final class HeldResults {
     private final Deque<Ref> order = new ArrayDeque<>();
     private long count;
     private long definitionsReadToMs = Long.MIN_VALUE;
-    private long lastDefinitionAtMs;
 
-    /** Reads the store (restored by now) into the index; {@code startedAtMs} is when the task started. */
-    HeldResults(UnknownTargetHold rule, KeyValueStore<String, byte[]> store, long startedAtMs) {
+    /** Reads the store (restored by now) into the index. */
+    HeldResults(UnknownTargetHold rule, KeyValueStore<String, byte[]> store) {
         this.rule = requireNonNull(rule, "rule");
         this.store = requireNonNull(store, "store");
-        this.lastDefinitionAtMs = startedAtMs;
         List<Ref> refs = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
@@ -89,10 +87,9 @@ final class HeldResults {
         return count;
     }
 
-    /** The task read a definition (or a deletion) stamped {@code timestampMs} at wall-clock time {@code nowMs}. */
-    void definitionRead(long timestampMs, long nowMs) {
+    /** The task read a definition (or a deletion) stamped {@code timestampMs}. */
+    void definitionRead(long timestampMs) {
         definitionsReadToMs = Math.max(definitionsReadToMs, timestampMs);
-        lastDefinitionAtMs = Math.max(lastDefinitionAtMs, nowMs);
     }
 
     /**
@@ -144,7 +141,7 @@ final class HeldResults {
                 order.pollFirst(); // released or pushed out since
                 continue;
             }
-            if (!rule.settled(ref.timestampMs(), ref.heldAtMs(), nowMs, definitionsReadToMs, lastDefinitionAtMs)) {
+            if (!rule.settled(ref.timestampMs(), ref.heldAtMs(), nowMs, definitionsReadToMs)) {
                 break; // the later ones were read later: one of them may be settled by its timestamp, not long after
             }
             order.pollFirst();

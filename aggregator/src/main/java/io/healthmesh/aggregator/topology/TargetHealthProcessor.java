@@ -121,8 +121,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         this.due = new StalenessSchedule();
         this.draining = null; // a task revived after a failure re-initialises this instance: its punctuations are gone
         maintenance.init(context);
-        this.held = new HeldResults(hold, context.getStateStore(AggregatorTopology.HELD_RESULTS_STORE),
-                clock.startedAtMs());
+        this.held = new HeldResults(hold, context.getStateStore(AggregatorTopology.HELD_RESULTS_STORE));
         // once per task start (the store is restored by now): from then on only the targets due are read
         try (KeyValueIterator<String, StoredTarget> all = store.all()) {
             while (all.hasNext()) {
@@ -194,7 +193,7 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
     }
 
     private void onDefinition(Record<byte[], byte[]> record, String topic, String id) {
-        held.definitionRead(record.timestamp(), context.currentSystemTimeMs());
+        held.definitionRead(record.timestamp());
         if (record.value() == null) {
             delete(id, record.timestamp());
             return;
@@ -381,7 +380,8 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
         checkMaintenance(now);
         for (HeldResults.Held h : held.settle(now, MAX_CHECKS_PER_PASS)) {
             rejectHeld(h, unknownTarget(new String(h.key(), StandardCharsets.UTF_8), "none read while the result"
-                    + " was held, " + (now - h.heldAtMs()) + " ms"));
+                    + " was held, " + (now - h.heldAtMs()) + " ms, nor before the definitions written "
+                    + UnknownTargetHold.DEFINITIONS_AHEAD_MS + " ms after it"));
         }
     }
 

@@ -62,7 +62,7 @@ class HeldResultsTest {
 
     @Test
     void releaseTakesATargetsResultsInTimestampOrder() {
-        HeldResults held = new HeldResults(new UnknownTargetHold(600_000, 100), store, T);
+        HeldResults held = new HeldResults(new UnknownTargetHold(600_000, 100), store);
         held.hold("a", held("a", 2, T + 20, T + 2));
         held.hold("b", held("b", 3, T + 5, T + 3));
         held.hold("a", held("a", 4, T + 10, T + 4));
@@ -76,7 +76,7 @@ class HeldResultsTest {
     @Test
     void aTargetHoldsAtMostItsShareAndATaskAtMostItsBound() {
         HeldResults held = new HeldResults(new UnknownTargetHold(600_000, UnknownTargetHold.MAX_PER_TARGET + 1),
-                store, T);
+                store);
         for (int i = 0; i < UnknownTargetHold.MAX_PER_TARGET; i++) {
             assertThat(held.hold("a", held("a", i, T + i, T + i))).isEqualTo(new HeldResults.Outcome(true, null));
         }
@@ -94,23 +94,25 @@ class HeldResultsTest {
 
     @Test
     void nothingIsHeldWhenTheHoldIsOff() {
-        HeldResults held = new HeldResults(UnknownTargetHold.NONE, store, T);
+        HeldResults held = new HeldResults(UnknownTargetHold.NONE, store);
         assertThat(held.hold("a", held("a", 1, T, T)).held()).isFalse();
         assertThat(held.count()).isZero();
     }
 
     @Test
     void settleTakesWhatWaitedLongEnoughInTheOrderItWasRead() {
-        HeldResults held = new HeldResults(new UnknownTargetHold(600_000, 100), store, T);
+        HeldResults held = new HeldResults(new UnknownTargetHold(60_000, 100), store);
         held.hold("a", held("a", 1, T, T));
         held.hold("b", held("b", 2, T + 10_000, T + 10_000));
         held.release("a"); // its definition came: its reference in the index is passed over
         held.hold("c", held("c", 3, T + 12_000, T + 12_000));
-        assertThat(held.settle(T + 39_999, 100)).as("definitions quiet since the start, b held 29.999 s").isEmpty();
-        assertThat(held.settle(T + 40_000, 100)).extracting(HeldResults.Held::offset).containsExactly(2L);
+        assertThat(held.settle(T + 69_999, 100)).as("b held 59.999 s").isEmpty();
+        assertThat(held.settle(T + 70_000, 100)).extracting(HeldResults.Held::offset).containsExactly(2L);
         assertThat(held.count()).isEqualTo(1);
-        held.definitionRead(T + 12_000 + UnknownTargetHold.DEFINITIONS_AHEAD_MS, T + 40_001);
-        assertThat(held.settle(T + 40_002, 100)).as("definitions read well past it")
+        held.definitionRead(T + 12_000 + UnknownTargetHold.DEFINITIONS_AHEAD_MS - 1);
+        assertThat(held.settle(T + 70_001, 100)).isEmpty();
+        held.definitionRead(T + 12_000 + UnknownTargetHold.DEFINITIONS_AHEAD_MS);
+        assertThat(held.settle(T + 70_002, 100)).as("definitions read well past it")
                 .extracting(HeldResults.Held::offset).containsExactly(3L);
         assertThat(held.count()).isZero();
         assertThat(store.approximateNumEntries()).isZero();
@@ -118,16 +120,15 @@ class HeldResultsTest {
 
     @Test
     void aTaskStartingAgainFindsWhatItHeld() {
-        HeldResults before = new HeldResults(new UnknownTargetHold(600_000, 100), store, T);
+        HeldResults before = new HeldResults(new UnknownTargetHold(600_000, 100), store);
         before.hold("b", held("b", 2, T + 2, T + 2));
         before.hold("a", held("a", 1, T + 1, T + 1));
         before.hold("a", held("a", 3, T + 3, T + 3));
         store.put("broken", new byte[] {42});
-        HeldResults after = new HeldResults(new UnknownTargetHold(600_000, 100), store, T + 10);
+        HeldResults after = new HeldResults(new UnknownTargetHold(600_000, 100), store);
         assertThat(after.count()).isEqualTo(3);
         assertThat(store.get("broken")).as("a row it cannot read is dropped").isNull();
-        assertThat(after.settle(T + 10 + UnknownTargetHold.QUIET_MS, 2)).extracting(HeldResults.Held::offset)
-                .containsExactly(1L, 2L);
+        assertThat(after.settle(T + 600_003, 2)).extracting(HeldResults.Held::offset).containsExactly(1L, 2L);
         assertThat(after.release("a")).extracting(HeldResults.Held::offset).containsExactly(3L);
     }
 }

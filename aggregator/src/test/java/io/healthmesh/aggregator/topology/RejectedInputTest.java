@@ -144,7 +144,8 @@ class RejectedInputTest {
         d.at(0).define(WEB);
         d.rawResults.pipeInput(utf8("nobody"), resultBytes(result("nobody", 1)));
         assertThat(d.rejected.isEmpty()).as("held a while for its definition").isTrue();
-        d.at(31); // the definitions quiet for 30 s: none is coming
+        d.at(31).define(TargetSpec.of("web-9", "pool", "10.0.0.9", 80, Protocol.HTTP));
+        d.at(32); // a definition written 31 s after the result was read: the result's is not coming
         List<TestRecord<byte[], byte[]>> unknown = d.rejected.readRecordsToList();
         assertThat(unknown).singleElement().satisfies(r -> {
             assertThat(r.value()).isEqualTo(resultBytes(result("nobody", 1)));

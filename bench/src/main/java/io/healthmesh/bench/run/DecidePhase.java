@@ -45,12 +45,14 @@ public final class DecidePhase {
      * @param ending                  why it ended
      * @param maxResultsLag           the aggregator's largest lag on the results topic (read every 5 s)
      * @param maxResultsLagSeconds    when that was, seconds after the apply began
+     * @param heldResults           the aggregator's {@code unknown_target_results_total} samples at the end
      * @param proberRssBytes          the prober's resident memory at the end
      * @param aggregatorRssBytes      the aggregator's
      */
     public record Outcome(double startSeconds, double applySeconds, DecisionTimes.Summary summary, List<Sample> samples, double proberReadSeconds,
                           double aggregatorReadSeconds, double seconds, String ending, long maxResultsLag,
-                          long maxResultsLagSeconds, long proberRssBytes, long aggregatorRssBytes) {
+                          long maxResultsLagSeconds, long proberRssBytes, long aggregatorRssBytes,
+                          List<String> heldResults) {
     }
 
     /** Starts a worker in a new JVM. */
@@ -64,6 +66,9 @@ public final class DecidePhase {
     public interface Apply {
         double apply() throws Exception;
     }
+
+    /** The aggregator's count of results it held for their definition, and of those it applied. */
+    public static final String HELD_METRIC = "healthmesh_aggregator_unknown_target_results_total";
 
     private DecidePhase() {
     }
@@ -146,12 +151,14 @@ public final class DecidePhase {
             if (Double.isNaN(aggregatorRead) && last.aggregatorDefinitions() == 0) {
                 aggregatorRead = (end - start) / 1e3;
             }
+            // readiness.get(0) is the aggregator's /readyz: its /metrics says what became of results read early
+            List<String> held = MetricLines.read(readiness.get(0).resolve("/metrics"), HELD_METRIC);
             long proberRss = RestorePhase.rss(prb.pid());
             long aggregatorRss = RestorePhase.rss(agg.pid());
             DecisionTimes.Summary summary = watch.summary(intervalMs, intervals);
             LOG.info("decide: ended after {} s: {}; {}", (end - start) / 1000, ending, summary);
             return new Outcome(startSeconds, applySeconds, summary, samples, proberRead, aggregatorRead,
-                    (end - start) / 1e3, ending, maxLag, maxLagAt, proberRss, aggregatorRss);
+                    (end - start) / 1e3, ending, maxLag, maxLagAt, proberRss, aggregatorRss, held);
         }
     }
 
