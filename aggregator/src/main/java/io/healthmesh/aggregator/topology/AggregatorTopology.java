@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The aggregator topology, from one factory:
  * <pre>
- * targets + probe-results (bytes, co-partitioned) + groups (policies) -> target-health-processor [store target-health]
+ * targets + probe-results (bytes, co-partitioned) + groups (policies) -> target-health-processor [store target-health;
+ *     results read before their definition wait in unknown-target-results]
  *     -> health-state (TargetHealth, tombstone on delete)
  *     -> rejected (original bytes, reason headers)
  *     -> repartition by group (membership and threshold changes)

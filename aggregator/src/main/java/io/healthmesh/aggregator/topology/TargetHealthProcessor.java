@@ -46,8 +46,9 @@ import static java.util.Objects.requireNonNull;
  * is checked on wall-clock punctuation, but judged on the task's {@link ReadClock}: how far into the present the task
  * has read its input, so that a task catching up on a backlog does not take its own lag for silence (BEHAVIOUR.md
  * section 6). Every record read moves that clock and every punctuation ticks it; the times the domain stores for
- * staleness (when a result was heard, when a target started being watched) are read from it. Holds no rules: it
- * decodes, loads, calls the domain, stores and forwards.
+ * staleness (when a result was heard, when a target started being watched) are read from it. A result for a target
+ * with no definition yet waits in {@link HeldResults} for it ({@link UnknownTargetHold}): the two topics are not
+ * always read in timestamp order. Holds no rules: it decodes, loads, calls the domain, stores and forwards.
  */
 final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], AggregatorOutput> {
 
