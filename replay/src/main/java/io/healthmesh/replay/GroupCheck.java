@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
@@ -129,9 +130,10 @@ public final class GroupCheck {
                 }
             }
             String start = prior == null ? null : prior.verdict();
-            List<GroupEvent> theirs = collapse(start, inRange);
-            List<Verdict> ours = collapseReplayed(start, replay(group, prior, window,
-                    members.getOrDefault(group, new HashMap<>()), changesOf.getOrDefault(group, List.of()), policies));
+            List<GroupEvent> theirs = collapse(start, inRange, GroupEvent::verdict);
+            List<Verdict> ours = collapse(start, replay(group, prior, window,
+                    members.getOrDefault(group, new HashMap<>()), changesOf.getOrDefault(group, List.of()), policies),
+                    Verdict::verdict);
             changes += theirs.size();
             String mismatch = firstDifference(group, theirs, ours, input.complete());
             if (mismatch != null) {
@@ -236,25 +238,14 @@ public final class GroupCheck {
         return null;
     }
 
-    private static List<GroupEvent> collapse(String start, List<GroupEvent> events) {
-        List<GroupEvent> out = new ArrayList<>();
+    /** The entries whose verdict differs from the one before them (the first from {@code start}), in order. */
+    private static <T> List<T> collapse(String start, List<T> entries, Function<T, String> verdict) {
+        List<T> out = new ArrayList<>();
         String last = start;
-        for (GroupEvent e : events) {
-            if (!Objects.equals(e.verdict(), last)) {
+        for (T e : entries) {
+            if (!Objects.equals(verdict.apply(e), last)) {
                 out.add(e);
-                last = e.verdict();
-            }
-        }
-        return out;
-    }
-
-    private static List<Verdict> collapseReplayed(String start, List<Verdict> verdicts) {
-        List<Verdict> out = new ArrayList<>();
-        String last = start;
-        for (Verdict v : verdicts) {
-            if (!Objects.equals(v.verdict(), last)) {
-                out.add(v);
-                last = v.verdict();
+                last = verdict.apply(e);
             }
         }
         return out;
