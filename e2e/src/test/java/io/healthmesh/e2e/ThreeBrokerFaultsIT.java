@@ -163,7 +163,7 @@ class ThreeBrokerFaultsIT {
                 .filter(h -> h.getStatus() == HealthStatus.UNHEALTHY).map(TargetHealth::getSinceMs).distinct().count())
                 .as("UNHEALTHY periods of %s: one per flip", FLIP).isEqualTo(figures.size());
 
-        HealthmeshStack.CliRun replay = stack.runCli(Duration.ofSeconds(180), "replay",
+        OneShotContainer.Ended replay = stack.runCli(Duration.ofSeconds(180), "replay",
                 "--bootstrap-server", stack.innerBootstrapServers(), "--schema-registry", stack.innerRegistryUrl(),
                 "--to", Instant.now().toString());
         LOG.info("healthmesh replay over the whole run (exit {}):\n{}", replay.exitCode(), replay.output());
