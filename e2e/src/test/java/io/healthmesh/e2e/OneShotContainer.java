@@ -74,7 +74,7 @@ final class OneShotContainer {
     }
 
     /** The innermost cause, as {@code Type: message}: what went wrong rather than which layer reported it. */
-    static String rootCause(Throwable e) {
+    private static String rootCause(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
