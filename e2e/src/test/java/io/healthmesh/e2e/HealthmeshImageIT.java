@@ -7,7 +7,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 
 import java.time.Duration;
 import java.util.List;
@@ -39,11 +38,10 @@ class HealthmeshImageIT {
         assertThat(health).isNotNull();
         assertThat(health.getTest()).contains("/usr/local/bin/healthmesh-healthcheck");
 
-        try (GenericContainer<?> version = new GenericContainer<>(images.healthmesh()).withCommand("--version")
-                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(60)))) {
-            version.start();
-            assertThat(version.getLogs()).startsWith("healthmesh ");
-        }
+        OneShotContainer.Ended version = OneShotContainer.run("healthmesh --version",
+                new GenericContainer<>(images.healthmesh()).withCommand("--version"), Duration.ofSeconds(60));
+        assertThat(version.exitCode()).as("exit code of --version:\n%s", version.output()).isZero();
+        assertThat(version.output()).startsWith("healthmesh ");
     }
 
     @Test
@@ -59,17 +57,16 @@ class HealthmeshImageIT {
     @Test
     void carriesNoTestLibraries() {
         // test support lives in the test-scoped testkit module: JUnit and Testcontainers must not reach the product
-        try (GenericContainer<?> listing = new GenericContainer<>(images.healthmesh())
-                .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/bin/ls", "-1", "/app/lib"))
-                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(60)))) {
-            listing.start();
-            List<String> jars = List.of(listing.getLogs().split("\\R"));
-            assertThat(jars).as("/app/lib").anyMatch(j -> j.startsWith("kafka-clients-"));
-            assertThat(jars).as("/app/lib")
-                    .noneMatch(j -> j.startsWith("junit-") || j.startsWith("testcontainers")
-                            || j.startsWith("healthmesh-testkit") || j.startsWith("opentest4j")
-                            || j.startsWith("docker-java"));
-        }
+        GenericContainer<?> ls = new GenericContainer<>(images.healthmesh())
+                .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/bin/ls", "-1", "/app/lib"));
+        OneShotContainer.Ended listing = OneShotContainer.run("ls -1 /app/lib", ls, Duration.ofSeconds(60));
+        assertThat(listing.exitCode()).as("exit code of ls:\n%s", listing.output()).isZero();
+        List<String> jars = List.of(listing.output().split("\\R"));
+        assertThat(jars).as("/app/lib").anyMatch(j -> j.startsWith("kafka-clients-"));
+        assertThat(jars).as("/app/lib")
+                .noneMatch(j -> j.startsWith("junit-") || j.startsWith("testcontainers")
+                        || j.startsWith("healthmesh-testkit") || j.startsWith("opentest4j")
+                        || j.startsWith("docker-java"));
     }
 
     private static int indexOf(List<String> createdBy, String destination) {

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.lifecycle.Startables;
@@ -278,56 +277,35 @@ final class HealthmeshStack implements AutoCloseable {
         return "http://registry:" + REGISTRY_PORT;
     }
 
-    /** What a one-shot CLI container said and how it ended. */
-    record CliRun(int exitCode, String output) {
-    }
-
     /**
      * Runs the healthmesh CLI once in a container on the stack's network (the image under test) and returns its exit
-     * code and output; fails only when it does not end within {@code timeout}.
+     * code and output, whatever the code; fails when it cannot be launched, never runs, or does not end within
+     * {@code timeout}.
      */
-    CliRun runCli(Duration timeout, String... args) {
-        GenericContainer<?> cli = new GenericContainer<>(images.healthmesh())
-                .withCommand(args)
-                .withEnv("JAVA_OPTS", JAVA_OPTS)
-                .withNetwork(network)
-                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(nextOneShotHost())))
-                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(timeout));
-        try (cli) {
-            try {
-                cli.start();
-            } catch (RuntimeException e) {
-                if (cli.getContainerId() == null) {
-                    throw e;
-                }
-                // a non-zero exit fails the one-shot check: the exit code is the answer, read it below
-            }
-            Long exit = docker().inspectContainerCmd(cli.getContainerId()).exec().getState().getExitCodeLong();
-            if (exit == null || Boolean.TRUE.equals(docker().inspectContainerCmd(cli.getContainerId()).exec()
-                    .getState().getRunning())) {
-                throw new IllegalStateException("healthmesh " + String.join(" ", args) + " did not end within "
-                        + timeout + ":\n" + cli.getLogs());
-            }
-            return new CliRun(exit.intValue(), cli.getLogs());
-        }
+    OneShotContainer.Ended runCli(Duration timeout, String... args) {
+        return OneShotContainer.run("healthmesh " + String.join(" ", args), cliContainer(args), timeout);
     }
 
     /** Applies target definitions with the CLI, in a container on the stack's network; fails on a non-zero exit. */
     void applyTargets(String yaml) {
-        GenericContainer<?> cli = new GenericContainer<>(images.healthmesh())
-                .withCommand("targets", "apply", "-f", "/tmp/targets.yaml",
-                        "--bootstrap-server", innerBootstrapServers(), "--schema-registry", innerRegistryUrl())
-                .withEnv("JAVA_OPTS", JAVA_OPTS)
-                .withCopyToContainer(Transferable.of(yaml), "/tmp/targets.yaml")
-                .withNetwork(network)
-                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(nextOneShotHost())))
-                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(120)));
-        try (cli) {
-            cli.start();
-            LOG.info("targets applied:\n{}", cli.getLogs());
-        } catch (RuntimeException e) {
-            throw new IllegalStateException("targets apply failed:\n" + cli.getLogs() + "\nfor:\n" + yaml, e);
+        GenericContainer<?> cli = cliContainer("targets", "apply", "-f", "/tmp/targets.yaml",
+                "--bootstrap-server", innerBootstrapServers(), "--schema-registry", innerRegistryUrl())
+                .withCopyToContainer(Transferable.of(yaml), "/tmp/targets.yaml");
+        OneShotContainer.Ended apply = OneShotContainer.run("healthmesh targets apply", cli, Duration.ofSeconds(120));
+        if (apply.exitCode() != 0) {
+            throw new IllegalStateException("healthmesh targets apply exited with " + apply.exitCode() + ":\n"
+                    + apply.output() + "\nfor:\n" + yaml);
         }
+        LOG.info("targets applied:\n{}", apply.output());
+    }
+
+    /** A one-shot CLI container on the stack's network, at the next address of its one-shot range (.200 to .249). */
+    private GenericContainer<?> cliContainer(String... args) {
+        return new GenericContainer<>(images.healthmesh())
+                .withCommand(args)
+                .withEnv("JAVA_OPTS", JAVA_OPTS)
+                .withNetwork(network)
+                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(nextOneShotHost())));
     }
 
     private int nextOneShotHost() {

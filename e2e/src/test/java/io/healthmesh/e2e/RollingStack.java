@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.startupcheck.OneShotStartupCheckStrategy;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.lifecycle.Startables;
@@ -429,12 +428,12 @@ final class RollingStack implements AutoCloseable {
                 .withEnv("JAVA_OPTS", JAVA_OPTS)
                 .withCopyToContainer(Transferable.of(yaml), "/tmp/targets.yaml")
                 .withNetwork(network)
-                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(oneShot++)))
-                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofSeconds(120)));
-        try (cli) {
-            cli.start();
-        } catch (RuntimeException e) {
-            throw new IllegalStateException("targets apply failed:\n" + cli.getLogs() + "\nfor:\n" + yaml, e);
+                .withCreateContainerCmdModifier(cmd -> cmd.withIpv4Address(network.address(oneShot++)));
+        String what = "healthmesh targets apply (" + image + ")";
+        OneShotContainer.Ended apply = OneShotContainer.run(what, cli, Duration.ofSeconds(120));
+        if (apply.exitCode() != 0) {
+            throw new IllegalStateException(what + " exited with " + apply.exitCode() + ":\n" + apply.output()
+                    + "\nfor:\n" + yaml);
         }
     }
 

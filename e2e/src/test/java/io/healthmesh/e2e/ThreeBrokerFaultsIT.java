@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,11 +114,16 @@ class ThreeBrokerFaultsIT {
     }
 
     private void runEveryFault() {
+        // one group per target: the aggregator applies the changes of a group's members on different partitions in
+        // the order its target tasks wrote them, which replay cannot know (it orders them by record timestamp,
+        // docs/BEHAVIOUR.md "Replay checks the group events too"); two members defined by one apply can come in
+        // either order, and the group's first event then carries the other member's timestamp. With one member per
+        // group the order is the member's own and replay's group check is exact.
         stack.applyTargets(TargetsYaml.of(List.of(
                 new Target(FLIP, "cluster-flip", Backend.FLIP_TCP, stack.address(Backend.FLIP_TCP), 1000, List.of("a")),
-                new Target(STEADY.get(0), "cluster-steady", Backend.STEADY_HTTP, stack.address(Backend.STEADY_HTTP),
+                new Target(STEADY.get(0), STEADY.get(0), Backend.STEADY_HTTP, stack.address(Backend.STEADY_HTTP),
                         STEADY_INTERVAL_MS, List.of("a")),
-                new Target(STEADY.get(1), "cluster-steady", Backend.STEADY_TCP, stack.address(Backend.STEADY_TCP),
+                new Target(STEADY.get(1), STEADY.get(1), Backend.STEADY_TCP, stack.address(Backend.STEADY_TCP),
                         STEADY_INTERVAL_MS, List.of("a")))));
         for (String id : List.of(FLIP, STEADY.get(0), STEADY.get(1))) {
             states.await(0, RECOVERY_BOUND, id + " HEALTHY", e -> is(e, id, HealthStatus.HEALTHY));
@@ -163,12 +169,15 @@ class ThreeBrokerFaultsIT {
                 .filter(h -> h.getStatus() == HealthStatus.UNHEALTHY).map(TargetHealth::getSinceMs).distinct().count())
                 .as("UNHEALTHY periods of %s: one per flip", FLIP).isEqualTo(figures.size());
 
-        HealthmeshStack.CliRun replay = stack.runCli(Duration.ofSeconds(180), "replay",
+        OneShotContainer.Ended replay = stack.runCli(Duration.ofSeconds(180), "replay",
                 "--bootstrap-server", stack.innerBootstrapServers(), "--schema-registry", stack.innerRegistryUrl(),
                 "--to", Instant.now().toString());
         LOG.info("healthmesh replay over the whole run (exit {}):\n{}", replay.exitCode(), replay.output());
-        assertThat(replay.exitCode()).as("replay's self-check: exit 0 = the events equal a replay of the results:\n%s",
-                replay.output()).isZero();
+        // the verdict and its first differences on the description's first line: a CI summary shows only that line
+        String verdict = replay.output().lines().dropWhile(line -> !line.startsWith("self-check:")).limit(4)
+                .map(String::strip).collect(Collectors.joining(" | "));
+        assertThat(replay.exitCode()).as("replay's self-check (exit 0: the events equal a replay of the results): %s%n%s",
+                verdict.isEmpty() ? "(no self-check line)" : verdict, replay.output()).isZero();
     }
 
     /**
