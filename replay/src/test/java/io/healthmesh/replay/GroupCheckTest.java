@@ -57,6 +57,16 @@ class GroupCheckTest {
     }
 
     @Test
+    void twoMembersChangingCloseTogetherMayReachTheGroupTaskInEitherOrder() {
+        Set<Long> causes = Set.of(38_839L, 38_841L);
+        assertThat(GroupCheck.sameCause(38_839, 38_839, causes)).isTrue();
+        assertThat(GroupCheck.sameCause(38_841, 38_839, causes)).as("the other member's change came second").isTrue();
+        assertThat(GroupCheck.sameCause(38_840, 38_839, causes)).as("no change of the group at that time").isFalse();
+        assertThat(GroupCheck.sameCause(38_841 + GroupCheck.ORDER_TOLERANCE_MS + 1, 38_839,
+                Set.of(38_839L, 38_841L + GroupCheck.ORDER_TOLERANCE_MS + 1))).as("too far apart").isFalse();
+    }
+
+    @Test
     void aFailOpenFlipAtAnotherTimeIsAMismatch() {
         List<GroupCheck.GroupEvent> events = groupEvents();
         events.set(4, open(9_000, 5, NO_HEALTHY_MEMBER)); // the outage began at probe 7 (8 s), not 8
