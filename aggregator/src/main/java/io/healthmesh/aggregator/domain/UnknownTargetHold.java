@@ -38,8 +38,12 @@ public record UnknownTargetHold(long maxHoldMs, int maxHeldPerTask) {
     public static final long DEFINITIONS_AHEAD_MS = 30_000;
     /** Results held per target: more than any threshold needs to decide it (thresholds go up to 10). */
     public static final int MAX_PER_TARGET = 16;
-    /** The largest result (key, value and headers) held; a larger one is rejected at once. */
-    public static final int MAX_HELD_BYTES = 16 * 1024;
+    /**
+     * The largest result (key, value and headers) held; a larger one is rejected at once. An honest result is well
+     * under 2 KiB (ids, region and prober id of at most 255 characters, a detail of at most 200); so a task holds at
+     * most {@code maxHeldPerTask} x 4 KiB, whoever writes the results topic.
+     */
+    public static final int MAX_HELD_BYTES = 4 * 1024;
 
     public static final UnknownTargetHold DEFAULT = new UnknownTargetHold(DEFAULT_MAX_HOLD_MS,
             DEFAULT_MAX_HELD_PER_TASK);
