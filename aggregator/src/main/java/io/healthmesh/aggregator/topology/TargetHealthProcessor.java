@@ -235,13 +235,21 @@ final class TargetHealthProcessor implements Processor<byte[], byte[], byte[], A
                         + h.timestampMs() + ", before the definition read after it, stamped " + definedAtMs + ")"));
                 continue;
             }
-            Decoded<ProbeObservation> result = decoder.result(h.topic(), id, h.value());
-            StoredTarget stored = store.get(id);
-            if (result.isRejected()) {
-                rejecter.accept(result.rejection());
-            } else if (stored != null) {
-                metrics.unknownTargetResult("applied");
-                apply(stored, result.value(), h.timestampMs(), rejecter);
+            try {
+                Decoded<ProbeObservation> result = decoder.result(h.topic(), id, h.value());
+                StoredTarget stored = store.get(id);
+                if (result.isRejected()) {
+                    rejecter.accept(result.rejection());
+                } else if (stored != null) {
+                    metrics.unknownTargetResult("applied");
+                    apply(stored, result.value(), h.timestampMs(), rejecter);
+                }
+            } catch (RegistryUnavailableException | StreamsException e) {
+                throw e; // the task retries the definition, and the held results are still in the store
+            } catch (RuntimeException | StackOverflowError e) {
+                // released from the store already: one that fails must not take the others (or the definition) along
+                rejecter.accept(new Rejection(Rejection.PROCESSING_FAILED, "processing a held result: "
+                        + RecordSafeHandlers.describe(e)));
             }
         }
     }
