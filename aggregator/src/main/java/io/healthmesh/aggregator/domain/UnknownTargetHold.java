@@ -83,7 +83,11 @@ public record UnknownTargetHold(long maxHoldMs, int maxHeldPerTask) {
         return sum < a ? Long.MAX_VALUE : sum;
     }
 
-    /** Whether a held result is applied once its target's definition, stamped {@code definitionTimestampMs}, is read. */
+    /**
+     * Whether a held result is applied once its target's definition, stamped {@code definitionTimestampMs}, is read:
+     * the definition is in force at the result's time. Replay orders the same way ({@code ReplayEngine}'s feed
+     * applies every definition stamped at or before a result before the result), which is why the two agree.
+     */
     public static boolean answers(long resultTimestampMs, long definitionTimestampMs) {
         return resultTimestampMs >= definitionTimestampMs;
     }
