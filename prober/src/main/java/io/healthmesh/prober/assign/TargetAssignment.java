@@ -275,10 +275,11 @@ public final class TargetAssignment implements AutoCloseable {
         for (TopicPartition partition : records.partitions()) {
             handle(partition, records.records(partition));
         }
+        // before ready can turn true: whoever sees ready sees the share it counts
+        ownedCount = owned.count();
         resumeDuePartitions();
         checkCaughtUp();
         commitJudged();
-        ownedCount = owned.count();
     }
 
     /** The next offset to read; bounded so that a broker outage stalls this loop for seconds, not a minute. */
